@@ -41,6 +41,7 @@ def extensions():
                               extra_link_args=LDFLAGS))
     return cythonize(
         exts,
+        include_path=["src"],
         language_level=3,
         compiler_directives={
             "boundscheck": False,

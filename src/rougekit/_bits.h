@@ -1,0 +1,21 @@
+/* Portable bit helpers for the compiled core. */
+#ifndef ROUGEKIT_BITS_H
+#define ROUGEKIT_BITS_H
+
+#include <stdint.h>
+
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_AMD64))
+#include <intrin.h>
+static inline int rk_popcount64(uint64_t x) { return (int)__popcnt64(x); }
+#elif defined(__GNUC__) || defined(__clang__)
+static inline int rk_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int rk_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
+
+#endif

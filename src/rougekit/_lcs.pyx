@@ -1,0 +1,494 @@
+# cython: language_level=3
+"""Compiled longest-common-subsequence kernels on integer token ids.
+
+The table of LCS lengths is never built. Each row of it is held as a bit
+vector over the columns (Allison-Dix / Hyyro): bit ``j`` of row ``i`` is 0
+exactly when ``L[i][j+1] == L[i][j] + 1``, so ``L[i][j]`` is the number of
+zero bits below ``j`` and one row advances with a handful of word operations
+per 64 columns.
+
+``lcs_mark_ids`` reads out the same LCS as rouge-score's table walk (take a
+match; else move left only when the left cell is strictly greater than the
+cell above; else move up). It needs every row on the way back, so rows are
+kept at checkpoints and each block between two checkpoints is recomputed
+once, when the walk enters it: memory O(sqrt(m) * n / 64) words for large
+inputs, time at most twice the forward pass.
+"""
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+from rougekit._ids cimport ids_from, check_total
+
+cdef extern from "_bits.h" nogil:
+    int rk_popcount64(uint64_t x)
+
+# Keep every row when the whole table of bit rows fits in this many words
+# (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
+cdef Py_ssize_t FULL_TABLE_WORDS = 2097152
+cdef uint64_t ONES = ~(<uint64_t>0)
+
+
+ctypedef struct RowStore:
+    # Rows 0..m of one (ref, can) table as bit vectors, W words each:
+    # checkpoints at multiples of K, and the K rows of one block.
+    const int32_t* ref
+    int32_t* head
+    const int32_t* nxt
+    uint64_t* ck
+    uint64_t* blk
+    uint64_t* M
+    Py_ssize_t W, K, m, base
+
+
+cdef inline void _set_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
+    while p >= 0:
+        M[p >> 6] |= (<uint64_t>1) << (p & 63)
+        p = nxt[p]
+
+
+cdef inline void _clear_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
+    while p >= 0:
+        M[p >> 6] = 0
+        p = nxt[p]
+
+
+cdef inline void _advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
+    """One table row: S = (S + (S & M)) | (S - (S & M)) over W words."""
+    cdef uint64_t carry = 0, s, u, t, x
+    cdef Py_ssize_t w
+    for w in range(W):
+        s = S[w]
+        u = s & M[w]
+        t = s + carry
+        carry = t < s
+        x = t + u
+        carry |= x < t
+        # u is a subset of s, so s - u never borrows across words.
+        S[w] = x | (s - u)
+
+
+cdef inline Py_ssize_t _zeros_below(const uint64_t* S, Py_ssize_t j) noexcept nogil:
+    """L[row][j]: the zero bits of the row below column j."""
+    cdef Py_ssize_t w, full = j >> 6, r = j & 63, z = 0
+    for w in range(full):
+        z += 64 - rk_popcount64(S[w])
+    if r:
+        z += r - rk_popcount64(S[full] & (((<uint64_t>1) << r) - 1))
+    return z
+
+
+cdef inline int _step(const uint64_t* S, Py_ssize_t k) noexcept nogil:
+    """L[row][k+1] - L[row][k], 0 or 1."""
+    return <int>(((S[k >> 6] >> (k & 63)) & 1) ^ 1)
+
+
+cdef inline void _index_columns(const int32_t* b, Py_ssize_t nb,
+                                int32_t* head, int32_t* nxt) noexcept nogil:
+    """head[id] -> first column holding id, nxt[col] -> next such column."""
+    cdef Py_ssize_t j
+    for j in range(nb - 1, -1, -1):
+        nxt[j] = head[b[j]]
+        head[b[j]] = <int32_t>j
+
+
+cdef inline void _unindex_columns(const int32_t* b, Py_ssize_t nb,
+                                  int32_t* head) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(nb):
+        head[b[j]] = -1
+
+
+cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
+                               const int32_t* b, Py_ssize_t nb,
+                               int32_t* head) noexcept nogil:
+    cdef Py_ssize_t i, W, z
+    cdef int32_t p
+    cdef uint64_t s, u, m64
+    if na == 0 or nb == 0:
+        return 0
+    # Bit vectors run over the columns: the longer text when it fits in one
+    # word (one word op per row), the shorter one otherwise.
+    if (na > nb and na <= 64) or (nb > 64 and na < nb):
+        a, na, b, nb = b, nb, a, na
+    W = (nb + 63) >> 6
+    cdef int32_t* nxt = <int32_t*>malloc(nb * sizeof(int32_t))
+    if nxt == NULL:
+        return -1
+    _index_columns(b, nb, head, nxt)
+    cdef uint64_t* S
+    cdef uint64_t* M
+    if W == 1:
+        s = ONES
+        for i in range(na):
+            p = head[a[i]]
+            if p < 0:
+                continue
+            m64 = 0
+            while p >= 0:
+                m64 |= (<uint64_t>1) << p
+                p = nxt[p]
+            u = s & m64
+            s = (s + u) | (s - u)
+        z = _zeros_below(&s, nb)
+    else:
+        S = <uint64_t*>malloc(2 * W * sizeof(uint64_t))
+        if S == NULL:
+            _unindex_columns(b, nb, head)
+            free(nxt)
+            return -1
+        M = S + W
+        memset(S, 0xFF, W * sizeof(uint64_t))
+        memset(M, 0, W * sizeof(uint64_t))
+        for i in range(na):
+            p = head[a[i]]
+            if p < 0:
+                continue
+            _set_bits(M, nxt, p)
+            _advance(S, M, W)
+            _clear_bits(M, nxt, p)
+        z = _zeros_below(S, nb)
+        free(S)
+    _unindex_columns(b, nb, head)
+    free(nxt)
+    return z
+
+
+cdef void _load_block(RowStore* st, Py_ssize_t r) noexcept nogil:
+    """Recompute the block holding row r from its checkpoint."""
+    cdef Py_ssize_t W = st.W, base = (r // st.K) * st.K, top, q
+    cdef int32_t p
+    top = base + st.K - 1
+    if top > st.m:
+        top = st.m
+    memcpy(st.blk, st.ck + (base // st.K) * W, W * sizeof(uint64_t))
+    for q in range(base, top):
+        memcpy(st.blk + (q + 1 - base) * W, st.blk + (q - base) * W, W * sizeof(uint64_t))
+        p = st.head[st.ref[q]]
+        if p >= 0:
+            _set_bits(st.M, st.nxt, p)
+            _advance(st.blk + (q + 1 - base) * W, st.M, st.W)
+            _clear_bits(st.M, st.nxt, p)
+    st.base = base
+
+
+cdef inline void _fetch_row(RowStore* st, Py_ssize_t r, uint64_t* dst) noexcept nogil:
+    """Copy row r into dst; rows are fetched in decreasing order."""
+    if r < st.base:
+        _load_block(st, r)
+    memcpy(dst, st.blk + (r - st.base) * st.W, st.W * sizeof(uint64_t))
+
+
+cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
+                      const int32_t* can, Py_ssize_t n,
+                      int32_t* head, char* marks) noexcept nogil:
+    """Set marks[i] for every ref index i on rouge-score's chosen LCS."""
+    if m == 0 or n == 0:
+        return 0
+    cdef Py_ssize_t W = (n + 63) >> 6
+    cdef Py_ssize_t K, nck, i, j
+    cdef int64_t a, bv
+    cdef int h
+    cdef int32_t p
+    if (m + 1) * W <= FULL_TABLE_WORDS:
+        K = m + 1
+    else:
+        K = 1
+        while K * K < m + 1:
+            K += 1
+    nck = m // K + 1
+    cdef int32_t* nxt = <int32_t*>malloc(n * sizeof(int32_t))
+    cdef uint64_t* buf = <uint64_t*>malloc((nck + K + 4) * W * sizeof(uint64_t))
+    if nxt == NULL or buf == NULL:
+        free(nxt)
+        free(buf)
+        return -1
+    cdef RowStore st
+    st.ref = ref
+    st.head = head
+    st.nxt = nxt
+    st.ck = buf                          # nck checkpoint rows
+    st.blk = st.ck + nck * W             # K rows of the current block
+    st.M = st.blk + K * W                # match mask of one row
+    st.W = W
+    st.K = K
+    st.m = m
+    st.base = (m // K) * K
+    cdef uint64_t* S = st.M + W          # forward-pass row
+    cdef uint64_t* cur = S + W           # row i during the walk
+    cdef uint64_t* prev = cur + W        # row i - 1 during the walk
+    cdef uint64_t* tmp
+    _index_columns(can, n, head, nxt)
+    memset(st.M, 0, W * sizeof(uint64_t))
+
+    # Forward pass: checkpoints, and every row of the last block.
+    memset(S, 0xFF, W * sizeof(uint64_t))
+    for i in range(m + 1):
+        if i % K == 0:
+            memcpy(st.ck + (i // K) * W, S, W * sizeof(uint64_t))
+        if i >= st.base:
+            memcpy(st.blk + (i - st.base) * W, S, W * sizeof(uint64_t))
+        if i < m:
+            p = head[ref[i]]
+            if p >= 0:
+                _set_bits(st.M, nxt, p)
+                _advance(S, st.M, W)
+                _clear_bits(st.M, nxt, p)
+
+    # Walk back from (m, n) as rouge-score's _backtrack_norec does, keeping
+    # a = L[i][j] and bv = L[i-1][j].
+    i = m
+    j = n
+    _fetch_row(&st, i, cur)
+    _fetch_row(&st, i - 1, prev)
+    a = _zeros_below(cur, j)
+    bv = _zeros_below(prev, j)
+    while True:
+        if ref[i - 1] == can[j - 1]:
+            marks[i - 1] = 1
+            i -= 1
+            j -= 1
+            if i == 0 or j == 0:
+                break
+            a = bv - _step(prev, j)
+        else:
+            h = _step(cur, j - 1)
+            if a - h > bv:
+                # L[i][j-1] > L[i-1][j]: move left.
+                a -= h
+                bv -= _step(prev, j - 1)
+                j -= 1
+                if j == 0:
+                    break
+                continue
+            i -= 1
+            if i == 0:
+                break
+            a = bv
+        # Row i is the old row i - 1; fetch the new row i - 1.
+        tmp = cur
+        cur = prev
+        prev = tmp
+        _fetch_row(&st, i - 1, prev)
+        bv = _zeros_below(prev, j)
+
+    _unindex_columns(can, n, head)
+    free(nxt)
+    free(buf)
+    return 0
+
+
+cdef int64_t summary_hits_ids(const int32_t* rtok, const Py_ssize_t* roff,
+                              Py_ssize_t nr,
+                              const int32_t* ctok, const Py_ssize_t* coff,
+                              Py_ssize_t nc, Py_ssize_t vocab) noexcept nogil:
+    """rouge-score's summary-level LCS hits (its _summary_level_lcs).
+
+    For each reference sentence, the union over candidate sentences of the
+    LCS positions, read in order; a token counts while both the reference
+    and the candidate summary still have an unused occurrence of it.
+    Sentence k of the references is rtok[roff[k]:roff[k+1]].
+    """
+    cdef Py_ssize_t k, q, i, mr, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef int64_t hits = 0
+    cdef int32_t t
+    for k in range(nr):
+        if roff[k + 1] - roff[k] > maxlen:
+            maxlen = roff[k + 1] - roff[k]
+    cdef int32_t* cnt_r = <int32_t*>malloc((2 * vocab + 1) * sizeof(int32_t))
+    cdef int32_t* head = <int32_t*>malloc((vocab + 1) * sizeof(int32_t))
+    cdef char* marks = <char*>malloc(maxlen + 1)
+    if cnt_r == NULL or head == NULL or marks == NULL:
+        free(cnt_r)
+        free(head)
+        free(marks)
+        return -1
+    cdef int32_t* cnt_c = cnt_r + vocab
+    memset(cnt_r, 0, 2 * vocab * sizeof(int32_t))
+    memset(head, 0xFF, vocab * sizeof(int32_t))
+    for i in range(nref):
+        cnt_r[rtok[i]] += 1
+    for i in range(ncan):
+        cnt_c[ctok[i]] += 1
+    for k in range(nr):
+        mr = roff[k + 1] - roff[k]
+        if mr == 0:
+            continue
+        memset(marks, 0, mr)
+        for q in range(nc):
+            if lcs_mark_ids(rtok + roff[k], mr, ctok + coff[q],
+                            coff[q + 1] - coff[q], head, marks) < 0:
+                hits = -1
+                break
+        if hits < 0:
+            break
+        for i in range(mr):
+            if marks[i]:
+                t = rtok[roff[k] + i]
+                if cnt_c[t] > 0 and cnt_r[t] > 0:
+                    hits += 1
+                    cnt_c[t] -= 1
+                    cnt_r[t] -= 1
+    free(cnt_r)
+    free(head)
+    free(marks)
+    return hits
+
+
+# ---------------------------------------------------------------------------
+# Python entry points. Token ids must be ints in [0, number of tokens given):
+# the Python layer numbers tokens densely per text pair.
+
+def lcs_length(a, b):
+    """Length of the longest common subsequence of two id sequences.
+
+    >>> lcs_length([0, 1, 2], [2, 1, 0, 1])
+    2
+    """
+    a = a if isinstance(a, (list, tuple)) else list(a)
+    b = b if isinstance(b, (list, tuple)) else list(b)
+    cdef Py_ssize_t bound = check_total(len(a) + len(b)), na, nb, r
+    cdef int32_t* ia = ids_from(a, &na, bound, "a")
+    cdef int32_t* ib = NULL
+    cdef int32_t* head = NULL
+    try:
+        ib = ids_from(b, &nb, bound, "b")
+        head = <int32_t*>malloc((bound + 1) * sizeof(int32_t))
+        if head == NULL:
+            raise MemoryError()
+        memset(head, 0xFF, (bound + 1) * sizeof(int32_t))
+        with nogil:
+            r = lcs_length_ids(ia, na, ib, nb, head)
+        if r < 0:
+            raise MemoryError()
+        return r
+    finally:
+        free(ia)
+        free(ib)
+        free(head)
+
+
+def union_lcs(ref, cands):
+    """Sorted indices into ``ref`` on the union of rouge-score's LCS of
+    ``ref`` with each sequence in ``cands`` (its ``_union_lcs``).
+
+    >>> union_lcs([0, 1, 2, 3], [[0, 2], [3]])
+    [0, 2, 3]
+    """
+    ref = ref if isinstance(ref, (list, tuple)) else list(ref)
+    cands = [c if isinstance(c, (list, tuple)) else list(c) for c in cands]
+    cdef Py_ssize_t bound = len(ref), m, n, q, rc = 0
+    for c in cands:
+        bound += len(c)
+    check_total(bound)
+    cdef int32_t* ir = ids_from(ref, &m, bound, "ref")
+    cdef int32_t* ic = NULL
+    cdef int32_t* head = NULL
+    cdef char* marks = NULL
+    try:
+        head = <int32_t*>malloc((bound + 1) * sizeof(int32_t))
+        marks = <char*>malloc(m + 1)
+        if head == NULL or marks == NULL:
+            raise MemoryError()
+        memset(head, 0xFF, (bound + 1) * sizeof(int32_t))
+        memset(marks, 0, m + 1)
+        for q in range(len(cands)):
+            ic = ids_from(cands[q], &n, bound, "cands")
+            with nogil:
+                rc = lcs_mark_ids(ir, m, ic, n, head, marks)
+            free(ic)
+            ic = NULL
+            if rc < 0:
+                raise MemoryError()
+        return [q for q in range(m) if marks[q]]
+    finally:
+        free(ir)
+        free(ic)
+        free(head)
+        free(marks)
+
+
+def lcs_indices(ref, can):
+    """Indices into ``ref`` of the LCS that rouge-score's ``lcs_ind`` picks.
+
+    >>> lcs_indices([0, 1], [1, 0])
+    [1]
+    """
+    return union_lcs(ref, [can])
+
+
+cdef Py_ssize_t* _flatten(list sents, int32_t** tok_out, Py_ssize_t bound,
+                          str name) except NULL:
+    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
+    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
+    if offs == NULL:
+        raise MemoryError()
+    for k in range(ns):
+        total += len(sents[k])
+    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
+    cdef int32_t* part
+    if tok == NULL:
+        free(offs)
+        raise MemoryError()
+    try:
+        for k in range(ns):
+            offs[k] = off
+            part = ids_from(sents[k], &n, bound, name)
+            if n > total - off:  # the sequence grew under us
+                free(part)
+                raise ValueError(f"{name} changed size while being read")
+            memcpy(tok + off, part, n * sizeof(int32_t))
+            free(part)
+            off += n
+        offs[ns] = off
+    except BaseException:
+        free(offs)
+        free(tok)
+        raise
+    tok_out[0] = tok
+    return offs
+
+
+def summary_lcs_hits(refs, cands):
+    """rouge-score's summary-level LCS hit count for tokenized sentences.
+
+    ``refs`` and ``cands`` are lists of sentences, each a list of dense ids.
+    """
+    refs = [r if isinstance(r, (list, tuple)) else list(r) for r in refs]
+    cands = [c if isinstance(c, (list, tuple)) else list(c) for c in cands]
+    cdef Py_ssize_t bound = 0, nr = len(refs), nc = len(cands)
+    cdef int64_t hits
+    for s in refs:
+        bound += len(s)
+    for s in cands:
+        bound += len(s)
+    check_total(bound)
+    cdef int32_t* rtok = NULL
+    cdef int32_t* ctok = NULL
+    cdef Py_ssize_t* roff = _flatten(refs, &rtok, bound, "refs")
+    cdef Py_ssize_t* coff = NULL
+    try:
+        coff = _flatten(cands, &ctok, bound, "cands")
+        with nogil:
+            hits = summary_hits_ids(rtok, roff, nr, ctok, coff, nc, bound)
+        if hits < 0:
+            raise MemoryError()
+        return hits
+    finally:
+        free(rtok)
+        free(ctok)
+        free(roff)
+        free(coff)
+
+
+def _set_full_table_words(Py_ssize_t words):
+    """Testing hook: the table size above which rows are checkpointed.
+
+    Returns the previous value. Not thread-safe; tests only.
+    """
+    global FULL_TABLE_WORDS
+    if words < 0:
+        raise ValueError("words must be >= 0")
+    old = FULL_TABLE_WORDS
+    FULL_TABLE_WORDS = words
+    return old

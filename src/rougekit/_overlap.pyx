@@ -1,0 +1,119 @@
+# cython: language_level=3
+"""Compiled clipped n-gram overlap on integer token ids.
+
+Each n-gram gets a dense id without building tuples: the (n-1)-gram id at a
+position and the next token id form a 64-bit key, and an open-addressing
+table keyed by the whole key (so no two n-grams can share an id) numbers
+the keys in order of first appearance. The clipped overlap
+sum_g min(count_a(g), count_b(g)) is then a pass over counts.
+"""
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+
+from rougekit._ids cimport ids_from, check_total
+
+cdef uint64_t EMPTY = ~(<uint64_t>0)
+
+
+cdef Py_ssize_t _renumber(int32_t* ids, Py_ssize_t count, const int32_t* tok,
+                          Py_ssize_t vocab, uint64_t* keys, int32_t* vals,
+                          Py_ssize_t cap, Py_ssize_t next_id) noexcept nogil:
+    """ids[i] <- id of (ids[i], tok[i]) for i < count; returns the next free id."""
+    cdef Py_ssize_t i, slot, mask = cap - 1
+    cdef uint64_t key
+    for i in range(count):
+        key = <uint64_t>ids[i] * <uint64_t>vocab + <uint64_t>tok[i]
+        slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask
+        while keys[slot] != EMPTY and keys[slot] != key:
+            slot = (slot + 1) & mask
+        if keys[slot] == EMPTY:
+            keys[slot] = key
+            vals[slot] = <int32_t>next_id
+            next_id += 1
+        ids[i] = vals[slot]
+    return next_id
+
+
+cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
+                                 const int32_t* b, Py_ssize_t nb,
+                                 Py_ssize_t vocab, Py_ssize_t n) noexcept nogil:
+    """sum over n-grams g of min(count in a, count in b); -1 if out of memory."""
+    cdef Py_ssize_t ca = na - n + 1, cb = nb - n + 1, i, k, cap, nid
+    cdef int64_t hits = 0
+    if n < 1 or ca <= 0 or cb <= 0:
+        return 0
+    cdef int32_t* ids = <int32_t*>malloc((ca + cb) * sizeof(int32_t))
+    cdef int32_t* cnt = NULL
+    cdef uint64_t* keys = NULL
+    cdef int32_t* vals = NULL
+    if ids == NULL:
+        return -1
+    # Level 1: the n-gram ids start as the ids of their first tokens.
+    for i in range(ca):
+        ids[i] = a[i]
+    for i in range(cb):
+        ids[ca + i] = b[i]
+    nid = vocab
+    if n > 1:
+        cap = 16
+        while cap < 2 * (ca + cb):
+            cap <<= 1
+        keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
+        vals = <int32_t*>malloc(cap * sizeof(int32_t))
+        if keys == NULL or vals == NULL:
+            free(ids)
+            free(keys)
+            free(vals)
+            return -1
+        for k in range(1, n):
+            memset(keys, 0xFF, cap * sizeof(uint64_t))
+            # Ids of level k are < vocab (level 1) or < ca + cb (later levels),
+            # and token ids are < vocab, so the keys are distinct and exact.
+            nid = _renumber(ids, ca, a + k, vocab, keys, vals, cap, 0)
+            nid = _renumber(ids + ca, cb, b + k, vocab, keys, vals, cap, nid)
+        free(keys)
+        free(vals)
+    cnt = <int32_t*>malloc((nid if nid > 0 else 1) * sizeof(int32_t))
+    if cnt == NULL:
+        free(ids)
+        return -1
+    memset(cnt, 0, nid * sizeof(int32_t))
+    for i in range(ca):
+        cnt[ids[i]] += 1
+    for i in range(cb):
+        if cnt[ids[ca + i]] > 0:
+            cnt[ids[ca + i]] -= 1
+            hits += 1
+    free(ids)
+    free(cnt)
+    return hits
+
+
+def ngram_overlap(a, b, Py_ssize_t n):
+    """Clipped n-gram overlap of two id sequences.
+
+    Returns ``(hits, ngrams_in_a, ngrams_in_b)``, where hits is
+    sum over n-grams g of min(count of g in a, count of g in b).
+
+    >>> ngram_overlap([0, 1, 0, 1], [0, 1, 1], 2)
+    (1, 3, 2)
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    a = a if isinstance(a, (list, tuple)) else list(a)
+    b = b if isinstance(b, (list, tuple)) else list(b)
+    cdef Py_ssize_t na, nb, bound = check_total(len(a) + len(b))
+    cdef int32_t* ia = ids_from(a, &na, bound, "a")
+    cdef int32_t* ib = NULL
+    cdef int64_t hits
+    try:
+        ib = ids_from(b, &nb, bound, "b")
+        with nogil:
+            hits = clipped_overlap_ids(ia, na, ib, nb, bound, n)
+        if hits < 0:
+            raise MemoryError()
+    finally:
+        free(ia)
+        free(ib)
+    return hits, max(na - n + 1, 0), max(nb - n + 1, 0)

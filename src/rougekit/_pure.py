@@ -1,0 +1,200 @@
+"""Pure-Python twin of the compiled kernels (``_lcs`` and ``_overlap``).
+
+Same functions, same results, same errors: it runs where the extension is not
+built, when ``ROUGEKIT_PURE_PYTHON=1`` is set, and as the oracle the compiled
+core is fuzzed against. Rows of the LCS table are Python ints used as bit
+vectors, so the pure backend is also bit-parallel (CPython does the word
+loops) and needs no quadratic memory.
+
+Row ``i`` of the LCS table over the columns of ``b`` is an int ``S`` whose bit
+``j`` is 0 exactly when ``L[i][j+1] == L[i][j] + 1``. Starting from all ones,
+a row advances with ``u = S & match; S = (S + u) | (S - u)`` (Allison-Dix,
+Hyyro), where ``match`` has the bits of the columns equal to the row's token.
+"""
+import operator
+from collections import Counter
+from math import isqrt
+
+__all__ = ["lcs_length", "lcs_indices", "union_lcs", "summary_lcs_hits",
+           "ngram_overlap"]
+
+# Same threshold as the compiled core: above it, keep only checkpoint rows.
+_FULL_TABLE_WORDS = 2097152
+
+_LIMIT = 0x7FFFFFFF
+
+
+def _check_total(total):
+    if total >= _LIMIT:
+        raise ValueError("too many tokens: at most 2**31 - 2 per call")
+    return total
+
+
+def _check_ids(seq, bound, name):
+    for v in seq:
+        v = operator.index(v)
+        if v < 0 or v >= bound:
+            raise ValueError(
+                f"{name}: token id {v} outside [0, {bound}); ids must be "
+                "dense, numbered from 0 over the tokens given")
+    return seq
+
+
+def _seq(x):
+    return x if isinstance(x, (list, tuple)) else list(x)
+
+
+def _match_masks(b):
+    masks = {}
+    for j, t in enumerate(b):
+        masks[t] = masks.get(t, 0) | (1 << j)
+    return masks
+
+
+def _advance(S, m, full):
+    u = S & m
+    return ((S + u) | (S - u)) & full
+
+
+def lcs_length(a, b):
+    """Length of the longest common subsequence of two id sequences."""
+    a, b = _seq(a), _seq(b)
+    bound = _check_total(len(a) + len(b))
+    _check_ids(a, bound, "a")
+    _check_ids(b, bound, "b")
+    if not a or not b:
+        return 0
+    masks = _match_masks(b)
+    full = (1 << len(b)) - 1
+    S = full
+    for t in a:
+        m = masks.get(t)
+        if m:
+            S = _advance(S, m, full)
+    return len(b) - S.bit_count()
+
+
+def _mark_lcs(ref, can, marks):
+    """Set marks[i] for every ref index on rouge-score's chosen LCS."""
+    m, n = len(ref), len(can)
+    if not m or not n:
+        return
+    masks = _match_masks(can)
+    full = (1 << n) - 1
+    words = (n + 63) >> 6
+    K = m + 1 if (m + 1) * words <= _FULL_TABLE_WORDS else max(isqrt(m + 1), 1) + 1
+
+    def advance(S, i):
+        mk = masks.get(ref[i])
+        return _advance(S, mk, full) if mk else S
+
+    # Forward pass: checkpoint rows, and every row of the last block.
+    checkpoints, block = [], {}
+    last_base = (m // K) * K
+    S = full
+    for i in range(m + 1):
+        if i % K == 0:
+            checkpoints.append(S)
+        if i >= last_base:
+            block[i] = S
+        if i < m:
+            S = advance(S, i)
+
+    def row(r):
+        if r not in block:
+            block.clear()
+            base = (r // K) * K
+            S = checkpoints[r // K]
+            for q in range(base, min(base + K - 1, m) + 1):
+                block[q] = S
+                if q < m:
+                    S = advance(S, q)
+        return block[r]
+
+    def below(S, j):  # L[row][j]
+        return j - (S & ((1 << j) - 1)).bit_count()
+
+    def step(S, k):  # L[row][k+1] - L[row][k]
+        return ((S >> k) & 1) ^ 1
+
+    # rouge-score's _backtrack_norec, with a = L[i][j] and b = L[i-1][j].
+    i, j = m, n
+    cur, prev = row(i), row(i - 1)
+    a, b = below(cur, j), below(prev, j)
+    while True:
+        if ref[i - 1] == can[j - 1]:
+            marks[i - 1] = True
+            i, j = i - 1, j - 1
+            if i == 0 or j == 0:
+                return
+            a = b - step(prev, j)
+        else:
+            h = step(cur, j - 1)
+            if a - h > b:
+                a, b, j = a - h, b - step(prev, j - 1), j - 1
+                if j == 0:
+                    return
+                continue
+            i -= 1
+            if i == 0:
+                return
+            a = b
+        cur, prev = prev, row(i - 1)
+        b = below(prev, j)
+
+
+def union_lcs(ref, cands):
+    """Sorted indices into ``ref`` on the union of its LCS with each candidate."""
+    ref = _seq(ref)
+    cands = [_seq(c) for c in cands]
+    bound = _check_total(len(ref) + sum(map(len, cands)))
+    _check_ids(ref, bound, "ref")
+    marks = [False] * len(ref)
+    for c in cands:
+        _mark_lcs(ref, _check_ids(c, bound, "cands"), marks)
+    return [i for i, hit in enumerate(marks) if hit]
+
+
+def lcs_indices(ref, can):
+    """Indices into ``ref`` of the LCS that rouge-score's ``lcs_ind`` picks."""
+    return union_lcs(ref, [can])
+
+
+def summary_lcs_hits(refs, cands):
+    """rouge-score's summary-level LCS hit count for tokenized sentences."""
+    refs = [_seq(r) for r in refs]
+    cands = [_seq(c) for c in cands]
+    bound = _check_total(sum(map(len, refs)) + sum(map(len, cands)))
+    for r in refs:
+        _check_ids(r, bound, "refs")
+    for c in cands:
+        _check_ids(c, bound, "cands")
+    cnt_r = Counter(t for r in refs for t in r)
+    cnt_c = Counter(t for c in cands for t in c)
+    hits = 0
+    for r in refs:
+        marks = [False] * len(r)
+        for c in cands:
+            _mark_lcs(r, c, marks)
+        for t, hit in zip(r, marks):
+            if hit and cnt_c[t] > 0 and cnt_r[t] > 0:
+                hits += 1
+                cnt_c[t] -= 1
+                cnt_r[t] -= 1
+    return hits
+
+
+def ngram_overlap(a, b, n):
+    """Clipped n-gram overlap: ``(hits, ngrams_in_a, ngrams_in_b)``."""
+    if not isinstance(n, int):
+        raise TypeError(f"n must be int, not {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    a, b = _seq(a), _seq(b)
+    bound = _check_total(len(a) + len(b))
+    _check_ids(a, bound, "a")
+    _check_ids(b, bound, "b")
+    ca = Counter(tuple(a[i:i + n]) for i in range(len(a) - n + 1))
+    cb = Counter(tuple(b[i:i + n]) for i in range(len(b) - n + 1))
+    hits = sum(min(c, cb[g]) for g, c in ca.items())
+    return hits, max(len(a) - n + 1, 0), max(len(b) - n + 1, 0)

@@ -1,0 +1,253 @@
+"""ROUGE scores between two texts, as rouge-score's ``rouge_scorer`` module.
+
+``RougeScorer`` has rouge-score 0.1.2's constructor, methods and results:
+every float is equal with ``==`` to rouge-score's, and so is every type (the
+empty-input ROUGE-L scores are the int 0, as there). Replacing
+``from rouge_score import rouge_scorer`` with
+``from rougekit import rouge_scorer`` changes nothing but the speed.
+
+Differences, all on inputs rouge-score fails on or mishandles:
+
+- an invalid rouge type raises ``ValueError`` when the scorer is built, not
+  at the first ``score`` call;
+- a target or prediction that is neither ``str`` nor ``bytes`` (with the
+  default tokenizer) raises ``TypeError`` naming the argument;
+- ``score_multi`` with no targets raises ``ValueError`` naming ``targets``;
+- ``score_multi`` with a single str or bytes as ``targets`` raises
+  ``TypeError`` (rouge-score would score each character as a target);
+- ``rouge_types`` is read once, so a generator works for every call.
+
+>>> scorer = RougeScorer(["rouge1", "rougeL"])
+>>> scorer.score("The cat sat on the mat.", "The cat is on the mat.")["rouge1"]
+Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
+"""
+import re
+
+from rougekit import _backend, scoring, tokenizers
+from rougekit.tokenize import ensure_str
+
+__all__ = ["RougeScorer"]
+
+# rouge-score's test for rougeN (so "$" also matches before a final "\n").
+_ROUGE_N_RE = re.compile(r"rouge[0-9]$")
+_L, _LSUM = -1, -2
+
+
+def _parse_rouge_types(rouge_types):
+    """[(rouge_type, kind)]: kind is n for rougeN, _L or _LSUM."""
+    try:
+        types = list(rouge_types)
+    except TypeError:
+        raise TypeError("rouge_types must be an iterable of rouge type names, "
+                        f"not {type(rouge_types).__name__}") from None
+    parsed = []
+    for rouge_type in types:
+        if rouge_type == "rougeL":
+            parsed.append((rouge_type, _L))
+        elif rouge_type == "rougeLsum":
+            parsed.append((rouge_type, _LSUM))
+        elif isinstance(rouge_type, (str, bytes)) and _ROUGE_N_RE.match(
+                ensure_str(rouge_type, "rouge type")):
+            n = int(rouge_type[5:])
+            if n <= 0:
+                raise ValueError(f"rougen requires positive n: {rouge_type!r}")
+            parsed.append((rouge_type, n))
+        elif isinstance(rouge_type, (str, bytes)):
+            raise ValueError(
+                f"Invalid rouge type: {rouge_type!r}; valid types are rouge1 "
+                "to rouge9, rougeL and rougeLsum")
+        else:
+            raise TypeError("rouge_types must contain str, not "
+                            f"{type(rouge_type).__name__}")
+    return parsed
+
+
+class _Numbering:
+    """Dense ids for tokens, in order of first appearance.
+
+    Hashable tokens are looked up in a dict. rouge-score's LCS compares
+    tokens only with ``==``, so a custom tokenizer may return unhashable
+    tokens (lists, say); those are matched by ``==`` against the unhashable
+    tokens seen so far.
+    """
+
+    __slots__ = ("_ids", "_unhashable")
+
+    def __init__(self):
+        self._ids = {}
+        self._unhashable = []
+
+    def __call__(self, tokens):
+        ids = self._ids
+        if not self._unhashable:
+            try:
+                return [ids.setdefault(t, len(ids)) for t in tokens]
+            except TypeError:
+                pass
+        return [self._slow(t) for t in tokens]
+
+    def _slow(self, token):
+        ids, unhashable = self._ids, self._unhashable
+        try:
+            return ids.setdefault(token, len(ids) + len(unhashable))
+        except TypeError:
+            pass
+        for seen, i in unhashable:
+            if seen == token:
+                return i
+        i = len(ids) + len(unhashable)
+        unhashable.append((token, i))
+        return i
+
+
+def _zero_int():
+    # rouge-score returns ints here, not floats.
+    return scoring.Score(precision=0, recall=0, fmeasure=0)
+
+
+def _score_ngrams(target_tokens, prediction_tokens, n):
+    number = _Numbering()
+    ids_t = number(target_tokens)
+    ids_p = number(prediction_tokens)
+    hits, count_t, count_p = _backend.ngram_overlap(ids_t, ids_p, n)
+    precision = hits / max(count_p, 1)
+    recall = hits / max(count_t, 1)
+    return scoring.Score(precision=precision, recall=recall,
+                         fmeasure=scoring.fmeasure(precision, recall))
+
+
+def _score_lcs(target_tokens, prediction_tokens):
+    if not target_tokens or not prediction_tokens:
+        return _zero_int()
+    number = _Numbering()
+    ids_t = number(target_tokens)
+    ids_p = number(prediction_tokens)
+    lcs = _backend.lcs_length(ids_t, ids_p)
+    precision = lcs / len(prediction_tokens)
+    recall = lcs / len(target_tokens)
+    return scoring.Score(precision=precision, recall=recall,
+                         fmeasure=scoring.fmeasure(precision, recall))
+
+
+def _score_summary_lcs(target_sents, prediction_sents):
+    """ROUGE-Lsum: summary-level union LCS (Lin 2004, section 3.2), with the
+    clipping of hits by token counts that ROUGE-1.5.5 and rouge-score do."""
+    if not target_sents or not prediction_sents:
+        return _zero_int()
+    m = sum(map(len, target_sents))
+    n = sum(map(len, prediction_sents))
+    if not n or not m:
+        return _zero_int()
+    number = _Numbering()
+    ids_t = [number(s) for s in target_sents]
+    ids_p = [number(s) for s in prediction_sents]
+    hits = _backend.summary_lcs_hits(ids_t, ids_p)
+    recall = hits / m
+    precision = hits / n
+    return scoring.Score(precision=precision, recall=recall,
+                         fmeasure=scoring.fmeasure(precision, recall))
+
+
+def _sentence_splitter():
+    """nltk's sentence splitter, or an error that says what to install."""
+    try:
+        import nltk
+    except ImportError:
+        raise ImportError(
+            "split_summaries=True splits sentences with nltk, which is not "
+            "installed: pip install 'rougekit[nltk]', then "
+            "python -m nltk.downloader punkt_tab") from None
+    try:
+        nltk.sent_tokenize("One. Two.")
+    except LookupError:
+        raise LookupError(
+            "split_summaries=True needs nltk's punkt sentence model: "
+            "python -m nltk.downloader punkt_tab") from None
+    return nltk.sent_tokenize
+
+
+class RougeScorer(scoring.BaseScorer):
+    """Calculates ROUGE scores between a target and a prediction.
+
+    Args:
+      rouge_types: names to compute: "rouge1" to "rouge9", "rougeL",
+        "rougeLsum" (sentences split on "\\n").
+      use_stemmer: stem words longer than 3 characters with the Porter
+        stemmer (as NLTK's), in the default tokenizer.
+      split_summaries: for rougeLsum, split sentences with nltk's
+        ``sent_tokenize`` instead of on newlines (needs nltk and its data).
+      tokenizer: an object with ``tokenize(text) -> list of tokens`` used
+        instead of the default tokenizer. Tokens are compared with ``==``;
+        hashable ones (str, int, tuple) are also hashed, so equal tokens
+        must hash alike, as for dict keys.
+
+    >>> scorer = RougeScorer(["rougeL"], use_stemmer=True)
+    >>> scorer.score("The quick brown fox", "the quick fox jumps")["rougeL"].fmeasure
+    0.75
+    """
+
+    def __init__(self, rouge_types, use_stemmer=False, split_summaries=False,
+                 tokenizer=None):
+        self.rouge_types = rouge_types
+        self._types = _parse_rouge_types(rouge_types)
+        if tokenizer:
+            if not callable(getattr(tokenizer, "tokenize", None)):
+                raise TypeError("tokenizer must have a tokenize(text) method; "
+                                f"got {type(tokenizer).__name__}")
+            self._tokenizer = tokenizer
+        else:
+            self._tokenizer = tokenizers.DefaultTokenizer(use_stemmer)
+        self._split_summaries = split_summaries
+        self._sent_tokenize = _sentence_splitter() if split_summaries else None
+        # rouge-score skips whole-text tokenization when rougeLsum is alone.
+        self._lsum_only = len(self._types) == 1 and self._types[0][1] == _LSUM
+
+    def _check_text(self, text, name):
+        if isinstance(self._tokenizer, tokenizers.DefaultTokenizer) and \
+                not isinstance(text, (str, bytes)):
+            raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
+
+    def _sentences(self, text, name):
+        if self._split_summaries:
+            sents = self._sent_tokenize(text)
+        else:
+            sents = ensure_str(text, name).split("\n")
+        return [self._tokenizer.tokenize(s) for s in sents if len(s)]
+
+    def score(self, target, prediction):
+        """Scores ``prediction`` against ``target``: a dict type -> Score."""
+        self._check_text(target, "target")
+        self._check_text(prediction, "prediction")
+        if self._lsum_only:
+            target_tokens = prediction_tokens = None
+        else:
+            target_tokens = self._tokenizer.tokenize(target)
+            prediction_tokens = self._tokenizer.tokenize(prediction)
+        result = {}
+        for rouge_type, kind in self._types:
+            if kind == _L:
+                result[rouge_type] = _score_lcs(target_tokens, prediction_tokens)
+            elif kind == _LSUM:
+                result[rouge_type] = _score_summary_lcs(
+                    self._sentences(target, "target"),
+                    self._sentences(prediction, "prediction"))
+            else:
+                result[rouge_type] = _score_ngrams(target_tokens,
+                                                   prediction_tokens, kind)
+        return result
+
+    def score_multi(self, targets, prediction):
+        """Scores ``prediction`` against each target; per rouge type, keeps
+        the score of the first target with the highest F-measure."""
+        if isinstance(targets, (str, bytes)):
+            raise TypeError("targets must be a list of texts, not a single "
+                            f"{type(targets).__name__}")
+        score_dicts = [self.score(t, prediction) for t in targets]
+        if not score_dicts and self._types:
+            raise ValueError("targets must contain at least one text")
+        best = {}
+        for rouge_type, _ in self._types:
+            fs = [s[rouge_type].fmeasure for s in score_dicts]
+            # max() keeps the first of equal maxima, as numpy.argmax does.
+            best[rouge_type] = score_dicts[max(range(len(fs)), key=fs.__getitem__)][rouge_type]
+        return best

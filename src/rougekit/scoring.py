@@ -1,0 +1,90 @@
+"""Scores and their aggregation, as rouge-score's ``scoring`` module.
+
+``Score``, ``AggregateScore``, ``BaseScorer``, ``BootstrapAggregator`` and
+``fmeasure`` have rouge-score 0.1.2's names, fields and results: after the
+same ``numpy.random.seed``, ``BootstrapAggregator`` draws the same samples and
+returns the same numbers. Note that its ``mid`` is the median of the bootstrap
+means (rouge-score's docstring calls it the mean).
+"""
+import abc
+import collections
+from typing import Dict
+
+import numpy as np
+
+__all__ = ["Score", "AggregateScore", "BaseScorer", "BootstrapAggregator",
+           "fmeasure"]
+
+
+class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
+    """Precision, recall and F-measure of one comparison."""
+
+
+class AggregateScore(collections.namedtuple("AggregateScore", ["low", "mid", "high"])):
+    """A confidence interval (low, high) around a central estimate (mid)."""
+
+
+class BaseScorer(object, metaclass=abc.ABCMeta):
+    """Base class of scorers: ``score(target, prediction) -> {type: Score}``."""
+
+    @abc.abstractmethod
+    def score(self, target: str, prediction: str) -> Dict[str, Score]:
+        """Scores ``prediction`` against ``target``."""
+
+
+def fmeasure(precision, recall):
+    """Harmonic mean of precision and recall; 0.0 when both are 0.
+
+    >>> fmeasure(0.5, 1.0)
+    0.6666666666666666
+    """
+    # The expression and its evaluation order are rouge-score's, so that
+    # every float rounds the same way.
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+class BootstrapAggregator(object):
+    """Confidence intervals over per-item scores by bootstrap resampling.
+
+    >>> agg = BootstrapAggregator()
+    >>> agg.add_scores({"rouge1": Score(1.0, 0.5, 0.6666666666666666)})
+    >>> float(agg.aggregate()["rouge1"].mid.recall)
+    0.5
+    """
+
+    def __init__(self, confidence_interval=0.95, n_samples=1000):
+        if confidence_interval < 0 or confidence_interval > 1:
+            raise ValueError("confidence_interval must be in range [0, 1]")
+        if n_samples <= 0:
+            raise ValueError("n_samples must be positive")
+        self._n_samples = n_samples
+        self._confidence_interval = confidence_interval
+        self._scores = collections.defaultdict(list)
+
+    def add_scores(self, scores):
+        """Adds one item's scores: a dict of score type -> Score."""
+        for score_type, score in scores.items():
+            self._scores[score_type].append(score)
+
+    def aggregate(self):
+        """Returns a dict of score type -> AggregateScore(low, mid, high)."""
+        result = {}
+        for score_type, scores in self._scores.items():
+            matrix = np.vstack(tuple(scores))
+            bounds = self._bootstrap_resample(matrix)
+            low, mid, high = (scores[0].__class__(*bounds[j, :]) for j in range(3))
+            result[score_type] = AggregateScore(low=low, mid=mid, high=high)
+        return result
+
+    def _bootstrap_resample(self, matrix):
+        # The numpy calls, their order and their arguments are rouge-score's:
+        # they consume the global random stream exactly as it does.
+        means = np.zeros((self._n_samples, matrix.shape[1]))
+        for i in range(self._n_samples):
+            idx = np.random.choice(np.arange(matrix.shape[0]), size=matrix.shape[0])
+            means[i, :] = np.mean(matrix[idx, :], axis=0)
+        delta = (1 - self._confidence_interval) / 2
+        q = 100 * np.array([delta, 0.5, 1 - delta])
+        return np.percentile(means, q, axis=0)
