@@ -1,5 +1,6 @@
 from libc.stdint cimport int32_t
 from libc.stdlib cimport malloc, free
+from cpython.number cimport PyNumber_Index
 
 
 cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
@@ -16,7 +17,9 @@ cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
         raise MemoryError()
     try:
         for k in range(n):
-            v = seq[k]
+            # PyNumber_Index: ints (and numpy ints) only; a float is a
+            # TypeError, never silently truncated.
+            v = PyNumber_Index(seq[k])
             if v < 0 or v >= bound:
                 raise ValueError(
                     f"{name}: token id {v} outside [0, {bound}); ids must be "
