@@ -25,7 +25,7 @@ never fails in practice; if it ever did, the pure implementation is used.
 """
 
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcmp, memcpy, strlen
 
 from rougekit.porter import IRREGULAR_FORMS as _IRREGULAR_FORMS
 from rougekit.porter import stem as _pure_stem
@@ -33,6 +33,32 @@ from rougekit.porter import stem as _pure_stem
 __all__ = ["StemCache", "stem"]
 
 cdef dict _IRREGULAR = _IRREGULAR_FORMS
+
+# The irregular forms again, as C strings, for stem_ascii (no GIL). The bytes
+# objects in _IRREGULAR_BYTES keep the C strings alive.
+cdef enum:
+    _MAX_IRREGULAR = 32
+cdef const char* _IRR_WORD[_MAX_IRREGULAR]
+cdef const char* _IRR_STEM[_MAX_IRREGULAR]
+cdef Py_ssize_t _N_IRR = 0
+cdef list _IRREGULAR_BYTES = []
+
+
+cdef int _load_irregular() except -1:
+    global _N_IRR
+    cdef bytes wb, sb
+    for w, st in _IRREGULAR_FORMS.items():
+        if _N_IRR >= _MAX_IRREGULAR or len(st) > len(w):
+            raise RuntimeError("rougekit._porter: irregular-forms table does not fit")
+        wb, sb = w.encode("ascii"), st.encode("ascii")
+        _IRREGULAR_BYTES.append((wb, sb))
+        _IRR_WORD[_N_IRR] = wb
+        _IRR_STEM[_N_IRR] = sb
+        _N_IRR += 1
+    return 0
+
+
+_load_irregular()
 
 
 cdef struct Word:
@@ -367,13 +393,44 @@ cdef inline bint _is_plain(Py_UCS4 ch) noexcept nogil:
     return (u'a' <= ch <= u'z') or (u'0' <= ch <= u'9')
 
 
+cdef Py_ssize_t stem_ascii(char* s, Py_ssize_t n, Py_ssize_t cap) noexcept nogil:
+    """Stem s[0:n] in place; s holds only ASCII a-z and 0-9 and has room for
+    cap >= n bytes. Returns the stem's length, or -1 if a rule could not
+    write its replacement (never expected; the caller then falls back to the
+    pure implementation)."""
+    cdef Py_ssize_t k, m
+    cdef Word w
+    for k in range(_N_IRR):
+        m = <Py_ssize_t>strlen(_IRR_WORD[k])
+        if m == n and memcmp(s, _IRR_WORD[k], <size_t>n) == 0:
+            m = <Py_ssize_t>strlen(_IRR_STEM[k])
+            memcpy(s, _IRR_STEM[k], <size_t>m)   # stems are never longer
+            return m
+    if n <= 2:
+        return n
+    w.s = s
+    w.n = n
+    w.cap = cap
+    w.overflow = False
+    _step1a(&w)
+    _step1b(&w)
+    _step1c(&w)
+    _step2(&w)
+    _step3(&w)
+    _step4(&w)
+    _step5a(&w)
+    _step5b(&w)
+    if w.overflow:
+        return -1
+    return w.n
+
+
 cdef str _stem_str(str word):
     """Stem an exact ``str``."""
     cdef Py_ssize_t n = len(word)
     cdef Py_ssize_t i
     cdef Py_UCS4 ch
     cdef Word w
-    cdef object irregular
 
     w.s = <char *>malloc(<size_t>n + 1)
     if w.s == NULL:
@@ -386,25 +443,10 @@ cdef str _stem_str(str word):
             w.s[i] = <char>ch
             i += 1
         # Lowercase ASCII already equals word.lower().
-        irregular = _IRREGULAR.get(word)
-        if irregular is not None:
-            return irregular
-        if n <= 2:
-            return word
-        w.n = n
-        w.cap = n + 1
-        w.overflow = False
-        _step1a(&w)
-        _step1b(&w)
-        _step1c(&w)
-        _step2(&w)
-        _step3(&w)
-        _step4(&w)
-        _step5a(&w)
-        _step5b(&w)
-        if w.overflow:
+        i = stem_ascii(w.s, n, n + 1)
+        if i < 0:
             return _pure_stem(word)
-        return w.s[:w.n].decode("ascii")
+        return w.s[:i].decode("ascii")
     finally:
         free(w.s)
 

@@ -23,7 +23,8 @@ Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.833333
 """
 import re
 
-from rougekit import _backend, scoring, tokenizers
+from rougekit import scoring, tokenizers
+from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit.tokenize import ensure_str
 
 __all__ = ["RougeScorer"]
@@ -62,90 +63,35 @@ def _parse_rouge_types(rouge_types):
     return parsed
 
 
-class _Numbering:
-    """Dense ids for tokens, in order of first appearance.
-
-    Hashable tokens are looked up in a dict. rouge-score's LCS compares
-    tokens only with ``==``, so a custom tokenizer may return unhashable
-    tokens (lists, say); those are matched by ``==`` against the unhashable
-    tokens seen so far.
-    """
-
-    __slots__ = ("_ids", "_unhashable")
-
-    def __init__(self):
-        self._ids = {}
-        self._unhashable = []
-
-    def __call__(self, tokens):
-        ids = self._ids
-        if not self._unhashable:
-            try:
-                return [ids.setdefault(t, len(ids)) for t in tokens]
-            except TypeError:
-                pass
-        return [self._slow(t) for t in tokens]
-
-    def _slow(self, token):
-        ids, unhashable = self._ids, self._unhashable
-        try:
-            return ids.setdefault(token, len(ids) + len(unhashable))
-        except TypeError:
-            pass
-        for seen, i in unhashable:
-            if seen == token:
-                return i
-        i = len(ids) + len(unhashable)
-        unhashable.append((token, i))
-        return i
-
-
 def _zero_int():
     # rouge-score returns ints here, not floats.
     return scoring.Score(precision=0, recall=0, fmeasure=0)
 
 
-def _score_ngrams(target_tokens, prediction_tokens, n):
-    number = _Numbering()
-    ids_t = number(target_tokens)
-    ids_p = number(prediction_tokens)
-    hits, count_t, count_p = _backend.ngram_overlap(ids_t, ids_p, n)
-    precision = hits / max(count_p, 1)
-    recall = hits / max(count_t, 1)
+def _prf(precision, recall):
     return scoring.Score(precision=precision, recall=recall,
                          fmeasure=scoring.fmeasure(precision, recall))
+
+
+def _score_ngrams(target_tokens, prediction_tokens, n):
+    hits, count_t, count_p = ngram_counts(target_tokens, prediction_tokens, n)
+    return _prf(hits / max(count_p, 1), hits / max(count_t, 1))
 
 
 def _score_lcs(target_tokens, prediction_tokens):
     if not target_tokens or not prediction_tokens:
         return _zero_int()
-    number = _Numbering()
-    ids_t = number(target_tokens)
-    ids_p = number(prediction_tokens)
-    lcs = _backend.lcs_length(ids_t, ids_p)
-    precision = lcs / len(prediction_tokens)
-    recall = lcs / len(target_tokens)
-    return scoring.Score(precision=precision, recall=recall,
-                         fmeasure=scoring.fmeasure(precision, recall))
+    lcs, len_t, len_p = lcs_counts(target_tokens, prediction_tokens)
+    return _prf(lcs / len_p, lcs / len_t)
 
 
 def _score_summary_lcs(target_sents, prediction_sents):
-    """ROUGE-Lsum: summary-level union LCS (Lin 2004, section 3.2), with the
-    clipping of hits by token counts that ROUGE-1.5.5 and rouge-score do."""
     if not target_sents or not prediction_sents:
         return _zero_int()
-    m = sum(map(len, target_sents))
-    n = sum(map(len, prediction_sents))
+    hits, m, n = summary_lcs_counts(target_sents, prediction_sents)
     if not n or not m:
         return _zero_int()
-    number = _Numbering()
-    ids_t = [number(s) for s in target_sents]
-    ids_p = [number(s) for s in prediction_sents]
-    hits = _backend.summary_lcs_hits(ids_t, ids_p)
-    recall = hits / m
-    precision = hits / n
-    return scoring.Score(precision=precision, recall=recall,
-                         fmeasure=scoring.fmeasure(precision, recall))
+    return _prf(hits / n, hits / m)
 
 
 def _sentence_splitter():

@@ -1,0 +1,77 @@
+"""Hits and totals of one comparison, on any tokens, from the kernels.
+
+Tokens are numbered densely per comparison (``Numbering``) and handed to the
+backend's kernels as ints. Each function returns ``(hits, target_total,
+prediction_total)``; turning them into precision, recall and F is left to the
+caller, which knows its own conventions for empty inputs.
+"""
+from rougekit import _backend
+
+__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts"]
+
+
+class Numbering:
+    """Dense ids for tokens, in order of first appearance.
+
+    Hashable tokens are looked up in a dict. rouge-score's LCS compares
+    tokens only with ``==``, so a custom tokenizer may return unhashable
+    tokens (lists, say); those are matched by ``==`` against the unhashable
+    tokens seen so far.
+    """
+
+    __slots__ = ("_ids", "_unhashable")
+
+    def __init__(self):
+        self._ids = {}
+        self._unhashable = []
+
+    def __call__(self, tokens):
+        ids = self._ids
+        if not self._unhashable:
+            try:
+                return [ids.setdefault(t, len(ids)) for t in tokens]
+            except TypeError:
+                pass
+        return [self._slow(t) for t in tokens]
+
+    def _slow(self, token):
+        ids, unhashable = self._ids, self._unhashable
+        try:
+            return ids.setdefault(token, len(ids) + len(unhashable))
+        except TypeError:
+            pass
+        for seen, i in unhashable:
+            if seen == token:
+                return i
+        i = len(ids) + len(unhashable)
+        unhashable.append((token, i))
+        return i
+
+
+def ngram_counts(target_tokens, prediction_tokens, n):
+    """(clipped n-gram overlap, n-grams in target, n-grams in prediction)."""
+    number = Numbering()
+    ids_t = number(target_tokens)
+    ids_p = number(prediction_tokens)
+    return _backend.ngram_overlap(ids_t, ids_p, n)
+
+
+def lcs_counts(target_tokens, prediction_tokens):
+    """(LCS length, target length, prediction length)."""
+    number = Numbering()
+    ids_t = number(target_tokens)
+    ids_p = number(prediction_tokens)
+    return (_backend.lcs_length(ids_t, ids_p), len(ids_t), len(ids_p))
+
+
+def summary_lcs_counts(target_sents, prediction_sents):
+    """ROUGE-Lsum's summary-level union-LCS hits (Lin 2004, section 3.2,
+    with the clipping by token counts of ROUGE-1.5.5 and rouge-score), and
+    the token totals of target and prediction sentences."""
+    number = Numbering()
+    ids_t = [number(s) for s in target_sents]
+    ids_p = [number(s) for s in prediction_sents]
+    m = sum(map(len, ids_t))
+    n = sum(map(len, ids_p))
+    hits = _backend.summary_lcs_hits(ids_t, ids_p) if m and n else 0
+    return hits, m, n
