@@ -21,10 +21,18 @@ Differences, all on inputs rouge-score fails on or mishandles:
 >>> scorer.score("The cat sat on the mat.", "The cat is on the mat.")["rouge1"]
 Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
 """
+import os
+import queue
 import re
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as _FutureTimeout
 
-from rougekit import scoring, tokenizers
+from rougekit import _backend, scoring, tokenizers
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
+
+try:
+    from rougekit._engine import Cancel as _Cancel, Engine as _Engine
+except ImportError:  # pure-Python install
+    _Engine = _Cancel = None
 from rougekit.tokenize import ensure_str
 
 __all__ = ["RougeScorer"]
@@ -147,6 +155,19 @@ class RougeScorer(scoring.BaseScorer):
         self._sent_tokenize = _sentence_splitter() if split_summaries else None
         # rouge-score skips whole-text tokenization when rougeLsum is alone.
         self._lsum_only = len(self._types) == 1 and self._types[0][1] == _LSUM
+        # The compiled engine scores str pairs with the default tokenizer.
+        self._keys = [t for t, _ in self._types]
+        self._kinds = [k for _, k in self._types]
+        self._engine = None
+        self._engine_pool = queue.SimpleQueue()
+        if (_Engine is not None and _backend.NAME == "compiled" and self._types
+                and not split_summaries
+                and type(self._tokenizer) is tokenizers.DefaultTokenizer):
+            self._use_stemmer = self._tokenizer._stemmer is not None
+            self._engine = self._new_engine()
+
+    def _new_engine(self):
+        return _Engine(self._kinds, self._use_stemmer)
 
     def _check_text(self, text, name):
         if isinstance(self._tokenizer, tokenizers.DefaultTokenizer) and \
@@ -162,6 +183,12 @@ class RougeScorer(scoring.BaseScorer):
 
     def score(self, target, prediction):
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
+        if self._engine is not None and type(target) is str and type(prediction) is str:
+            return self._engine.score(target, prediction, self._keys, scoring.Score,
+                                      self._score_python)
+        return self._score_python(target, prediction)
+
+    def _score_python(self, target, prediction):
         self._check_text(target, "target")
         self._check_text(prediction, "prediction")
         if self._lsum_only:
@@ -197,3 +224,93 @@ class RougeScorer(scoring.BaseScorer):
             # max() keeps the first of equal maxima, as numpy.argmax does.
             best[rouge_type] = score_dicts[max(range(len(fs)), key=fs.__getitem__)][rouge_type]
         return best
+
+    def score_batch(self, targets, predictions, threads=None):
+        """Scores each prediction against the target at the same position.
+
+        Returns a list of dicts in input order, each equal to what
+        ``score(target, prediction)`` returns. With the compiled backend and
+        the default tokenizer, the pairs are scored without the GIL on
+        ``threads`` threads (default: all cores); otherwise one by one.
+        Ctrl-C (KeyboardInterrupt) stops the workers after their current pair.
+
+        >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a", "c"])[1]
+        {'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
+        """
+        targets = _as_list(targets, "targets")
+        predictions = _as_list(predictions, "predictions")
+        if len(targets) != len(predictions):
+            raise ValueError(f"targets and predictions differ in length: "
+                             f"{len(targets)} and {len(predictions)}")
+        threads = _thread_count(threads)
+        if self._engine is None:
+            return [self.score(t, p) for t, p in zip(targets, predictions)]
+        n = len(targets)
+        size = max(16, min(1024, n // (threads * 8) or 1))
+        chunks = [(i, min(i + size, n)) for i in range(0, n, size)]
+        cancel = _Cancel()
+
+        def run(bounds):
+            lo, hi = bounds
+            ts, ps = targets[lo:hi], predictions[lo:hi]
+            if not all(type(x) is str for x in ts) or not all(type(x) is str for x in ps):
+                return [self.score(t, p) for t, p in zip(ts, ps)]
+            try:
+                engine = self._engine_pool.get_nowait()
+            except queue.Empty:
+                engine = self._new_engine()
+            try:
+                return engine.score_range(ts, ps, self._keys, scoring.Score,
+                                          self._score_python, cancel)
+            finally:
+                self._engine_pool.put(engine)
+
+        if threads == 1 or len(chunks) == 1:
+            out = []
+            try:
+                for c in chunks:
+                    out.extend(run(c))
+            except KeyboardInterrupt:
+                cancel.set()
+                raise
+            return out
+        with ThreadPoolExecutor(max_workers=min(threads, len(chunks))) as pool:
+            futures = [pool.submit(run, c) for c in chunks]
+            try:
+                out = []
+                for f in futures:
+                    out.extend(_wait(f))
+                return out
+            except BaseException:
+                cancel.set()
+                for f in futures:
+                    f.cancel()
+                raise
+
+
+def _wait(future):
+    # A timeout keeps the main thread responsive to Ctrl-C while it waits.
+    while True:
+        try:
+            return future.result(timeout=0.2)
+        except _FutureTimeout:
+            continue
+
+
+def _as_list(x, name):
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a list of texts, not a single {type(x).__name__}")
+    try:
+        return list(x)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of texts, not {type(x).__name__}") from None
+
+
+def _thread_count(threads):
+    if threads is None:
+        return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return threads

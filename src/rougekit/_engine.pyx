@@ -1,0 +1,313 @@
+# cython: language_level=3
+"""The compiled path of ``RougeScorer`` with the default tokenizer.
+
+An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
+a Python object per token: the compiled tokenizer writes token ids, the ids
+of the pair are renumbered densely, and the kernels of ``_overlap`` and
+``_lcs`` count hits. Precision, recall and F are computed here in C with
+rouge-score's expressions, in its order of operations (``hits / total`` of
+two integers below 2**53 is the correctly rounded quotient in C as in
+Python; the extension is built with ``-ffp-contract=off``), so the floats
+are rouge-score's to the last bit.
+
+An engine holds mutable state (its vocabulary and stem cache) and is used by
+one thread at a time: ``score`` runs with the GIL held, and ``score_batch``
+gives each worker thread an engine of its own.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+from rougekit._lcs cimport lcs_length_ids, summary_hits_ids
+from rougekit._overlap cimport clipped_overlap_ids
+from rougekit._tokenizer cimport (TokenBuf, Vocab, tokbuf_free, tokbuf_init,
+                                  tokenize_text, vocab_clear, vocab_free,
+                                  vocab_init)
+
+cdef extern from "_compat.h":
+    int rk_unicode_ready(object o) except -1
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+cdef enum:
+    KIND_L = -1
+    KIND_LSUM = -2
+    # Start the vocabulary afresh past this many distinct tokens, so a
+    # long-lived scorer's memory stays bounded.
+    VOCAB_RESET = 1 << 21
+    # score_pair's return codes
+    RC_OK = 0
+    RC_NOMEM = -1
+    RC_FALLBACK = -2
+
+
+cdef inline double _fmeasure(double p, double r) noexcept nogil:
+    # rouge-score: 2 * precision * recall / (precision + recall), else 0.0
+    if p + r > 0:
+        return 2.0 * p * r / (p + r)
+    return 0.0
+
+
+cdef class Engine:
+    cdef Vocab vocab
+    cdef TokenBuf tt, tp
+    cdef int32_t* local          # dense id of a token id, valid if stamp matches
+    cdef uint32_t* stamp
+    cdef Py_ssize_t local_cap
+    cdef uint32_t epoch
+    cdef int32_t* dense          # dense ids: target then prediction
+    cdef Py_ssize_t dense_cap
+    cdef int32_t* head           # all -1, for the LCS kernel
+    cdef Py_ssize_t head_cap
+    cdef int* kinds
+    cdef Py_ssize_t ntypes
+    cdef bint stem
+
+    def __cinit__(self, kinds, bint use_stemmer):
+        cdef Py_ssize_t k
+        self.ntypes = len(kinds)
+        self.kinds = <int*>malloc((self.ntypes + 1) * sizeof(int))
+        if self.kinds == NULL:
+            raise MemoryError()
+        for k in range(self.ntypes):
+            self.kinds[k] = kinds[k]
+            if self.kinds[k] == 0 or self.kinds[k] < KIND_LSUM:
+                raise ValueError(f"bad rouge kind {kinds[k]!r}")
+        self.stem = use_stemmer
+        if vocab_init(&self.vocab) < 0:
+            raise MemoryError()
+        if tokbuf_init(&self.tt) < 0 or tokbuf_init(&self.tp) < 0:
+            raise MemoryError()
+        self.epoch = 0
+
+    def __dealloc__(self):
+        vocab_free(&self.vocab)
+        tokbuf_free(&self.tt)
+        tokbuf_free(&self.tp)
+        free(self.local)
+        free(self.stamp)
+        free(self.dense)
+        free(self.head)
+        free(self.kinds)
+
+    cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
+        """Room for the pair's ids and for every token id of the vocab."""
+        cdef Py_ssize_t cap, need = nt + np_ + 1
+        cdef void* p
+        cdef void* q
+        if self.vocab.n > self.local_cap:
+            cap = self.vocab.cap
+            p = realloc(self.local, cap * sizeof(int32_t))
+            if p == NULL:
+                return -1
+            self.local = <int32_t*>p
+            q = realloc(self.stamp, cap * sizeof(uint32_t))
+            if q == NULL:
+                return -1
+            self.stamp = <uint32_t*>q
+            memset(self.stamp + self.local_cap, 0, (cap - self.local_cap) * sizeof(uint32_t))
+            self.local_cap = cap
+        if need > self.dense_cap:
+            p = realloc(self.dense, need * sizeof(int32_t))
+            if p == NULL:
+                return -1
+            self.dense = <int32_t*>p
+            self.dense_cap = need
+        if need > self.head_cap:
+            p = realloc(self.head, need * sizeof(int32_t))
+            if p == NULL:
+                return -1
+            self.head = <int32_t*>p
+            memset(self.head + self.head_cap, 0xFF, (need - self.head_cap) * sizeof(int32_t))
+            self.head_cap = need
+        return 0
+
+    cdef Py_ssize_t _renumber(self) noexcept nogil:
+        """Dense ids 0.. for the pair's tokens, in order of appearance."""
+        cdef Py_ssize_t i, nloc = 0, nt = self.tt.n
+        cdef int32_t g
+        self.epoch += 1
+        if self.epoch == 0:        # wrapped: forget every stamp
+            memset(self.stamp, 0, self.local_cap * sizeof(uint32_t))
+            self.epoch = 1
+        for i in range(nt + self.tp.n):
+            g = self.tt.ids[i] if i < nt else self.tp.ids[i - nt]
+            if self.stamp[g] != self.epoch:
+                self.stamp[g] = self.epoch
+                self.local[g] = <int32_t>nloc
+                nloc += 1
+            self.dense[i] = self.local[g]
+        return nloc
+
+    cdef int score_pair(self, int kind_t, const void* data_t, Py_ssize_t len_t,
+                        int kind_p, const void* data_p, Py_ssize_t len_p,
+                        double* out, char* int_zero) noexcept nogil:
+        """Scores into out[3k:3k+3] (P, R, F of type k); int_zero[k] is set
+        where rouge-score returns the int 0 (empty rougeL/rougeLsum)."""
+        cdef int rc
+        cdef Py_ssize_t k, n, nt, np_, nloc, ct, cp
+        cdef int64_t hits
+        cdef double p, r
+        cdef int32_t* dt
+        cdef int32_t* dp
+        if self.vocab.n > VOCAB_RESET:
+            vocab_clear(&self.vocab)
+        rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem)
+        if rc == 0:
+            rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem)
+        if rc != 0:
+            return rc
+        nt = self.tt.n
+        np_ = self.tp.n
+        if self._reserve(nt, np_) < 0:
+            return RC_NOMEM
+        nloc = self._renumber()
+        dt = self.dense
+        dp = self.dense + nt
+        for k in range(self.ntypes):
+            n = self.kinds[k]
+            int_zero[k] = 0
+            if n > 0:
+                hits = clipped_overlap_ids(dt, nt, dp, np_, nloc, n)
+                if hits < 0:
+                    return RC_NOMEM
+                ct = nt - n + 1 if nt - n + 1 > 0 else 0
+                cp = np_ - n + 1 if np_ - n + 1 > 0 else 0
+                p = <double>hits / <double>(cp if cp > 1 else 1)
+                r = <double>hits / <double>(ct if ct > 1 else 1)
+            elif nt == 0 or np_ == 0:
+                int_zero[k] = 1
+                p = r = 0.0
+            elif n == KIND_L:
+                hits = lcs_length_ids(dt, nt, dp, np_, self.head)
+                if hits < 0:
+                    return RC_NOMEM
+                p = <double>hits / <double>np_
+                r = <double>hits / <double>nt
+            else:
+                # Every token lies in exactly one sentence, so the sentence
+                # totals are nt and np_.
+                hits = summary_hits_ids(dt, self.tt.soff, self.tt.ns,
+                                        dp, self.tp.soff, self.tp.ns, nloc)
+                if hits < 0:
+                    return RC_NOMEM
+                p = <double>hits / <double>np_
+                r = <double>hits / <double>nt
+            out[3 * k] = p
+            out[3 * k + 1] = r
+            out[3 * k + 2] = _fmeasure(p, r)
+        return RC_OK
+
+    def score(self, str target, str prediction, list keys, score_cls, fallback):
+        """{key: score_cls(P, R, F)} for one pair; ``fallback(target,
+        prediction)`` is returned instead if the C stemmer gives up."""
+        cdef int kt, kp, rc
+        cdef const void* dt
+        cdef const void* dp
+        cdef Py_ssize_t lt, lp
+        cdef double out[3 * 16]
+        cdef char iz[16]
+        if self.ntypes > 16:
+            return _score_wide(self, target, prediction, keys, score_cls, fallback)
+        _buffer(target, &kt, &dt, &lt)
+        _buffer(prediction, &kp, &dp, &lp)
+        rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
+        if rc == RC_NOMEM:
+            raise MemoryError()
+        if rc == RC_FALLBACK:
+            return fallback(target, prediction)
+        return _result(keys, score_cls, out, iz, self.ntypes)
+
+    def score_range(self, list targets, list predictions, list keys, score_cls,
+                    fallback, Cancel cancel):
+        """Scores the pairs of two equally long lists of str, with the GIL
+        released while the pairs are scored. Stops early (returning None)
+        when ``cancel`` is set."""
+        cdef Py_ssize_t n = len(targets), i, nty = self.ntypes
+        cdef int rc = 0
+        if len(predictions) != n:
+            raise ValueError("targets and predictions differ in length")
+        cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
+        cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
+        cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
+        cdef double* out = <double*>malloc((3 * n * nty + 1) * sizeof(double))
+        cdef char* iz = <char*>malloc(n * nty + 1)
+        cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
+        try:
+            if (kinds == NULL or datas == NULL or lens == NULL or out == NULL
+                    or iz == NULL or rcs == NULL):
+                raise MemoryError()
+            # The lists hold references to every str for the whole call, and
+            # str buffers never move, so reading them without the GIL is safe.
+            for i in range(n):
+                _buffer(targets[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
+                _buffer(predictions[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
+            with nogil:
+                for i in range(n):
+                    if cancel.flag:
+                        rc = 1
+                        break
+                    rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
+                                             kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
+                                             out + 3 * i * nty, iz + i * nty)
+                    if rcs[i] == RC_NOMEM:
+                        rc = -1
+                        break
+            if rc == -1:
+                raise MemoryError()
+            if rc == 1:
+                return None
+            result = []
+            for i in range(n):
+                if rcs[i] == RC_FALLBACK:
+                    result.append(fallback(targets[i], predictions[i]))
+                else:
+                    result.append(_result(keys, score_cls, out + 3 * i * nty, iz + i * nty, nty))
+            return result
+        finally:
+            free(kinds)
+            free(datas)
+            free(lens)
+            free(out)
+            free(iz)
+            free(rcs)
+
+
+cdef class Cancel:
+    """A flag the worker threads of score_batch poll between pairs."""
+    cdef public bint flag
+
+    def __cinit__(self):
+        self.flag = False
+
+    def set(self):
+        self.flag = True
+
+
+cdef int _buffer(object text, int* kind, const void** data, Py_ssize_t* length) except -1:
+    if type(text) is not str:
+        raise TypeError(f"expected str, got {type(text).__name__}")
+    rk_unicode_ready(text)
+    kind[0] = PyUnicode_KIND(text)
+    data[0] = PyUnicode_DATA(text)
+    length[0] = PyUnicode_GET_LENGTH(text)
+    return 0
+
+
+cdef dict _result(list keys, score_cls, const double* out, const char* iz,
+                  Py_ssize_t ntypes):
+    cdef dict d = {}
+    cdef Py_ssize_t k
+    for k in range(ntypes):
+        if iz[k]:
+            d[keys[k]] = tuple.__new__(score_cls, (0, 0, 0))
+        else:
+            d[keys[k]] = tuple.__new__(score_cls, (out[3 * k], out[3 * k + 1], out[3 * k + 2]))
+    return d
+
+
+def _score_wide(Engine e, str target, str prediction, list keys, score_cls, fallback):
+    """score() for more than 16 rouge types: the same, with heap buffers."""
+    result = e.score_range([target], [prediction], keys, score_cls, fallback, Cancel())
+    return result[0]

@@ -1,0 +1,355 @@
+# cython: language_level=3
+"""Compiled rouge-score tokenization straight to integer token ids.
+
+rouge-score lowercases the text with ``str.lower()`` and keeps the runs of
+``a-z0-9``. Lowercasing maps exactly two non-ASCII characters to ASCII
+letters: U+0130 'İ' becomes 'i' followed by a combining dot (which then ends
+the token) and U+212A, the Kelvin sign, becomes 'k' (tests check this against
+every code point of the running Python). So one pass over the str's own
+buffer (1, 2 or 4 bytes a character) finds the tokens, with no Python object
+per token.
+
+Token strings are interned in a ``Vocab``: a hash table of ids over a byte
+pool, which also caches each token's Porter stem as the id of the stem. The
+tokens of one text land in a ``TokenBuf`` with its sentence boundaries
+("\\n"), which rougeLsum uses: its per-sentence tokens are exactly the
+whole-text tokens cut at the newlines.
+"""
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memset
+
+from rougekit._porter cimport stem_ascii
+
+cdef extern from "_compat.h":
+    int rk_unicode_ready(object o) except -1
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
+cdef enum:
+    MAX_IDS = 0x7FFFFFF0
+
+
+cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
+    # FNV-1a: tokens are short, and every key is compared in full on a hit.
+    cdef uint64_t h = 14695981039346656037ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ <uint8_t>s[i]) * 1099511628211ULL
+    return h
+
+
+cdef int vocab_init(Vocab* v) noexcept nogil:
+    memset(v, 0, sizeof(Vocab))
+    v.cap = 1024
+    v.nslots = 2048
+    v.pool_cap = 16384
+    v.pool = <char*>malloc(v.pool_cap)
+    v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
+    v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
+    v.hash = <uint64_t*>malloc(v.cap * sizeof(uint64_t))
+    v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
+    v.slots = <int32_t*>malloc(v.nslots * sizeof(int32_t))
+    if (v.pool == NULL or v.off == NULL or v.size == NULL or v.hash == NULL
+            or v.stem_of == NULL or v.slots == NULL):
+        vocab_free(v)
+        return -1
+    memset(v.slots, 0xFF, v.nslots * sizeof(int32_t))
+    return 0
+
+
+cdef void vocab_free(Vocab* v) noexcept nogil:
+    free(v.pool)
+    free(v.off)
+    free(v.size)
+    free(v.hash)
+    free(v.stem_of)
+    free(v.slots)
+    memset(v, 0, sizeof(Vocab))
+
+
+cdef void vocab_clear(Vocab* v) noexcept nogil:
+    v.n = 0
+    v.pool_len = 0
+    memset(v.slots, 0xFF, v.nslots * sizeof(int32_t))
+
+
+cdef int _grow_ids(Vocab* v) noexcept nogil:
+    cdef Py_ssize_t cap = v.cap * 2
+    cdef void* p
+    p = realloc(v.off, cap * sizeof(Py_ssize_t))
+    if p == NULL:
+        return -1
+    v.off = <Py_ssize_t*>p
+    p = realloc(v.size, cap * sizeof(int32_t))
+    if p == NULL:
+        return -1
+    v.size = <int32_t*>p
+    p = realloc(v.hash, cap * sizeof(uint64_t))
+    if p == NULL:
+        return -1
+    v.hash = <uint64_t*>p
+    p = realloc(v.stem_of, cap * sizeof(int32_t))
+    if p == NULL:
+        return -1
+    v.stem_of = <int32_t*>p
+    v.cap = cap
+    return 0
+
+
+cdef int _rehash(Vocab* v) noexcept nogil:
+    cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, g
+    cdef int32_t* slots = <int32_t*>malloc(nslots * sizeof(int32_t))
+    if slots == NULL:
+        return -1
+    memset(slots, 0xFF, nslots * sizeof(int32_t))
+    for g in range(v.n):
+        i = <Py_ssize_t>(v.hash[g] & <uint64_t>mask)
+        while slots[i] != -1:
+            i = (i + 1) & mask
+        slots[i] = <int32_t>g
+    free(v.slots)
+    v.slots = slots
+    v.nslots = nslots
+    return 0
+
+
+cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
+    """The id of s[0:n], added if new; -1 when out of memory or ids."""
+    cdef uint64_t h = _hash(s, n)
+    cdef Py_ssize_t mask = v.nslots - 1, cap
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef int32_t g
+    cdef void* p
+    while v.slots[i] != -1:
+        g = v.slots[i]
+        if v.hash[g] == h and v.size[g] == n and memcmp(v.pool + v.off[g], s, <size_t>n) == 0:
+            return g
+        i = (i + 1) & mask
+    if v.n >= MAX_IDS or n > MAX_IDS:
+        return -1
+    if v.n == v.cap and _grow_ids(v) < 0:
+        return -1
+    if v.pool_len + n > v.pool_cap:
+        cap = v.pool_cap * 2
+        while cap < v.pool_len + n:
+            cap *= 2
+        p = realloc(v.pool, cap)
+        if p == NULL:
+            return -1
+        v.pool = <char*>p
+        v.pool_cap = cap
+    g = <int32_t>v.n
+    memcpy(v.pool + v.pool_len, s, <size_t>n)
+    v.off[g] = v.pool_len
+    v.size[g] = <int32_t>n
+    v.hash[g] = h
+    v.stem_of[g] = -1
+    v.pool_len += n
+    v.slots[i] = g
+    v.n += 1
+    if v.n * 2 > v.nslots and _rehash(v) < 0:
+        return -1
+    return g
+
+
+cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
+    memset(t, 0, sizeof(TokenBuf))
+    t.cap = 256
+    t.scap = 16
+    t.word_cap = 64
+    t.ids = <int32_t*>malloc(t.cap * sizeof(int32_t))
+    t.soff = <Py_ssize_t*>malloc(t.scap * sizeof(Py_ssize_t))
+    t.word = <char*>malloc(t.word_cap)
+    if t.ids == NULL or t.soff == NULL or t.word == NULL:
+        tokbuf_free(t)
+        return -1
+    return 0
+
+
+cdef void tokbuf_free(TokenBuf* t) noexcept nogil:
+    free(t.ids)
+    free(t.soff)
+    free(t.word)
+    memset(t, 0, sizeof(TokenBuf))
+
+
+cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
+    cdef void* p
+    if t.n == t.cap:
+        p = realloc(t.ids, 2 * t.cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        t.ids = <int32_t*>p
+        t.cap *= 2
+    t.ids[t.n] = g
+    t.n += 1
+    return 0
+
+
+cdef inline int _push_char(TokenBuf* t, Py_ssize_t* wl, char c) noexcept nogil:
+    cdef void* p
+    # Keep one spare byte: stem_ascii may use the room up to word_cap.
+    if wl[0] + 1 >= t.word_cap:
+        p = realloc(t.word, 2 * t.word_cap)
+        if p == NULL:
+            return -1
+        t.word = <char*>p
+        t.word_cap *= 2
+    t.word[wl[0]] = c
+    wl[0] += 1
+    return 0
+
+
+cdef int _end_word(Vocab* v, TokenBuf* t, Py_ssize_t* wl, bint stem) noexcept nogil:
+    """Intern the word read so far (its stem, when stemming) as a token."""
+    cdef Py_ssize_t n = wl[0], sn
+    cdef int32_t g, s
+    if n == 0:
+        return 0
+    wl[0] = 0
+    g = vocab_intern(v, t.word, n)
+    if g < 0:
+        return -1
+    # Only words longer than 3 characters are stemmed (rouge-score).
+    if stem and n > 3:
+        s = v.stem_of[g]
+        if s == -1:
+            sn = stem_ascii(t.word, n, t.word_cap)
+            if sn < 0:
+                return -2
+            if sn == 0:
+                s = -2
+            else:
+                s = vocab_intern(v, t.word, sn)
+                if s < 0:
+                    return -1
+            v.stem_of[g] = s
+        if s == -2:
+            return 0          # an empty stem: rouge-score drops the token
+        g = s
+    return _push_id(t, g)
+
+
+cdef inline int _end_sentence(TokenBuf* t) noexcept nogil:
+    cdef void* p
+    if t.n == t.soff[t.ns]:
+        return 0              # no tokens: rougeLsum ignores the sentence
+    if t.ns + 2 > t.scap:
+        p = realloc(t.soff, 2 * t.scap * sizeof(Py_ssize_t))
+        if p == NULL:
+            return -1
+        t.soff = <Py_ssize_t*>p
+        t.scap *= 2
+    t.ns += 1
+    t.soff[t.ns] = t.n
+    return 0
+
+
+ctypedef fused uchar:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
+               bint stem) noexcept nogil:
+    cdef Py_ssize_t i, wl = 0
+    cdef uint32_t ch
+    cdef int rc = 0
+    t.n = 0
+    t.ns = 0
+    t.soff[0] = 0
+    for i in range(length):
+        ch = s[i]
+        if ch < 128:
+            if 97 <= ch <= 122 or 48 <= ch <= 57:           # a-z 0-9
+                rc = _push_char(t, &wl, <char>ch)
+            elif 65 <= ch <= 90:                             # A-Z
+                rc = _push_char(t, &wl, <char>(ch + 32))
+            else:
+                rc = _end_word(v, t, &wl, stem)
+                if rc == 0 and ch == 10:                     # "\n"
+                    rc = _end_sentence(t)
+        elif ch == 0x212A:        # KELVIN SIGN lowercases to "k"
+            rc = _push_char(t, &wl, b'k')
+        elif ch == 0x130:         # "İ" lowercases to "i" + U+0307, which ends the word
+            rc = _push_char(t, &wl, b'i')
+            if rc == 0:
+                rc = _end_word(v, t, &wl, stem)
+        else:
+            rc = _end_word(v, t, &wl, stem)
+        if rc != 0:
+            return rc
+    rc = _end_word(v, t, &wl, stem)
+    if rc == 0:
+        rc = _end_sentence(t)
+    return rc
+
+
+cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
+                       Py_ssize_t length, bint stem) noexcept nogil:
+    """Tokenize a str's buffer into ``out``: 0, or -1 (out of memory) or -2
+    (a stem the C stemmer could not write; use the Python path)."""
+    if kind == 1:
+        return _scan(v, out, <const uint8_t*>data, length, stem)
+    if kind == 2:
+        return _scan(v, out, <const uint16_t*>data, length, stem)
+    return _scan(v, out, <const uint32_t*>data, length, stem)
+
+
+cdef int str_buffer(str text, int* kind, const void** data, Py_ssize_t* length) except -1:
+    rk_unicode_ready(text)
+    kind[0] = PyUnicode_KIND(text)
+    data[0] = PyUnicode_DATA(text)
+    length[0] = PyUnicode_GET_LENGTH(text)
+    return 0
+
+
+def sentences(str text, bint use_stemmer=False):
+    """The default tokenizer's tokens of each "\\n"-separated sentence that has
+    any (testing hook for the compiled tokenizer).
+
+    >>> sentences("The cats sat.\\n\\nRunning!", True)
+    [['the', 'cat', 'sat'], ['run']]
+    """
+    cdef Vocab v
+    cdef TokenBuf t
+    cdef int kind, rc
+    cdef const void* data
+    cdef Py_ssize_t length, k, i
+    cdef int32_t g
+    str_buffer(text, &kind, &data, &length)
+    if vocab_init(&v) < 0:
+        raise MemoryError()
+    if tokbuf_init(&t) < 0:
+        vocab_free(&v)
+        raise MemoryError()
+    try:
+        with nogil:
+            rc = tokenize_text(&v, &t, kind, data, length, use_stemmer)
+        if rc == -1:
+            raise MemoryError()
+        if rc == -2:
+            raise RuntimeError("the C stemmer could not stem a token")
+        result = []
+        for k in range(t.ns):
+            sent = []
+            for i in range(t.soff[k], t.soff[k + 1]):
+                g = t.ids[i]
+                sent.append(v.pool[v.off[g]:v.off[g] + v.size[g]].decode("ascii"))
+            result.append(sent)
+        return result
+    finally:
+        tokbuf_free(&t)
+        vocab_free(&v)
+
+
+def tokenize(str text, bint use_stemmer=False):
+    """The default tokenizer's tokens of ``text`` (testing hook).
+
+    >>> tokenize("İstanbul \\u212aelvin", False)
+    ['i', 'stanbul', 'kelvin']
+    """
+    return [tok for sent in sentences(text, use_stemmer) for tok in sent]

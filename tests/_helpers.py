@@ -1,0 +1,157 @@
+"""Shared helpers for the parity tests: rougekit against rouge-score 0.1.2.
+
+Every comparison is exact: ``==`` on the values, ``is`` on their types.
+rouge-score returns ``int`` zeros for empty rougeL/rougeLsum inputs and
+floats elsewhere, and a drop-in must reproduce that too.
+"""
+import functools
+import math
+import os
+from pathlib import Path
+
+from rouge_score import rouge_scorer as ref_rouge_scorer
+
+from rougekit import rouge_scorer as kit_rouge_scorer
+from rougekit import scoring as kit_scoring
+
+NGRAM_TYPES = ["rouge%d" % n for n in range(1, 10)]
+ALL_TYPES = NGRAM_TYPES + ["rougeL", "rougeLsum"]
+
+# Named sets of rouge types, in different orders: the order of the result
+# dict follows the order asked for, and ["rougeLsum"] alone takes a
+# separate path in rouge-score (the texts are never tokenized whole).
+TYPE_SETS = {
+    "all": ALL_TYPES,
+    "all-reversed": ALL_TYPES[::-1],
+    "lsum-only": ["rougeLsum"],
+    "l-only": ["rougeL"],
+    "rouge1-only": ["rouge1"],
+    "rouge9-only": ["rouge9"],
+    "lsum-then-1-2": ["rougeLsum", "rouge1", "rouge2"],
+    "l-lsum-1": ["rougeL", "rougeLsum", "rouge1"],
+    "common": ["rouge1", "rouge2", "rougeL", "rougeLsum"],
+}
+
+
+DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def shared_dir():
+    """The shared folder holding corpus/make_pairs.py (``ROUGEKIT_SHARED``, else
+    ../../shared from this file), or None if it is absent."""
+    root = os.environ.get("ROUGEKIT_SHARED")
+    path = Path(root) if root else DEFAULT_SHARED
+    return path if (path / "corpus" / "make_pairs.py").is_file() else None
+
+
+def short(value, limit=120):
+    """repr() of a test input, cut to a readable length for failure messages."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "...(%d chars)" % len(text)
+
+
+def _freeze(rouge_types):
+    return tuple(rouge_types)
+
+
+@functools.lru_cache(maxsize=None)
+def _scorers(rouge_types, use_stemmer, split_summaries):
+    kw = dict(use_stemmer=use_stemmer, split_summaries=split_summaries)
+    return (kit_rouge_scorer.RougeScorer(list(rouge_types), **kw),
+            ref_rouge_scorer.RougeScorer(list(rouge_types), **kw))
+
+
+def scorers(rouge_types, use_stemmer=False, split_summaries=False):
+    """(rougekit scorer, rouge-score scorer), built once per configuration."""
+    return _scorers(_freeze(rouge_types), bool(use_stemmer), bool(split_summaries))
+
+
+def same_number(a, b):
+    """Exact equality of two numbers, and the same type (NaN equals NaN)."""
+    if type(a) is not type(b):
+        return False
+    if a == b:
+        return True
+    try:
+        return math.isnan(a) and math.isnan(b)
+    except TypeError:
+        return False
+
+
+def _describe(ours, theirs):
+    lines = []
+    for key in list(dict.fromkeys(list(theirs) + list(ours))):
+        o, t = ours.get(key, "<missing>"), theirs.get(key, "<missing>")
+        flag = "  " if o == t else "!!"
+        lines.append("%s %r:\n     rougekit:    %r\n     rouge-score: %r"
+                     % (flag, key, o, t))
+    return "\n".join(lines)
+
+
+def assert_same_scores(ours, theirs, context=""):
+    """Assert a rougekit result dict equals rouge-score's, value and type.
+
+    ``ours`` and ``theirs`` map rouge type -> Score.  Checks, in order:
+    the dict itself (``==``), the key order, the key types, the Score class
+    (rougekit's own namedtuple named "Score"), and the type of every field
+    (``int`` zero versus ``float``).
+    """
+    where = ("\n" + context) if context else ""
+    assert type(ours) is dict, "rougekit returned %s, not dict%s" % (type(ours), where)
+    assert ours == theirs, "scores differ%s\n%s" % (where, _describe(ours, theirs))
+    assert list(ours) == list(theirs), (
+        "key order differs: %r vs %r%s" % (list(ours), list(theirs), where))
+    for (ko, vo), (kt, vt) in zip(ours.items(), theirs.items()):
+        assert type(ko) is type(kt), "key %r: type %s vs %s%s" % (
+            ko, type(ko), type(kt), where)
+        assert isinstance(vo, kit_scoring.Score), (
+            "%r: %r is not a rougekit.scoring.Score%s" % (ko, type(vo), where))
+        assert vo._fields == vt._fields
+        types_o = tuple(type(x) for x in vo)
+        types_t = tuple(type(x) for x in vt)
+        assert types_o == types_t, (
+            "%r: field types differ: rougekit %s, rouge-score %s (values %r)%s"
+            % (ko, [t.__name__ for t in types_o], [t.__name__ for t in types_t],
+               tuple(vo), where))
+
+
+def compare_score(rouge_types, target, prediction, use_stemmer=False,
+                  split_summaries=False):
+    """Score one pair with both libraries and assert identical results."""
+    ours_scorer, ref_scorer = scorers(rouge_types, use_stemmer, split_summaries)
+    theirs = ref_scorer.score(target, prediction)
+    ours = ours_scorer.score(target, prediction)
+    assert_same_scores(ours, theirs, context=(
+        "score(target=%s, prediction=%s), rouge_types=%r, use_stemmer=%r"
+        % (short(target), short(prediction), list(rouge_types), use_stemmer)))
+    return ours
+
+
+def compare_score_multi(rouge_types, targets, prediction, use_stemmer=False):
+    """score_multi with both libraries and assert identical results."""
+    targets = list(targets)
+    ours_scorer, ref_scorer = scorers(rouge_types, use_stemmer)
+    theirs = ref_scorer.score_multi(targets, prediction)
+    ours = ours_scorer.score_multi(targets, prediction)
+    assert_same_scores(ours, theirs, context=(
+        "score_multi(targets=%s, prediction=%s), rouge_types=%r, use_stemmer=%r"
+        % (short(targets), short(prediction), list(rouge_types), use_stemmer)))
+    return ours
+
+
+def first_mismatches(pairs, check, limit=3):
+    """Run ``check(pair)`` on each pair; collect up to ``limit`` failures.
+
+    Used by the corpus tests so that one run reports several failing pairs
+    (each with its id) instead of stopping at the first.
+    """
+    failures = []
+    for pair in pairs:
+        try:
+            check(pair)
+        except AssertionError as exc:
+            failures.append("pair id=%s profile=%s:\n%s"
+                            % (pair["id"], pair["profile"], exc))
+            if len(failures) >= limit:
+                break
+    return failures
