@@ -29,6 +29,7 @@ class Compiled:
         self.summary_lcs_hits = lcs.summary_lcs_hits
         self.ngram_overlap = overlap.ngram_overlap
         self.set_full_table_words = lcs._set_full_table_words
+        self.set_pm_table_words = lcs._set_pm_table_words
 
 
 class Pure:
@@ -43,6 +44,10 @@ class Pure:
         old = _pure._FULL_TABLE_WORDS
         _pure._FULL_TABLE_WORDS = words
         return old
+
+    @staticmethod
+    def set_pm_table_words(words):
+        return 0  # the pure twin has a single path
 
 
 @pytest.fixture(params=["compiled", "pure"])
@@ -114,7 +119,16 @@ def test_lcs_ties(core, row_mode, ref_seq, can_seq):
     assert core.lcs_length(ia, ib) == ref_lcs_length(a, b)
 
 
-def test_union_and_summary_hits(core, row_mode):
+@pytest.fixture(params=["one-word-path", "general-path"])
+def pm_mode(request, core):
+    """Summary hits with candidate sentences of <= 64 tokens on the one-word
+    path (a mask table per sentence), or everything on the general path."""
+    old = core.set_pm_table_words(0 if request.param == "general-path" else 4194304)
+    yield request.param
+    core.set_pm_table_words(old)
+
+
+def test_union_and_summary_hits(core, row_mode, pm_mode):
     rng = random.Random(3)
     for _ in range(300):
         vocab = rng.choice([2, 4, 10])

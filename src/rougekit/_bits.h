@@ -7,7 +7,11 @@
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_AMD64))
 #include <intrin.h>
 static inline int rk_popcount64(uint64_t x) { return (int)__popcnt64(x); }
-#elif defined(__GNUC__) || defined(__clang__)
+#elif (defined(__GNUC__) || defined(__clang__)) && \
+      (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
+/* One instruction where the target has one (aarch64, or x86 built with
+   -mpopcnt); baseline x86-64 would call libgcc instead, so it takes the
+   inline version below. */
 static inline int rk_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 #else
 static inline int rk_popcount64(uint64_t x) {

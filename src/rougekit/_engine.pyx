@@ -18,7 +18,8 @@ from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
-from rougekit._lcs cimport lcs_length_ids, summary_hits_ids
+from rougekit._lcs cimport (LcsScratch, lcs_length_ids, lcs_scratch_free,
+                             summary_hits_scratch)
 from rougekit._overlap cimport clipped_overlap_ids
 from rougekit._tokenizer cimport (TokenBuf, Vocab, tokbuf_free, tokbuf_init,
                                   tokenize_text, vocab_clear, vocab_free,
@@ -63,6 +64,7 @@ cdef class Engine:
     cdef int* kinds
     cdef Py_ssize_t ntypes
     cdef bint stem
+    cdef LcsScratch lcs_scratch
 
     def __cinit__(self, kinds, bint use_stemmer):
         cdef Py_ssize_t k
@@ -90,6 +92,7 @@ cdef class Engine:
         free(self.dense)
         free(self.head)
         free(self.kinds)
+        lcs_scratch_free(&self.lcs_scratch)
 
     cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
         """Room for the pair's ids and for every token id of the vocab."""
@@ -188,8 +191,9 @@ cdef class Engine:
             else:
                 # Every token lies in exactly one sentence, so the sentence
                 # totals are nt and np_.
-                hits = summary_hits_ids(dt, self.tt.soff, self.tt.ns,
-                                        dp, self.tp.soff, self.tp.ns, nloc)
+                hits = summary_hits_scratch(dt, self.tt.soff, self.tt.ns,
+                                            dp, self.tp.soff, self.tp.ns, nloc,
+                                            &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM
                 p = <double>hits / <double>np_

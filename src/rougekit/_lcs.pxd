@@ -1,4 +1,17 @@
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+ctypedef struct LcsScratch:
+    # Buffers reused across calls by one thread. Between calls, pm and cnt
+    # hold zeros and head holds -1 in every allocated entry.
+    uint64_t* pm
+    Py_ssize_t pm_cap
+    int32_t* cnt
+    Py_ssize_t cnt_cap
+    int32_t* head
+    Py_ssize_t head_cap
+    char* marks
+    uint64_t* rows
+    Py_ssize_t rows_cap
 
 # C entry points shared with other compiled modules. All take dense token ids
 # (0 <= id < vocab) and a caller-owned ``head`` array of ``vocab`` entries that
@@ -14,3 +27,9 @@ cdef int64_t summary_hits_ids(const int32_t* rtok, const Py_ssize_t* roff,
                               Py_ssize_t nr,
                               const int32_t* ctok, const Py_ssize_t* coff,
                               Py_ssize_t nc, Py_ssize_t vocab) noexcept nogil
+cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
+                                  Py_ssize_t nr,
+                                  const int32_t* ctok, const Py_ssize_t* coff,
+                                  Py_ssize_t nc, Py_ssize_t vocab,
+                                  LcsScratch* sc) noexcept nogil
+cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil

@@ -15,7 +15,7 @@ once, when the walk enters it: memory O(sqrt(m) * n / 64) words for large
 inputs, time at most twice the forward pass.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from rougekit._ids cimport ids_from, check_total
@@ -278,60 +278,187 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     return 0
 
 
+cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
+                         const int32_t* can, Py_ssize_t n, uint64_t* rows,
+                         char* marks) noexcept nogil:
+    """lcs_mark_ids for a candidate of at most 64 tokens: one word a row.
+
+    pm[id] has the bits of the candidate positions holding id; rows has room
+    for m + 1 words.
+    """
+    cdef uint64_t S = ONES, u, cur, prev
+    cdef uint64_t mask = ONES if n == 64 else ((<uint64_t>1) << n) - 1
+    cdef Py_ssize_t i, j
+    cdef int64_t a, bv
+    cdef int h
+    rows[0] = S
+    for i in range(m):
+        u = S & pm[ref[i]]
+        S = (S + u) | (S - u)
+        rows[i + 1] = S
+    if (~S & mask) == 0:
+        return                         # no common token
+    # The walk of lcs_mark_ids, on single words.
+    i = m
+    j = n
+    cur = rows[i]
+    prev = rows[i - 1]
+    a = _zeros_below(&cur, j)
+    bv = _zeros_below(&prev, j)
+    while True:
+        if ref[i - 1] == can[j - 1]:
+            marks[i - 1] = 1
+            i -= 1
+            j -= 1
+            if i == 0 or j == 0:
+                return
+            a = bv - <int>(((prev >> j) & 1) ^ 1)
+        else:
+            h = <int>(((cur >> (j - 1)) & 1) ^ 1)
+            if a - h > bv:
+                a -= h
+                bv -= <int>(((prev >> (j - 1)) & 1) ^ 1)
+                j -= 1
+                if j == 0:
+                    return
+                continue
+            i -= 1
+            if i == 0:
+                return
+            a = bv
+        cur = prev
+        prev = rows[i - 1]
+        bv = _zeros_below(&prev, j)
+
+
+# The one-word path keeps a mask per (candidate sentence, id): at most this
+# many words (32 MiB); beyond, every pair takes the general path.
+cdef Py_ssize_t PM_TABLE_WORDS = 4194304
+
+
+cdef int _grow_zeroed(void** buf, Py_ssize_t* cap, Py_ssize_t need,
+                      size_t item, int fill) noexcept nogil:
+    """Grow *buf to at least need items, new items set to bytes of fill."""
+    cdef void* p
+    cdef Py_ssize_t new_cap
+    if need <= cap[0]:
+        return 0
+    new_cap = cap[0] * 2 if cap[0] * 2 > need else need
+    p = realloc(buf[0], new_cap * item)
+    if p == NULL:
+        return -1
+    memset(<char*>p + cap[0] * item, fill, (new_cap - cap[0]) * item)
+    buf[0] = p
+    cap[0] = new_cap
+    return 0
+
+
+cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil:
+    free(sc.pm)
+    free(sc.cnt)
+    free(sc.head)
+    free(sc.marks)
+    free(sc.rows)
+    memset(sc, 0, sizeof(LcsScratch))
+
+
 cdef int64_t summary_hits_ids(const int32_t* rtok, const Py_ssize_t* roff,
                               Py_ssize_t nr,
                               const int32_t* ctok, const Py_ssize_t* coff,
                               Py_ssize_t nc, Py_ssize_t vocab) noexcept nogil:
+    """summary_hits_scratch with scratch buffers of its own."""
+    cdef LcsScratch sc
+    memset(&sc, 0, sizeof(LcsScratch))
+    cdef int64_t hits = summary_hits_scratch(rtok, roff, nr, ctok, coff, nc, vocab, &sc)
+    lcs_scratch_free(&sc)
+    return hits
+
+
+cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
+                                  Py_ssize_t nr,
+                                  const int32_t* ctok, const Py_ssize_t* coff,
+                                  Py_ssize_t nc, Py_ssize_t vocab,
+                                  LcsScratch* sc) noexcept nogil:
     """rouge-score's summary-level LCS hits (its _summary_level_lcs).
 
     For each reference sentence, the union over candidate sentences of the
     LCS positions, read in order; a token counts while both the reference
     and the candidate summary still have an unused occurrence of it.
-    Sentence k of the references is rtok[roff[k]:roff[k+1]].
+    Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
+    Candidate sentences of at most 64 tokens take the one-word path with a
+    match mask per (sentence, id), while nc * vocab <= PM_TABLE_WORDS.
+    Returns -1 when out of memory.
     """
-    cdef Py_ssize_t k, q, i, mr, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef Py_ssize_t k, q, i, j, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
+    cdef bint table = nc * vocab <= PM_TABLE_WORDS
     for k in range(nr):
         if roff[k + 1] - roff[k] > maxlen:
             maxlen = roff[k + 1] - roff[k]
-    cdef int32_t* cnt_r = <int32_t*>malloc((2 * vocab + 1) * sizeof(int32_t))
-    cdef int32_t* head = <int32_t*>malloc((vocab + 1) * sizeof(int32_t))
-    cdef char* marks = <char*>malloc(maxlen + 1)
-    if cnt_r == NULL or head == NULL or marks == NULL:
-        free(cnt_r)
-        free(head)
-        free(marks)
+    if (_grow_zeroed(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
+            or _grow_zeroed(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
+            or (table and _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, nc * vocab + 1,
+                                       sizeof(uint64_t), 0) < 0)):
         return -1
-    cdef int32_t* cnt_c = cnt_r + vocab
-    memset(cnt_r, 0, 2 * vocab * sizeof(int32_t))
-    memset(head, 0xFF, vocab * sizeof(int32_t))
+    if maxlen + 1 > sc.rows_cap:
+        free(sc.marks)
+        free(sc.rows)
+        sc.rows_cap = 0
+        sc.marks = <char*>malloc(maxlen + 1)
+        sc.rows = <uint64_t*>malloc((maxlen + 1) * sizeof(uint64_t))
+        if sc.marks == NULL or sc.rows == NULL:
+            return -1
+        sc.rows_cap = maxlen + 1
+    cdef int32_t* cnt_r = sc.cnt
+    cdef int32_t* cnt_c = sc.cnt + vocab
+    cdef uint64_t* pm = sc.pm
     for i in range(nref):
         cnt_r[rtok[i]] += 1
     for i in range(ncan):
         cnt_c[ctok[i]] += 1
+    if table:
+        # Match masks of every candidate sentence of at most 64 tokens.
+        for q in range(nc):
+            nq = coff[q + 1] - coff[q]
+            if nq <= 64:
+                for j in range(nq):
+                    pm[q * vocab + ctok[coff[q] + j]] |= (<uint64_t>1) << j
     for k in range(nr):
         mr = roff[k + 1] - roff[k]
         if mr == 0:
             continue
-        memset(marks, 0, mr)
+        memset(sc.marks, 0, mr)
         for q in range(nc):
-            if lcs_mark_ids(rtok + roff[k], mr, ctok + coff[q],
-                            coff[q + 1] - coff[q], head, marks) < 0:
+            nq = coff[q + 1] - coff[q]
+            if nq == 0:
+                continue
+            if table and nq <= 64:
+                _mark_one_word(rtok + roff[k], mr, pm + q * vocab,
+                               ctok + coff[q], nq, sc.rows, sc.marks)
+            elif lcs_mark_ids(rtok + roff[k], mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
                 hits = -1
                 break
         if hits < 0:
             break
         for i in range(mr):
-            if marks[i]:
+            if sc.marks[i]:
                 t = rtok[roff[k] + i]
                 if cnt_c[t] > 0 and cnt_r[t] > 0:
                     hits += 1
                     cnt_c[t] -= 1
                     cnt_r[t] -= 1
-    free(cnt_r)
-    free(head)
-    free(marks)
+    # Restore the invariants: zeros in cnt and pm.
+    for i in range(nref):
+        cnt_r[rtok[i]] = 0
+    for i in range(ncan):
+        cnt_c[ctok[i]] = 0
+    if table:
+        for q in range(nc):
+            nq = coff[q + 1] - coff[q]
+            if nq <= 64:
+                for j in range(nq):
+                    pm[q * vocab + ctok[coff[q] + j]] = 0
     return hits
 
 
@@ -479,6 +606,17 @@ def summary_lcs_hits(refs, cands):
         free(ctok)
         free(roff)
         free(coff)
+
+
+def _set_pm_table_words(Py_ssize_t words):
+    """Testing hook: the largest mask table of the one-word path (0 turns
+    the one-word path off). Returns the previous value; tests only."""
+    global PM_TABLE_WORDS
+    if words < 0:
+        raise ValueError("words must be >= 0")
+    old = PM_TABLE_WORDS
+    PM_TABLE_WORDS = words
+    return old
 
 
 def _set_full_table_words(Py_ssize_t words):

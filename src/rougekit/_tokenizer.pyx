@@ -115,16 +115,30 @@ cdef int _rehash(Vocab* v) noexcept nogil:
     return 0
 
 
+cdef inline bint _same(const char* a, const char* b, Py_ssize_t n) noexcept nogil:
+    # Tokens are short: a plain loop beats a call to memcmp.
+    cdef Py_ssize_t i
+    if n > 32:
+        return memcmp(a, b, <size_t>n) == 0
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
 cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
     """The id of s[0:n], added if new; -1 when out of memory or ids."""
-    cdef uint64_t h = _hash(s, n)
+    return _intern_hashed(v, s, n, _hash(s, n))
+
+
+cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
     cdef Py_ssize_t mask = v.nslots - 1, cap
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
     cdef int32_t g
     cdef void* p
     while v.slots[i] != -1:
         g = v.slots[i]
-        if v.hash[g] == h and v.size[g] == n and memcmp(v.pool + v.off[g], s, <size_t>n) == 0:
+        if v.hash[g] == h and v.size[g] == n and _same(v.pool + v.off[g], s, n):
             return g
         i = (i + 1) & mask
     if v.n >= MAX_IDS or n > MAX_IDS:
@@ -188,28 +202,28 @@ cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
     return 0
 
 
-cdef inline int _push_char(TokenBuf* t, Py_ssize_t* wl, char c) noexcept nogil:
+cdef inline int _reserve_word(TokenBuf* t, Py_ssize_t need) noexcept nogil:
+    """Room for a word of ``need`` bytes plus one spare (stem_ascii may use
+    the room up to word_cap)."""
+    cdef Py_ssize_t cap = t.word_cap
     cdef void* p
-    # Keep one spare byte: stem_ascii may use the room up to word_cap.
-    if wl[0] + 1 >= t.word_cap:
-        p = realloc(t.word, 2 * t.word_cap)
-        if p == NULL:
-            return -1
-        t.word = <char*>p
-        t.word_cap *= 2
-    t.word[wl[0]] = c
-    wl[0] += 1
+    if need + 1 <= cap:
+        return 0
+    while cap < need + 1:
+        cap *= 2
+    p = realloc(t.word, cap)
+    if p == NULL:
+        return -1
+    t.word = <char*>p
+    t.word_cap = cap
     return 0
 
 
-cdef int _end_word(Vocab* v, TokenBuf* t, Py_ssize_t* wl, bint stem) noexcept nogil:
-    """Intern the word read so far (its stem, when stemming) as a token."""
-    cdef Py_ssize_t n = wl[0], sn
+cdef int _add_word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, bint stem) noexcept nogil:
+    """Add t.word[0:n] (FNV-1a hash h) as a token: its stem when stemming."""
+    cdef Py_ssize_t sn
     cdef int32_t g, s
-    if n == 0:
-        return 0
-    wl[0] = 0
-    g = vocab_intern(v, t.word, n)
+    g = _intern_hashed(v, t.word, n, h)
     if g < 0:
         return -1
     # Only words longer than 3 characters are stemmed (rouge-score).
@@ -253,39 +267,67 @@ ctypedef fused uchar:
     uint32_t
 
 
+# _ASCII_WORD[c]: the lowercase letter or digit ASCII character c stands for
+# in a word, or 0 where c separates words.
+cdef char _ASCII_WORD[128]
+
+
+cdef void _load_ascii_table() noexcept:
+    cdef int c
+    for c in range(128):
+        if 97 <= c <= 122 or 48 <= c <= 57:
+            _ASCII_WORD[c] = <char>c
+        elif 65 <= c <= 90:
+            _ASCII_WORD[c] = <char>(c + 32)
+        else:
+            _ASCII_WORD[c] = 0
+
+
+_load_ascii_table()
+
+
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
     cdef Py_ssize_t i, wl = 0
     cdef uint32_t ch
-    cdef int rc = 0
+    cdef char c
+    cdef int rc
+    cdef uint64_t h = 14695981039346656037ULL
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
     for i in range(length):
         ch = s[i]
         if ch < 128:
-            if 97 <= ch <= 122 or 48 <= ch <= 57:           # a-z 0-9
-                rc = _push_char(t, &wl, <char>ch)
-            elif 65 <= ch <= 90:                             # A-Z
-                rc = _push_char(t, &wl, <char>(ch + 32))
-            else:
-                rc = _end_word(v, t, &wl, stem)
-                if rc == 0 and ch == 10:                     # "\n"
-                    rc = _end_sentence(t)
+            c = _ASCII_WORD[ch]
         elif ch == 0x212A:        # KELVIN SIGN lowercases to "k"
-            rc = _push_char(t, &wl, b'k')
-        elif ch == 0x130:         # "İ" lowercases to "i" + U+0307, which ends the word
-            rc = _push_char(t, &wl, b'i')
-            if rc == 0:
-                rc = _end_word(v, t, &wl, stem)
+            c = b'k'
+        elif ch == 0x130:         # "İ" lowercases to "i" + U+0307 (ends the word)
+            c = b'i'
         else:
-            rc = _end_word(v, t, &wl, stem)
+            c = 0
+        if c != 0:
+            # Keep one spare byte: stem_ascii may use the room up to word_cap.
+            if wl + 1 >= t.word_cap and _reserve_word(t, wl + 1) < 0:
+                return -1
+            t.word[wl] = c
+            wl += 1
+            h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
+            if ch != 0x130:
+                continue
+        if wl > 0:
+            rc = _add_word(v, t, wl, h, stem)
+            if rc != 0:
+                return rc
+            wl = 0
+            h = 14695981039346656037ULL
+        if ch == 10 and _end_sentence(t) < 0:     # "\n"
+            return -1
+    if wl > 0:
+        rc = _add_word(v, t, wl, h, stem)
         if rc != 0:
             return rc
-    rc = _end_word(v, t, &wl, stem)
-    if rc == 0:
-        rc = _end_sentence(t)
-    return rc
+    return _end_sentence(t)
 
 
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
