@@ -1,0 +1,218 @@
+"""ROUGE on token sequences you have already tokenized (the seed's Go API).
+
+Candidate first, reference second. Tokens may be any hashable values
+(strings, ints, tuples...). Each ``rouge_*`` function returns a
+``rougekit.scoring.Score`` (precision, recall, fmeasure), which unpacks as a
+3-tuple; every field is the float 0.0 when either side has no tokens (or no
+n-grams).
+
+>>> candidate = ["the", "cat", "is", "sitting", "on", "the", "mat"]
+>>> reference = ["the", "cat", "sat", "on", "the", "mat"]
+>>> p, r, f = rouge1(candidate, reference)
+>>> print(f"{p:.4f}, {r:.4f}, {f:.4f}")
+0.7143, 0.8333, 0.7692
+
+On the same tokens, ``rouge_n`` and ``rouge_l`` equal rouge-score's
+``RougeScorer(...).score(reference_text, candidate_text)`` exactly; so does
+``rouge_lsum(..., mode="union")`` for its rougeLsum.
+
+A ``str`` where a token sequence is expected is refused (a TypeError): it
+would be scored as a sequence of characters. Pass ``text.split()``, or a
+tokenizer's output (``rougekit.word_tokenizers``).
+"""
+import math
+import numbers
+
+from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
+from rougekit.scoring import Score, fmeasure
+
+__all__ = ["rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
+           "lcs", "f1", "fbeta", "LSUM_MODES"]
+
+LSUM_MODES = ("best-match", "union")
+
+
+def _tokens(seq, name):
+    """``seq`` as a list of tokens; a str, bytes or non-iterable is a TypeError."""
+    if isinstance(seq, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of tokens, not "
+                        f"{type(seq).__name__}: pass a list of tokens, such as "
+                        "text.split()")
+    try:
+        return list(seq)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of tokens, not "
+                        f"{type(seq).__name__}") from None
+
+
+def _sentences(seq, name):
+    """``seq`` as a list of token lists (one per sentence)."""
+    if isinstance(seq, (str, bytes)):
+        raise TypeError(f"{name} must be a list of sentences, each a list of "
+                        f"tokens, not {type(seq).__name__}")
+    try:
+        sents = list(seq)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of sentences, each a list of "
+                        f"tokens, not {type(seq).__name__}") from None
+    return [_tokens(s, f"{name}[{i}]") for i, s in enumerate(sents)]
+
+
+def _score(hits, candidate_total, reference_total):
+    """Score from counts: zeros when either total is 0.
+
+    Where both totals are positive this is rouge-score's arithmetic
+    (hits / total, then ``fmeasure``), so its floats are reproduced exactly.
+    """
+    if not candidate_total or not reference_total:
+        return Score(0.0, 0.0, 0.0)
+    precision = hits / candidate_total
+    recall = hits / reference_total
+    return Score(precision, recall, fmeasure(precision, recall))
+
+
+def _check_n(n):
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    return int(n)
+
+
+def rouge_n(candidate, reference, n):
+    """ROUGE-N: clipped n-gram overlap over the candidate's and the
+    reference's n-gram counts.
+
+    >>> rouge_n(["a", "b", "c"], ["a", "b", "d"], 2)
+    Score(precision=0.5, recall=0.5, fmeasure=0.5)
+    """
+    n = _check_n(n)
+    candidate = _tokens(candidate, "candidate")
+    reference = _tokens(reference, "reference")
+    hits, ref_total, cand_total = ngram_counts(reference, candidate, n)
+    return _score(hits, cand_total, ref_total)
+
+
+def rouge1(candidate, reference):
+    """ROUGE-1: ``rouge_n(candidate, reference, 1)``."""
+    return rouge_n(candidate, reference, 1)
+
+
+def rouge2(candidate, reference):
+    """ROUGE-2: ``rouge_n(candidate, reference, 2)``."""
+    return rouge_n(candidate, reference, 2)
+
+
+def rouge_l(candidate, reference):
+    """ROUGE-L: LCS length over the candidate's and the reference's lengths.
+
+    >>> rouge_l(["a", "b", "c"], ["c", "b", "a"]).fmeasure
+    0.3333333333333333
+    """
+    candidate = _tokens(candidate, "candidate")
+    reference = _tokens(reference, "reference")
+    hits, ref_total, cand_total = lcs_counts(reference, candidate)
+    return _score(hits, cand_total, ref_total)
+
+
+def _best_match_hits(candidate_sentences, reference_sentences):
+    # Per candidate sentence, the LCS with its best reference sentence; max()
+    # keeps the first of equal lengths, though only the length matters.
+    hits = 0
+    for cand in candidate_sentences:
+        if cand:
+            hits += max((lcs_counts(ref, cand)[0] for ref in reference_sentences),
+                        default=0)
+    return hits
+
+
+def rouge_lsum(candidate_sentences, reference_sentences, *, mode="best-match"):
+    """ROUGE-Lsum of tokenized sentences (each a list of tokens).
+
+    ``mode="best-match"`` (the seed's): each candidate sentence takes the
+    reference sentence with which its LCS is longest, and these LCS lengths
+    are summed into the hits; precision is hits over all candidate tokens,
+    recall hits over all reference tokens. A reference sentence may be the
+    best match of several candidate sentences, so the hits are capped at the
+    reference's token count, which keeps recall at most 1 (a candidate that
+    repeats a reference sentence cannot cover more than the reference).
+
+    ``mode="union"``: the summary-level union LCS of Lin (2004), as
+    ROUGE-1.5.5 and rouge-score's rougeLsum compute it: per reference
+    sentence, the union of its LCS with every candidate sentence, with each
+    token counted at most as often as it occurs on both sides.
+
+    >>> cand = [["the", "cat", "is", "on", "the", "mat"], ["it", "is", "cute"]]
+    >>> ref = [["the", "dog", "is", "on", "the", "mat"],
+    ...        ["the", "animal", "is", "cute"], ["the", "pet", "sleeps", "well"]]
+    >>> print("{:.4f}, {:.4f}, {:.4f}".format(*rouge_lsum(cand, ref)))
+    0.7778, 0.5000, 0.6087
+    >>> print("{:.4f}, {:.4f}, {:.4f}".format(*rouge_lsum(cand, ref, mode="union")))
+    0.7778, 0.5000, 0.6087
+    """
+    if mode not in LSUM_MODES:
+        raise ValueError(f"mode must be one of {', '.join(map(repr, LSUM_MODES))}; "
+                         f"got {mode!r}")
+    cands = _sentences(candidate_sentences, "candidate_sentences")
+    refs = _sentences(reference_sentences, "reference_sentences")
+    if mode == "union":
+        hits, ref_total, cand_total = summary_lcs_counts(refs, cands)
+    else:
+        ref_total = sum(map(len, refs))
+        cand_total = sum(map(len, cands))
+        hits = min(_best_match_hits(cands, refs), ref_total)
+    return _score(hits, cand_total, ref_total)
+
+
+def overlap(a, b):
+    """Clipped count of tokens shared by ``a`` and ``b``: each token counts
+    as often as it occurs in both (the matching of ROUGE-1).
+
+    >>> overlap(["the", "the", "cat"], ["the", "cat", "cat", "the", "the"])
+    3
+    """
+    return ngram_counts(_tokens(a, "a"), _tokens(b, "b"), 1)[0]
+
+
+def lcs(a, b):
+    """Length of the longest common subsequence of ``a`` and ``b``.
+
+    >>> lcs(["a", "b", "c", "d"], ["b", "d", "c"])
+    2
+    """
+    return lcs_counts(_tokens(a, "a"), _tokens(b, "b"))[0]
+
+
+def f1(precision, recall):
+    """Harmonic mean of precision and recall; 0.0 when both are 0.
+
+    The same float as ``fbeta(precision, recall, 1.0)`` and
+    ``rougekit.scoring.fmeasure``.
+
+    >>> f1(0.5, 1.0)
+    0.6666666666666666
+    """
+    return fmeasure(precision, recall)
+
+
+def fbeta(precision, recall, beta):
+    """F-beta: ``(1 + beta**2) * P * R / (beta**2 * P + R)``; 0.0 when the
+    denominator is 0 (both P and R are 0, or beta is 0 and R is 0).
+
+    ``beta`` > 1 weights recall more, < 1 precision more; ``beta=0`` gives the
+    precision. It must be a finite real number >= 0.
+
+    >>> fbeta(0.5, 1.0, 2.0)
+    0.8333333333333334
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
+    if not math.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    b2 = beta * beta
+    if math.isinf(b2):  # beta**2 overflows: the limit, recall (or 0 if P is 0)
+        return recall if precision > 0 else 0.0
+    denominator = b2 * precision + recall
+    if denominator > 0:
+        return (1 + b2) * precision * recall / denominator
+    return 0.0
