@@ -148,3 +148,62 @@ def test_unknown_rouge_type(tmp_path):
 def test_empty_input(tmp_path):
     c = write(tmp_path, "c.txt", "")
     assert_user_error(run("score", "--candidates", c, "--references", c), "no lines")
+
+
+# --- JSONL input (seed 003's format) ---------------------------------------
+
+def test_jsonl_equals_rouge_score_multi(tmp_path, example_files):
+    cands, refs, refs2 = example_files
+    items = [{"candidate": c, "references": [a, b]}
+             for c, a, b in zip(lines(cands), lines(refs), lines(refs2))]
+    items[0]["references"] = items[0]["references"][0]      # a single str is accepted
+    path = write(tmp_path, "items.jsonl", "\n".join(json.dumps(i) for i in items) + "\n")
+    proc = run("score", "--jsonl", path, "--format", "json", "--stemmer")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    refs_per_item = [[i["references"]] if isinstance(i["references"], str) else i["references"]
+                     for i in items]
+    assert out["scores"] == reference_means([i["candidate"] for i in items], refs_per_item, True)
+    assert out["signature"].startswith("rougekit:")
+    assert "stem:porter" in out["signature"] and "multi:max" in out["signature"]
+
+
+def test_jsonl_policies_change_the_numbers(tmp_path):
+    items = [{"candidate": "the cat sat on the mat",
+              "references": ["the cat sat", "a dog lay on a rug"]}]
+    path = write(tmp_path, "i.jsonl", json.dumps(items[0]) + "\n")
+    f = {}
+    for policy in ("max", "mean"):
+        proc = run("score", "--jsonl", path, "--format", "json", "--multi-ref", policy)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert f"multi:{policy}" in out["signature"]
+        f[policy] = out["scores"]["rouge1"]["fmeasure"]
+    assert f["max"] > f["mean"]
+
+
+@pytest.mark.parametrize("content,fragments", [
+    ('{"candidate": "a", "references": ["a"]}\n{"candidate": "b", oops}\n',
+     ["line 2", "not valid JSON"]),
+    ('{"candidate": "a"}\n', ["line 1", '"references"']),
+    ('{"candidate": 3, "references": ["a"]}\n', ["line 1", '"candidate" must be a string']),
+    ('{"candidate": "a", "references": []}\n', ["line 1", "non-empty"]),
+    ('[1, 2]\n', ["line 1", "JSON object"]),
+    ('\n\n', ["no items"]),
+])
+def test_malformed_jsonl(tmp_path, content, fragments):
+    path = write(tmp_path, "bad.jsonl", content)
+    assert_user_error(run("score", "--jsonl", path), str(path), *fragments)
+
+
+def test_jsonl_and_candidates_are_exclusive(tmp_path):
+    p = write(tmp_path, "x.jsonl", '{"candidate": "a", "references": ["a"]}\n')
+    assert_user_error(run("score", "--jsonl", p, "--candidates", p, "--references", p),
+                      "either --jsonl")
+    assert_user_error(run("score"), "either --jsonl")
+
+
+def test_example_jsonl_runs(example_files):
+    proc = run("score", "--jsonl", EXAMPLES / "pairs.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert "12 items" in proc.stdout

@@ -354,3 +354,21 @@ def test_docstring_examples():
     from rougekit import corpus
     failed, attempted = doctest.testmod(corpus)
     assert attempted and not failed
+
+
+@pytest.mark.parametrize("policy", ["max", "mean", "best-recall", "jackknife"])
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_compiled_batch_path_equals_python_path(corpus_pairs, policy, use_stemmer):
+    # rouge-score's tokenizer by name takes RougeScorer.score_batch; the same
+    # tokenizer passed as a plain object takes the per-pair Python path.
+    from rougekit.tokenizers import DefaultTokenizer
+    pairs = corpus_pairs(300, 41)
+    cands = [p["candidate"] for p in pairs]
+    refs = [p["references"] for p in pairs]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    fast = score_corpus(cands, refs, types, multi_ref=policy, use_stemmer=use_stemmer,
+                        threads=2)
+    slow = score_corpus(cands, refs, types, multi_ref=policy,
+                        tokenizer=DefaultTokenizer(use_stemmer))
+    assert fast.per_item == slow.per_item
+    assert fast.scores == slow.scores

@@ -6,13 +6,35 @@ Drop-in modules with rouge-score 0.1.2's names and results::
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
     scorer.score(target, prediction)
 
+Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
+``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
+``score_corpus`` for multi-reference corpus scoring with a signature.
+
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
 with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 """
 from rougekit._version import __version__
 from rougekit._backend import NAME as BACKEND
-from rougekit import rouge_scorer, scoring, tokenize, tokenizers
+from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
+from rougekit.corpus import CorpusResult, score_corpus
+from rougekit.evaluator import (Evaluation, MeasureType, MissingFieldError,
+                                RougeScoreEvaluator, RougeType, rouge_1_score)
+from rougekit.scoring import Score
+from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2,
+                                    rouge_l, rouge_lsum, rouge_n)
+from rougekit.word_tokenizers import get_tokenizer
 
-__all__ = ["__version__", "BACKEND", "rouge_scorer", "scoring", "tokenize",
-           "tokenizers"]
+__all__ = [
+    "__version__", "BACKEND",
+    # rouge-score's modules, drop-in
+    "rouge_scorer", "scoring", "tokenize", "tokenizers",
+    # token-level functions (candidate first, reference second)
+    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
+    "lcs", "f1", "fbeta",
+    # text-level evaluators
+    "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
+    "Evaluation", "MissingFieldError",
+    # corpus scoring and tokenizers
+    "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
+]

@@ -2,20 +2,26 @@
 
 ``rougekit score --candidates FILE --references FILE`` scores one text per
 line against the same line of the references (``--references`` may be given
-several times: multi-reference scoring keeps, per item and rouge type, the
-reference with the best F, as rouge-score's ``score_multi``). It prints the
-corpus-level precision, recall and F of each rouge type: the mean over items
-of the per-item scores.
+several times); ``rougekit score --jsonl FILE`` reads one
+``{"candidate": ..., "references": [...]}`` per line. With several references,
+``--multi-ref`` chooses how they combine (default: per item and rouge type,
+the reference with the best F, as rouge-score's ``score_multi``). It prints
+the corpus-level precision, recall and F of each rouge type (the mean over
+items of the per-item scores, ``rougekit.score_corpus``) and the signature of
+the options that produced them.
 
 User errors (a missing file, unequal line counts, a file that is not UTF-8,
-an unknown rouge type, empty input) print one line on stderr and exit 2.
+malformed JSONL, an unknown rouge type, empty input) print one line on
+stderr and exit 2.
 """
 import argparse
 import json
 import sys
 
-from rougekit import __version__, _backend
+from rougekit import __version__
+from rougekit.corpus import MULTI_REF_POLICIES, score_corpus
 from rougekit.rouge_scorer import RougeScorer
+from rougekit.word_tokenizers import TOKENIZER_NAMES
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 
@@ -53,7 +59,7 @@ def parse_types(spec):
     return types
 
 
-def load_items(args):
+def load_files(args):
     candidates = read_lines(args.candidates)
     references = [read_lines(p) for p in args.references]
     if not candidates:
@@ -65,42 +71,84 @@ def load_items(args):
     return candidates, [list(r) for r in zip(*references)]
 
 
-def corpus_scores(scorer, types, candidates, references):
-    """Mean precision, recall and F per rouge type over the items."""
-    sums = {t: [0.0, 0.0, 0.0] for t in types}
-    for cand, refs in zip(candidates, references):
-        scores = scorer.score_multi(refs, cand) if len(refs) > 1 else \
-            scorer.score(refs[0], cand)
-        for t in types:
-            s = sums[t]
-            s[0] += scores[t].precision
-            s[1] += scores[t].recall
-            s[2] += scores[t].fmeasure
-    n = len(candidates)
-    return {t: {"precision": p / n, "recall": r / n, "fmeasure": f / n}
-            for t, (p, r, f) in sums.items()}
+def load_jsonl(path):
+    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
+    (a single str is accepted for "references")."""
+    candidates, references = [], []
+    for number, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        where = f"{path} line {number}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise UserError(f"{where}: not valid JSON ({e.msg})") from None
+        if not isinstance(item, dict):
+            raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
+        for field in ("candidate", "references"):
+            if field not in item:
+                raise UserError(f'{where}: missing field "{field}"')
+        cand, refs = item["candidate"], item["references"]
+        if isinstance(refs, str):
+            refs = [refs]
+        if not isinstance(cand, str):
+            raise UserError(f'{where}: "candidate" must be a string')
+        if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+            raise UserError(f'{where}: "references" must be a string or a non-empty '
+                            "list of strings")
+        candidates.append(cand)
+        references.append(refs)
+    if not candidates:
+        raise UserError(f"{path} has no items")
+    return candidates, references
 
 
-def render_table(result, n_items, args):
+def render_table(result, types):
     lines = [f"{'':<10} {'P':>7} {'R':>7} {'F':>7}"]
-    for t, s in result.items():
-        lines.append(f"{t:<10} {s['precision']:7.4f} {s['recall']:7.4f} "
-                     f"{s['fmeasure']:7.4f}")
-    lines.append(f"{n_items} items · stemming {'on' if args.stemmer else 'off'} · "
-                 f"rougekit {__version__} ({_backend.NAME})")
+    for t in types:
+        s = result.scores[t]
+        lines.append(f"{t:<10} {s.precision:7.4f} {s.recall:7.4f} {s.fmeasure:7.4f}")
+    lines.append(f"{result.n_items} items · {result.signature}")
     return "\n".join(lines)
 
 
 def cmd_score(args):
     types = parse_types(args.rouge_types)
-    candidates, references = load_items(args)
-    scorer = RougeScorer(types, use_stemmer=args.stemmer)
-    result = corpus_scores(scorer, types, candidates, references)
-    if args.format == "json":
-        print(json.dumps({"n_items": len(candidates), "scores": result}, indent=2))
+    if (args.jsonl is None) == (args.candidates is None):
+        raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
+    if args.jsonl is not None:
+        if args.references:
+            raise UserError("--references goes with --candidates, not --jsonl")
+        candidates, references = load_jsonl(args.jsonl)
     else:
-        print(render_table(result, len(candidates), args))
+        if not args.references:
+            raise UserError("--candidates needs at least one --references FILE")
+        candidates, references = load_files(args)
+    try:
+        result = score_corpus(candidates, references, types, tokenizer=args.tokenizer,
+                              use_stemmer=args.stemmer, multi_ref=args.multi_ref,
+                              threads=args.jobs)
+    except (TypeError, ValueError) as e:
+        raise UserError(str(e)) from None
+    if args.format == "json":
+        print(json.dumps({
+            "n_items": result.n_items,
+            "signature": result.signature,
+            "scores": {t: result.scores[t]._asdict() for t in types},
+        }, indent=2))
+    else:
+        print(render_table(result, types))
     return 0
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
 
 
 def build_parser():
@@ -109,14 +157,24 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"rougekit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score candidates against references")
-    score.add_argument("--candidates", required=True, metavar="FILE",
+    score.add_argument("--candidates", metavar="FILE",
                        help="one candidate text per line (UTF-8)")
-    score.add_argument("--references", required=True, action="append", metavar="FILE",
+    score.add_argument("--references", action="append", metavar="FILE",
                        help="one reference per line; repeat for more references")
+    score.add_argument("--jsonl", metavar="FILE",
+                       help='one {"candidate": ..., "references": [...]} per line')
     score.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
                        help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
     score.add_argument("--stemmer", action="store_true",
                        help="Porter-stem words longer than 3 characters")
+    score.add_argument("--tokenizer", default="rouge-score", choices=TOKENIZER_NAMES,
+                       help="rouge-score (default; ASCII letters and digits), whitespace, "
+                            "whitespace-lower, unicode, char")
+    score.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
+                       help="how an item's references combine (default max, as "
+                            "rouge-score's score_multi)")
+    score.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                       help="threads (default: all cores)")
     score.add_argument("--format", choices=["table", "json"], default="table")
     score.set_defaults(func=cmd_score)
     return parser

@@ -61,7 +61,34 @@ from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._version import __version__
 from rougekit.scoring import AggregateScore, Score
 from rougekit.token_metrics import _score
-from rougekit.word_tokenizers import get_tokenizer
+from rougekit.word_tokenizers import RougeScoreTokenizer, get_tokenizer
+
+
+def _per_item_compiled(types, tok, policy, candidates, references, threads):
+    """Per-item Scores from RougeScorer.score_batch over every (reference,
+    candidate) pair: the compiled engine, on all cores."""
+    from rougekit.rouge_scorer import RougeScorer
+    scorer = RougeScorer([name for name, _ in types],
+                         use_stemmer=tok._stemmer is not None)
+    targets = [r for refs in references for r in refs]
+    predictions = [c for c, refs in zip(candidates, references) for _ in refs]
+    flat = scorer.score_batch(targets, predictions, threads=threads)
+    per_item, k = [], 0
+    for refs in references:
+        scores = flat[k:k + len(refs)]
+        k += len(refs)
+        per_item.append({name: _combine_scores(policy, [_as_floats(s[name]) for s in scores])
+                         for name, _ in types})
+    return per_item
+
+
+_FLOAT_ZEROS = Score(0.0, 0.0, 0.0)
+
+
+def _as_floats(score):
+    # rouge-score's int 0 for empty rougeL/rougeLsum; score_corpus reports
+    # 0.0, as on its other path.
+    return _FLOAT_ZEROS if type(score.precision) is int else score
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
 
@@ -199,7 +226,11 @@ def _combine(policy, counts):
     """One Score from the per-reference counts of an item and rouge type."""
     if policy == "pooled":
         return _score(*(sum(column) for column in zip(*counts)))
-    scores = [_score(*c) for c in counts]
+    return _combine_scores(policy, [_score(*c) for c in counts])
+
+
+def _combine_scores(policy, scores):
+    """One Score from the per-reference Scores (every policy but pooled)."""
     if len(scores) == 1:
         return scores[0]
     if policy == "max":
@@ -266,7 +297,7 @@ def _signature(tokenizer, multi_ref, bootstrap, confidence, seed):
 
 def score_corpus(candidates, references, rouge_types=("rouge1", "rouge2", "rougeL"),
                  *, tokenizer="rouge-score", use_stemmer=False, multi_ref="max",
-                 bootstrap=0, confidence=0.95, seed=None):
+                 bootstrap=0, confidence=0.95, seed=None, threads=None):
     """ROUGE of a corpus: each candidate against its references.
 
     Args:
@@ -287,6 +318,9 @@ def score_corpus(candidates, references, rouge_types=("rouge1", "rouge2", "rouge
         the resampled means instead).
       confidence: the interval's coverage, in [0, 1].
       seed: the resampling seed (None: fresh entropy, not reproducible).
+      threads: threads for the compiled path (default: all cores); every
+        policy but "pooled" with rouge-score's tokenizer scores the pairs with
+        ``RougeScorer.score_batch``, which gives the same Scores.
 
     Returns a ``CorpusResult``.
     """
@@ -295,12 +329,15 @@ def score_corpus(candidates, references, rouge_types=("rouge1", "rouge2", "rouge
     _check_options(multi_ref, bootstrap, confidence, seed)
     candidates, references = _texts(candidates, references)
 
-    per_item = []
-    for cand_text, ref_texts in zip(candidates, references):
-        cand = _Tokenized(cand_text, tok.tokenize)
-        refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
-        per_item.append({name: _combine(multi_ref, [_counts(kind, cand, r) for r in refs])
-                         for name, kind in types})
+    if multi_ref != "pooled" and isinstance(tok, RougeScoreTokenizer):
+        per_item = _per_item_compiled(types, tok, multi_ref, candidates, references, threads)
+    else:
+        per_item = []
+        for cand_text, ref_texts in zip(candidates, references):
+            cand = _Tokenized(cand_text, tok.tokenize)
+            refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
+            per_item.append({name: _combine(multi_ref, [_counts(kind, cand, r) for r in refs])
+                             for name, kind in types})
 
     scores = {name: _mean([item[name] for item in per_item]) for name, _ in types}
     intervals = _bootstrap(per_item, scores, bootstrap, confidence, seed) \
