@@ -29,7 +29,7 @@ class Compiled:
         self.summary_lcs_hits = lcs.summary_lcs_hits
         self.ngram_overlap = overlap.ngram_overlap
         self.set_full_table_words = lcs._set_full_table_words
-        self.set_pm_table_words = lcs._set_pm_table_words
+        self.set_one_word_max = lcs._set_one_word_max
 
 
 class Pure:
@@ -46,7 +46,7 @@ class Pure:
         return old
 
     @staticmethod
-    def set_pm_table_words(words):
+    def set_one_word_max(tokens):
         return 0  # the pure twin has a single path
 
 
@@ -121,11 +121,11 @@ def test_lcs_ties(core, row_mode, ref_seq, can_seq):
 
 @pytest.fixture(params=["one-word-path", "general-path"])
 def pm_mode(request, core):
-    """Summary hits with candidate sentences of <= 64 tokens on the one-word
-    path (a mask table per sentence), or everything on the general path."""
-    old = core.set_pm_table_words(0 if request.param == "general-path" else 4194304)
+    """Summary hits with reference sentences of <= 64 tokens on the one-word
+    path (bit vectors over the reference), or everything on the general path."""
+    old = core.set_one_word_max(0 if request.param == "general-path" else 64)
     yield request.param
-    core.set_pm_table_words(old)
+    core.set_one_word_max(old)
 
 
 def test_union_and_summary_hits(core, row_mode, pm_mode):

@@ -279,61 +279,44 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
 
 
 cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
-                         const int32_t* can, Py_ssize_t n, uint64_t* rows,
+                         const int32_t* can, Py_ssize_t n, uint64_t* cols,
                          char* marks) noexcept nogil:
-    """lcs_mark_ids for a candidate of at most 64 tokens: one word a row.
+    """lcs_mark_ids for a reference of at most 64 tokens: one word a column.
 
-    pm[id] has the bits of the candidate positions holding id; rows has room
-    for m + 1 words.
+    Here the bit vectors run over the reference, so the vector after
+    can[0:j] is column j of the table: bit i-1 is 0 exactly when
+    L[i][j] == L[i-1][j] + 1. rouge-score's walk, on a mismatch, moves left
+    only if L[i][j-1] > L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1])
+    there, that is "up when L[i-1][j] == L[i][j], else left": one bit of
+    column j. pm[id] has the bits of the reference positions holding id;
+    cols has room for n + 1 words.
     """
-    cdef uint64_t S = ONES, u, cur, prev
-    cdef uint64_t mask = ONES if n == 64 else ((<uint64_t>1) << n) - 1
+    cdef uint64_t S = ONES, u
+    cdef uint64_t mask = ONES if m == 64 else ((<uint64_t>1) << m) - 1
     cdef Py_ssize_t i, j
-    cdef int64_t a, bv
-    cdef int h
-    rows[0] = S
-    for i in range(m):
-        u = S & pm[ref[i]]
+    cols[0] = S
+    for j in range(n):
+        u = S & pm[can[j]]
         S = (S + u) | (S - u)
-        rows[i + 1] = S
+        cols[j + 1] = S
     if (~S & mask) == 0:
         return                         # no common token
-    # The walk of lcs_mark_ids, on single words.
     i = m
     j = n
-    cur = rows[i]
-    prev = rows[i - 1]
-    a = _zeros_below(&cur, j)
-    bv = _zeros_below(&prev, j)
-    while True:
+    while i > 0 and j > 0:
         if ref[i - 1] == can[j - 1]:
             marks[i - 1] = 1
             i -= 1
             j -= 1
-            if i == 0 or j == 0:
-                return
-            a = bv - <int>(((prev >> j) & 1) ^ 1)
+        elif (cols[j] >> (i - 1)) & 1:
+            i -= 1                     # L[i-1][j] == L[i][j]: up
         else:
-            h = <int>(((cur >> (j - 1)) & 1) ^ 1)
-            if a - h > bv:
-                a -= h
-                bv -= <int>(((prev >> (j - 1)) & 1) ^ 1)
-                j -= 1
-                if j == 0:
-                    return
-                continue
-            i -= 1
-            if i == 0:
-                return
-            a = bv
-        cur = prev
-        prev = rows[i - 1]
-        bv = _zeros_below(&prev, j)
+            j -= 1
 
 
-# The one-word path keeps a mask per (candidate sentence, id): at most this
-# many words (32 MiB); beyond, every pair takes the general path.
-cdef Py_ssize_t PM_TABLE_WORDS = 4194304
+# Reference sentences of at most this many tokens take the one-word path
+# (64; tests set 0 to force the general path everywhere).
+cdef Py_ssize_t ONE_WORD_MAX = 64
 
 
 cdef int _grow_zeroed(void** buf, Py_ssize_t* cap, Py_ssize_t need,
@@ -385,21 +368,23 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     LCS positions, read in order; a token counts while both the reference
     and the candidate summary still have an unused occurrence of it.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
-    Candidate sentences of at most 64 tokens take the one-word path with a
-    match mask per (sentence, id), while nc * vocab <= PM_TABLE_WORDS.
+    Reference sentences of at most 64 tokens take the one-word path
+    (_mark_one_word), the others the general one (lcs_mark_ids).
     Returns -1 when out of memory.
     """
-    cdef Py_ssize_t k, q, i, j, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
-    cdef bint table = nc * vocab <= PM_TABLE_WORDS
+    cdef const int32_t* r
     for k in range(nr):
         if roff[k + 1] - roff[k] > maxlen:
             maxlen = roff[k + 1] - roff[k]
+    for q in range(nc):
+        if coff[q + 1] - coff[q] > maxlen:
+            maxlen = coff[q + 1] - coff[q]
     if (_grow_zeroed(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
             or _grow_zeroed(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
-            or (table and _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, nc * vocab + 1,
-                                       sizeof(uint64_t), 0) < 0)):
+            or _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
         return -1
     if maxlen + 1 > sc.rows_cap:
         free(sc.marks)
@@ -417,48 +402,41 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         cnt_r[rtok[i]] += 1
     for i in range(ncan):
         cnt_c[ctok[i]] += 1
-    if table:
-        # Match masks of every candidate sentence of at most 64 tokens.
-        for q in range(nc):
-            nq = coff[q + 1] - coff[q]
-            if nq <= 64:
-                for j in range(nq):
-                    pm[q * vocab + ctok[coff[q] + j]] |= (<uint64_t>1) << j
     for k in range(nr):
+        r = rtok + roff[k]
         mr = roff[k + 1] - roff[k]
         if mr == 0:
             continue
         memset(sc.marks, 0, mr)
-        for q in range(nc):
-            nq = coff[q + 1] - coff[q]
-            if nq == 0:
-                continue
-            if table and nq <= 64:
-                _mark_one_word(rtok + roff[k], mr, pm + q * vocab,
-                               ctok + coff[q], nq, sc.rows, sc.marks)
-            elif lcs_mark_ids(rtok + roff[k], mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
-                hits = -1
-                break
+        if mr <= ONE_WORD_MAX:
+            for i in range(mr):
+                pm[r[i]] |= (<uint64_t>1) << i
+            for q in range(nc):
+                nq = coff[q + 1] - coff[q]
+                if nq > 0:
+                    _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, sc.marks)
+            for i in range(mr):
+                pm[r[i]] = 0
+        else:
+            for q in range(nc):
+                nq = coff[q + 1] - coff[q]
+                if nq > 0 and lcs_mark_ids(r, mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
+                    hits = -1
+                    break
         if hits < 0:
             break
         for i in range(mr):
             if sc.marks[i]:
-                t = rtok[roff[k] + i]
+                t = r[i]
                 if cnt_c[t] > 0 and cnt_r[t] > 0:
                     hits += 1
                     cnt_c[t] -= 1
                     cnt_r[t] -= 1
-    # Restore the invariants: zeros in cnt and pm.
+    # Restore the invariant: zeros in cnt (pm is cleared above).
     for i in range(nref):
         cnt_r[rtok[i]] = 0
     for i in range(ncan):
         cnt_c[ctok[i]] = 0
-    if table:
-        for q in range(nc):
-            nq = coff[q + 1] - coff[q]
-            if nq <= 64:
-                for j in range(nq):
-                    pm[q * vocab + ctok[coff[q] + j]] = 0
     return hits
 
 
@@ -608,14 +586,15 @@ def summary_lcs_hits(refs, cands):
         free(coff)
 
 
-def _set_pm_table_words(Py_ssize_t words):
-    """Testing hook: the largest mask table of the one-word path (0 turns
-    the one-word path off). Returns the previous value; tests only."""
-    global PM_TABLE_WORDS
-    if words < 0:
-        raise ValueError("words must be >= 0")
-    old = PM_TABLE_WORDS
-    PM_TABLE_WORDS = words
+def _set_one_word_max(Py_ssize_t tokens):
+    """Testing hook: the longest reference sentence on the one-word path
+    (at most 64; 0 sends every sentence to the general path). Returns the
+    previous value. Not thread-safe; tests only."""
+    global ONE_WORD_MAX
+    if tokens < 0 or tokens > 64:
+        raise ValueError("tokens must be in [0, 64]")
+    old = ONE_WORD_MAX
+    ONE_WORD_MAX = tokens
     return old
 
 

@@ -1,18 +1,24 @@
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 
+ctypedef struct Slot:
+    # One entry of the open-addressing table: id -1 marks an empty slot.
+    # The hash and size sit beside the id so a probe touches one cache line.
+    uint64_t hash
+    int32_t id
+    int32_t size
+
 ctypedef struct Vocab:
     # Interned token strings: token g is pool[off[g] : off[g] + size[g]].
     char* pool
     Py_ssize_t pool_len, pool_cap
     Py_ssize_t* off
     int32_t* size
-    uint64_t* hash
     # stem_of[g]: id of g's stem; -1 not yet computed; -2 the stem is empty
     # (rouge-score would drop the token).
     int32_t* stem_of
     Py_ssize_t n, cap
-    # Open-addressing table of ids, -1 for an empty slot.
-    int32_t* slots
+    # Open-addressing table over the ids (linear probing, load <= 1/2).
+    Slot* slots
     Py_ssize_t nslots
 
 ctypedef struct TokenBuf:

@@ -48,14 +48,13 @@ cdef int vocab_init(Vocab* v) noexcept nogil:
     v.pool = <char*>malloc(v.pool_cap)
     v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
     v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
-    v.hash = <uint64_t*>malloc(v.cap * sizeof(uint64_t))
     v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
-    v.slots = <int32_t*>malloc(v.nslots * sizeof(int32_t))
-    if (v.pool == NULL or v.off == NULL or v.size == NULL or v.hash == NULL
+    v.slots = <Slot*>malloc(v.nslots * sizeof(Slot))
+    if (v.pool == NULL or v.off == NULL or v.size == NULL
             or v.stem_of == NULL or v.slots == NULL):
         vocab_free(v)
         return -1
-    memset(v.slots, 0xFF, v.nslots * sizeof(int32_t))
+    memset(v.slots, 0xFF, v.nslots * sizeof(Slot))     # every id -1
     return 0
 
 
@@ -63,7 +62,6 @@ cdef void vocab_free(Vocab* v) noexcept nogil:
     free(v.pool)
     free(v.off)
     free(v.size)
-    free(v.hash)
     free(v.stem_of)
     free(v.slots)
     memset(v, 0, sizeof(Vocab))
@@ -72,7 +70,7 @@ cdef void vocab_free(Vocab* v) noexcept nogil:
 cdef void vocab_clear(Vocab* v) noexcept nogil:
     v.n = 0
     v.pool_len = 0
-    memset(v.slots, 0xFF, v.nslots * sizeof(int32_t))
+    memset(v.slots, 0xFF, v.nslots * sizeof(Slot))
 
 
 cdef int _grow_ids(Vocab* v) noexcept nogil:
@@ -86,10 +84,6 @@ cdef int _grow_ids(Vocab* v) noexcept nogil:
     if p == NULL:
         return -1
     v.size = <int32_t*>p
-    p = realloc(v.hash, cap * sizeof(uint64_t))
-    if p == NULL:
-        return -1
-    v.hash = <uint64_t*>p
     p = realloc(v.stem_of, cap * sizeof(int32_t))
     if p == NULL:
         return -1
@@ -99,16 +93,18 @@ cdef int _grow_ids(Vocab* v) noexcept nogil:
 
 
 cdef int _rehash(Vocab* v) noexcept nogil:
-    cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, g
-    cdef int32_t* slots = <int32_t*>malloc(nslots * sizeof(int32_t))
+    cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, k
+    cdef Slot* slots = <Slot*>malloc(nslots * sizeof(Slot))
     if slots == NULL:
         return -1
-    memset(slots, 0xFF, nslots * sizeof(int32_t))
-    for g in range(v.n):
-        i = <Py_ssize_t>(v.hash[g] & <uint64_t>mask)
-        while slots[i] != -1:
+    memset(slots, 0xFF, nslots * sizeof(Slot))
+    for k in range(v.nslots):
+        if v.slots[k].id == -1:
+            continue
+        i = <Py_ssize_t>(v.slots[k].hash & <uint64_t>mask)
+        while slots[i].id != -1:
             i = (i + 1) & mask
-        slots[i] = <int32_t>g
+        slots[i] = v.slots[k]
     free(v.slots)
     v.slots = slots
     v.nslots = nslots
@@ -136,10 +132,11 @@ cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) n
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
     cdef int32_t g
     cdef void* p
-    while v.slots[i] != -1:
-        g = v.slots[i]
-        if v.hash[g] == h and v.size[g] == n and _same(v.pool + v.off[g], s, n):
-            return g
+    cdef Slot* slot
+    while v.slots[i].id != -1:
+        slot = &v.slots[i]
+        if slot.hash == h and slot.size == n and _same(v.pool + v.off[slot.id], s, n):
+            return slot.id
         i = (i + 1) & mask
     if v.n >= MAX_IDS or n > MAX_IDS:
         return -1
@@ -158,10 +155,11 @@ cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) n
     memcpy(v.pool + v.pool_len, s, <size_t>n)
     v.off[g] = v.pool_len
     v.size[g] = <int32_t>n
-    v.hash[g] = h
     v.stem_of[g] = -1
     v.pool_len += n
-    v.slots[i] = g
+    v.slots[i].hash = h
+    v.slots[i].id = g
+    v.slots[i].size = <int32_t>n
     v.n += 1
     if v.n * 2 > v.nslots and _rehash(v) < 0:
         return -1
@@ -288,7 +286,11 @@ _load_ascii_table()
 
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
-    cdef Py_ssize_t i, wl = 0
+    # word and cap are local copies of t.word and t.word_cap: stores through
+    # a char* may alias anything, which would otherwise force the compiler to
+    # reload both for every character.
+    cdef Py_ssize_t i, wl = 0, cap = t.word_cap
+    cdef char* word = t.word
     cdef uint32_t ch
     cdef char c
     cdef int rc
@@ -308,9 +310,12 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             c = 0
         if c != 0:
             # Keep one spare byte: stem_ascii may use the room up to word_cap.
-            if wl + 1 >= t.word_cap and _reserve_word(t, wl + 1) < 0:
-                return -1
-            t.word[wl] = c
+            if wl + 1 >= cap:
+                if _reserve_word(t, wl + 1) < 0:
+                    return -1
+                word = t.word
+                cap = t.word_cap
+            word[wl] = c
             wl += 1
             h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
             if ch != 0x130:
@@ -321,6 +326,8 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                 return rc
             wl = 0
             h = 14695981039346656037ULL
+            word = t.word          # _add_word may have grown the buffer
+            cap = t.word_cap
         if ch == 10 and _end_sentence(t) < 0:     # "\n"
             return -1
     if wl > 0:
