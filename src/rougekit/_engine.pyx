@@ -20,10 +20,17 @@ from libc.string cimport memset
 
 from rougekit._lcs cimport (LcsScratch, lcs_length_ids, lcs_scratch_free,
                              summary_hits_scratch)
-from rougekit._overlap cimport clipped_overlap_ids
+from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
+                                 overlap_scratch_free)
 from rougekit._tokenizer cimport (TokenBuf, Vocab, tokbuf_free, tokbuf_init,
                                   tokenize_text, vocab_clear, vocab_free,
                                   vocab_init)
+
+cdef extern from "Python.h":
+    ctypedef struct PyTypeObject
+    object PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t nitems)
+    void PyTuple_SET_ITEM(object p, Py_ssize_t pos, object o)
+    void Py_INCREF(object o)
 
 cdef extern from "_compat.h":
     int rk_unicode_ready(object o) except -1
@@ -65,6 +72,7 @@ cdef class Engine:
     cdef Py_ssize_t ntypes
     cdef bint stem
     cdef LcsScratch lcs_scratch
+    cdef OverlapScratch overlap_scratch
 
     def __cinit__(self, kinds, bint use_stemmer):
         cdef Py_ssize_t k
@@ -93,6 +101,7 @@ cdef class Engine:
         free(self.head)
         free(self.kinds)
         lcs_scratch_free(&self.lcs_scratch)
+        overlap_scratch_free(&self.overlap_scratch)
 
     cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
         """Room for the pair's ids and for every token id of the vocab."""
@@ -172,7 +181,8 @@ cdef class Engine:
             n = self.kinds[k]
             int_zero[k] = 0
             if n > 0:
-                hits = clipped_overlap_ids(dt, nt, dp, np_, nloc, n)
+                hits = clipped_overlap_scratch(dt, nt, dp, np_, nloc, n,
+                                               &self.overlap_scratch)
                 if hits < 0:
                     return RC_NOMEM
                 ct = nt - n + 1 if nt - n + 1 > 0 else 0
@@ -212,6 +222,7 @@ cdef class Engine:
         cdef Py_ssize_t lt, lp
         cdef double out[3 * 16]
         cdef char iz[16]
+        _check_score_cls(score_cls)
         if self.ntypes > 16:
             return _score_wide(self, target, prediction, keys, score_cls, fallback)
         _buffer(target, &kt, &dt, &lt)
@@ -230,6 +241,7 @@ cdef class Engine:
         when ``cancel`` is set."""
         cdef Py_ssize_t n = len(targets), i, nty = self.ntypes
         cdef int rc = 0
+        _check_score_cls(score_cls)
         if len(predictions) != n:
             raise ValueError("targets and predictions differ in length")
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
@@ -289,6 +301,13 @@ cdef class Cancel:
         self.flag = True
 
 
+cdef inline int _check_score_cls(object score_cls) except -1:
+    # _triple fills the instance as a 3-item tuple.
+    if not (isinstance(score_cls, type) and issubclass(score_cls, tuple)):
+        raise TypeError("score_cls must be a subclass of tuple")
+    return 0
+
+
 cdef int _buffer(object text, int* kind, const void** data, Py_ssize_t* length) except -1:
     if type(text) is not str:
         raise TypeError(f"expected str, got {type(text).__name__}")
@@ -299,15 +318,31 @@ cdef int _buffer(object text, int* kind, const void** data, Py_ssize_t* length) 
     return 0
 
 
+cdef object _int_zero = 0
+
+
+cdef inline object _triple(object score_cls, object p, object r, object f):
+    """score_cls(p, r, f) for a tuple subclass without its __new__: allocate
+    the 3-item instance and fill it, as tuple's own subtype constructor does."""
+    cdef object o = PyType_GenericAlloc(<PyTypeObject*>score_cls, 3)
+    Py_INCREF(p)
+    PyTuple_SET_ITEM(o, 0, p)
+    Py_INCREF(r)
+    PyTuple_SET_ITEM(o, 1, r)
+    Py_INCREF(f)
+    PyTuple_SET_ITEM(o, 2, f)
+    return o
+
+
 cdef dict _result(list keys, score_cls, const double* out, const char* iz,
                   Py_ssize_t ntypes):
     cdef dict d = {}
     cdef Py_ssize_t k
     for k in range(ntypes):
         if iz[k]:
-            d[keys[k]] = tuple.__new__(score_cls, (0, 0, 0))
+            d[keys[k]] = _triple(score_cls, _int_zero, _int_zero, _int_zero)
         else:
-            d[keys[k]] = tuple.__new__(score_cls, (out[3 * k], out[3 * k + 1], out[3 * k + 2]))
+            d[keys[k]] = _triple(score_cls, out[3 * k], out[3 * k + 1], out[3 * k + 2])
     return d
 
 

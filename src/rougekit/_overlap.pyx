@@ -8,7 +8,7 @@ the keys in order of first appearance. The clipped overlap
 sum_g min(count_a(g), count_b(g)) is then a pass over counts.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
 from rougekit._ids cimport ids_from, check_total
@@ -88,6 +88,71 @@ cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
     free(ids)
     free(cnt)
     return hits
+
+
+# Bigrams are counted in a direct table of vocab * vocab entries up to this
+# size (4 MiB of counts); beyond, through the hash table.
+cdef Py_ssize_t BIGRAM_TABLE = 1 << 20
+
+
+cdef int _grow_zero(int32_t** buf, Py_ssize_t* cap, Py_ssize_t need) noexcept nogil:
+    cdef void* p
+    if need <= cap[0]:
+        return 0
+    p = realloc(buf[0], need * sizeof(int32_t))
+    if p == NULL:
+        return -1
+    memset(<int32_t*>p + cap[0], 0, (need - cap[0]) * sizeof(int32_t))
+    buf[0] = <int32_t*>p
+    cap[0] = need
+    return 0
+
+
+cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
+    free(sc.cnt1)
+    free(sc.cnt2)
+    memset(sc, 0, sizeof(OverlapScratch))
+
+
+cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
+                                     const int32_t* b, Py_ssize_t nb,
+                                     Py_ssize_t vocab, Py_ssize_t n,
+                                     OverlapScratch* sc) noexcept nogil:
+    """clipped_overlap_ids, with unigrams and (small-vocabulary) bigrams
+    counted in the caller's zeroed tables, which are left zeroed."""
+    cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1, key
+    cdef int64_t hits = 0
+    cdef int32_t* cnt
+    if n < 1 or ca <= 0 or cb <= 0:
+        return 0
+    if n == 1:
+        if _grow_zero(&sc.cnt1, &sc.cnt1_cap, vocab) < 0:
+            return -1
+        cnt = sc.cnt1
+        for i in range(na):
+            cnt[a[i]] += 1
+        for i in range(nb):
+            if cnt[b[i]] > 0:
+                cnt[b[i]] -= 1
+                hits += 1
+        for i in range(na):
+            cnt[a[i]] = 0
+        return hits
+    if n == 2 and vocab * vocab <= BIGRAM_TABLE:
+        if _grow_zero(&sc.cnt2, &sc.cnt2_cap, vocab * vocab) < 0:
+            return -1
+        cnt = sc.cnt2
+        for i in range(ca):
+            cnt[a[i] * vocab + a[i + 1]] += 1
+        for i in range(cb):
+            key = b[i] * vocab + b[i + 1]
+            if cnt[key] > 0:
+                cnt[key] -= 1
+                hits += 1
+        for i in range(ca):
+            cnt[a[i] * vocab + a[i + 1]] = 0
+        return hits
+    return clipped_overlap_ids(a, na, b, nb, vocab, n)
 
 
 def ngram_overlap(a, b, Py_ssize_t n):
