@@ -73,9 +73,18 @@ cdef class Engine:
     cdef bint stem
     cdef LcsScratch lcs_scratch
     cdef OverlapScratch overlap_scratch
+    cdef list keys              # result dict keys, one per rouge type
+    cdef object score_cls       # a tuple subclass (Score)
+    cdef object fallback        # fallback(target, prediction) -> dict
 
-    def __cinit__(self, kinds, bint use_stemmer):
+    def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback):
         cdef Py_ssize_t k
+        _check_score_cls(score_cls)
+        if len(keys) != len(kinds):
+            raise ValueError("one key per rouge kind")
+        self.keys = keys
+        self.score_cls = score_cls
+        self.fallback = fallback
         self.ntypes = len(kinds)
         self.kinds = <int*>malloc((self.ntypes + 1) * sizeof(int))
         if self.kinds == NULL:
@@ -213,35 +222,34 @@ cdef class Engine:
             out[3 * k + 2] = _fmeasure(p, r)
         return RC_OK
 
-    def score(self, str target, str prediction, list keys, score_cls, fallback):
-        """{key: score_cls(P, R, F)} for one pair; ``fallback(target,
-        prediction)`` is returned instead if the C stemmer gives up."""
+    def score(self, target, prediction):
+        """{key: score_cls(P, R, F)} for one pair of str; anything else, or a
+        pair the C stemmer gives up on, goes to ``fallback``."""
         cdef int kt, kp, rc
         cdef const void* dt
         cdef const void* dp
         cdef Py_ssize_t lt, lp
         cdef double out[3 * 16]
         cdef char iz[16]
-        _check_score_cls(score_cls)
+        if type(target) is not str or type(prediction) is not str:
+            return self.fallback(target, prediction)
         if self.ntypes > 16:
-            return _score_wide(self, target, prediction, keys, score_cls, fallback)
+            return self.score_range([target], [prediction], Cancel())[0]
         _buffer(target, &kt, &dt, &lt)
         _buffer(prediction, &kp, &dp, &lp)
         rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
         if rc == RC_NOMEM:
             raise MemoryError()
         if rc == RC_FALLBACK:
-            return fallback(target, prediction)
-        return _result(keys, score_cls, out, iz, self.ntypes)
+            return self.fallback(target, prediction)
+        return _result(self.keys, self.score_cls, out, iz, self.ntypes)
 
-    def score_range(self, list targets, list predictions, list keys, score_cls,
-                    fallback, Cancel cancel):
+    def score_range(self, list targets, list predictions, Cancel cancel):
         """Scores the pairs of two equally long lists of str, with the GIL
         released while the pairs are scored. Stops early (returning None)
         when ``cancel`` is set."""
         cdef Py_ssize_t n = len(targets), i, nty = self.ntypes
         cdef int rc = 0
-        _check_score_cls(score_cls)
         if len(predictions) != n:
             raise ValueError("targets and predictions differ in length")
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
@@ -277,9 +285,10 @@ cdef class Engine:
             result = []
             for i in range(n):
                 if rcs[i] == RC_FALLBACK:
-                    result.append(fallback(targets[i], predictions[i]))
+                    result.append(self.fallback(targets[i], predictions[i]))
                 else:
-                    result.append(_result(keys, score_cls, out + 3 * i * nty, iz + i * nty, nty))
+                    result.append(_result(self.keys, self.score_cls, out + 3 * i * nty,
+                                          iz + i * nty, nty))
             return result
         finally:
             free(kinds)
@@ -344,9 +353,3 @@ cdef dict _result(list keys, score_cls, const double* out, const char* iz,
         else:
             d[keys[k]] = _triple(score_cls, out[3 * k], out[3 * k + 1], out[3 * k + 2])
     return d
-
-
-def _score_wide(Engine e, str target, str prediction, list keys, score_cls, fallback):
-    """score() for more than 16 rouge types: the same, with heap buffers."""
-    result = e.score_range([target], [prediction], keys, score_cls, fallback, Cancel())
-    return result[0]

@@ -167,7 +167,8 @@ class RougeScorer(scoring.BaseScorer):
             self._engine = self._new_engine()
 
     def _new_engine(self):
-        return _Engine(self._kinds, self._use_stemmer)
+        return _Engine(self._kinds, self._use_stemmer, self._keys, scoring.Score,
+                       self._score_python)
 
     def _check_text(self, text, name):
         if isinstance(self._tokenizer, tokenizers.DefaultTokenizer) and \
@@ -183,9 +184,10 @@ class RougeScorer(scoring.BaseScorer):
 
     def score(self, target, prediction):
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
-        if self._engine is not None and type(target) is str and type(prediction) is str:
-            return self._engine.score(target, prediction, self._keys, scoring.Score,
-                                      self._score_python)
+        engine = self._engine
+        if engine is not None:
+            # str pairs in C; anything else comes back to _score_python.
+            return engine.score(target, prediction)
         return self._score_python(target, prediction)
 
     def _score_python(self, target, prediction):
@@ -260,8 +262,7 @@ class RougeScorer(scoring.BaseScorer):
             except queue.Empty:
                 engine = self._new_engine()
             try:
-                return engine.score_range(ts, ps, self._keys, scoring.Score,
-                                          self._score_python, cancel)
+                return engine.score_range(ts, ps, cancel)
             finally:
                 self._engine_pool.put(engine)
 
