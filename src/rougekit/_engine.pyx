@@ -18,7 +18,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
-from rougekit._lcs cimport (LcsScratch, lcs_length_ids, lcs_scratch_free,
+from rougekit._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                              summary_hits_scratch)
 from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                  overlap_scratch_free)
@@ -66,8 +66,6 @@ cdef class Engine:
     cdef uint32_t epoch
     cdef int32_t* dense          # dense ids: target then prediction
     cdef Py_ssize_t dense_cap
-    cdef int32_t* head           # all -1, for the LCS kernel
-    cdef Py_ssize_t head_cap
     cdef int* kinds
     cdef Py_ssize_t ntypes
     cdef bint stem
@@ -107,7 +105,6 @@ cdef class Engine:
         free(self.local)
         free(self.stamp)
         free(self.dense)
-        free(self.head)
         free(self.kinds)
         lcs_scratch_free(&self.lcs_scratch)
         overlap_scratch_free(&self.overlap_scratch)
@@ -135,13 +132,6 @@ cdef class Engine:
                 return -1
             self.dense = <int32_t*>p
             self.dense_cap = need
-        if need > self.head_cap:
-            p = realloc(self.head, need * sizeof(int32_t))
-            if p == NULL:
-                return -1
-            self.head = <int32_t*>p
-            memset(self.head + self.head_cap, 0xFF, (need - self.head_cap) * sizeof(int32_t))
-            self.head_cap = need
         return 0
 
     cdef Py_ssize_t _renumber(self) noexcept nogil:
@@ -202,7 +192,7 @@ cdef class Engine:
                 int_zero[k] = 1
                 p = r = 0.0
             elif n == KIND_L:
-                hits = lcs_length_ids(dt, nt, dp, np_, self.head)
+                hits = lcs_length_scratch(dt, nt, dp, np_, nloc, &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM
                 p = <double>hits / <double>np_

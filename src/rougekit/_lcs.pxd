@@ -33,3 +33,6 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                                   Py_ssize_t nc, Py_ssize_t vocab,
                                   LcsScratch* sc) noexcept nogil
 cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil
+cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
+                                   const int32_t* b, Py_ssize_t nb,
+                                   Py_ssize_t vocab, LcsScratch* sc) noexcept nogil

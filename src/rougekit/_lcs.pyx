@@ -336,6 +336,60 @@ cdef int _grow_zeroed(void** buf, Py_ssize_t* cap, Py_ssize_t need,
     return 0
 
 
+cdef enum:
+    # lcs_length_scratch keeps a mask table of vocab * W words while the bit
+    # side has at most this many words (512 tokens); beyond, lcs_length_ids.
+    PM_MAX_WORDS = 8
+
+
+cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
+                                   const int32_t* b, Py_ssize_t nb,
+                                   Py_ssize_t vocab, LcsScratch* sc) noexcept nogil:
+    """lcs_length_ids using the caller's zeroed mask table (sc.pm) instead of
+    allocating and indexing the columns; ids < vocab."""
+    cdef Py_ssize_t i, j, w, W
+    cdef uint64_t s0, s1, u, t, x, carry
+    cdef uint64_t S[PM_MAX_WORDS]
+    cdef const uint64_t* m
+    if na == 0 or nb == 0:
+        return 0
+    # Bit vectors over the shorter text.
+    if na < nb:
+        a, na, b, nb = b, nb, a, na
+    W = (nb + 63) >> 6
+    if W > PM_MAX_WORDS:
+        return lcs_length_ids(a, na, b, nb, sc.head) if \
+            _grow_zeroed(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) == 0 \
+            else -1
+    if _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
+        return -1
+    for j in range(nb):
+        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+    if W == 1:
+        s0 = ONES
+        for i in range(na):
+            u = s0 & sc.pm[a[i]]
+            s0 = (s0 + u) | (s0 - u)
+        S[0] = s0
+    else:
+        for w in range(W):
+            S[w] = ONES
+        for i in range(na):
+            m = sc.pm + a[i] * W
+            carry = 0
+            for w in range(W):
+                s1 = S[w]
+                u = s1 & m[w]
+                t = s1 + carry
+                carry = t < s1
+                x = t + u
+                carry |= x < t
+                S[w] = x | (s1 - u)
+    for j in range(nb):
+        sc.pm[b[j] * W + (j >> 6)] = 0
+    return _zeros_below(S, nb)
+
+
 cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil:
     free(sc.pm)
     free(sc.cnt)

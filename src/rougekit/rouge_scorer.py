@@ -245,6 +245,8 @@ class RougeScorer(scoring.BaseScorer):
             raise ValueError(f"targets and predictions differ in length: "
                              f"{len(targets)} and {len(predictions)}")
         threads = _thread_count(threads)
+        if not targets:
+            return []
         if self._engine is None:
             return [self.score(t, p) for t, p in zip(targets, predictions)]
         n = len(targets)

@@ -1,0 +1,100 @@
+"""The compiled default path (tokenizer, engine, score_batch) against
+rouge-score, aimed at its internal boundaries: token counts around 64 and
+512 (one-word and table paths of the LCS kernels), every code point through
+the C tokenizer, and score_batch equal to score."""
+import importlib
+import os
+import random
+import sys
+
+import pytest
+from rouge_score import rouge_scorer as ref_rouge_scorer
+from rouge_score import tokenize as ref_tokenize
+
+from rougekit import BACKEND, rouge_scorer
+
+from _helpers import assert_same_scores
+
+TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
+
+
+def compiled(name):
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
+            pytest.fail(f"{name} required but not importable: {exc}")
+        pytest.skip(f"{name} not built: {exc}")
+
+
+def text(rng, n, words, sentence_every=0):
+    out = []
+    for i in range(n):
+        out.append(rng.choice(words))
+        if sentence_every and i % sentence_every == sentence_every - 1:
+            out.append("\n")
+    return " ".join(out).replace(" \n ", "\n")
+
+
+@pytest.mark.parametrize("n_target,n_pred", [
+    (1, 1), (63, 64), (64, 64), (64, 65), (65, 130), (128, 129), (200, 7),
+    (511, 512), (512, 513), (600, 40),
+])
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_boundaries_match_rouge_score(n_target, n_pred, use_stemmer):
+    rng = random.Random(n_target * 1000 + n_pred)
+    words = ["the", "cats", "sat", "on", "mats", "running", "a", "dog", "Ran", "far", "7"]
+    ours = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    theirs = ref_rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    for every in (0, 10, 70):     # one sentence; short ones; around 64 tokens
+        t = text(rng, n_target, words, every)
+        p = text(rng, n_pred, words, every)
+        assert_same_scores(ours.score(t, p), theirs.score(t, p), f"{n_target}x{n_pred}/{every}")
+
+
+def test_every_code_point_tokenizes_as_rouge_score():
+    tok = compiled("rougekit._tokenizer")
+    # Each code point between two letters: how lower() treats it decides
+    # whether it joins, splits or adds to the tokens (only U+0130 and U+212A
+    # lower to ASCII in current Unicode; this checks the running Python's).
+    chars = [chr(c) for c in range(sys.maxunicode + 1) if c != 10]
+    for start in range(0, len(chars), 65536):
+        s = "".join("a" + c + "b " for c in chars[start:start + 65536])
+        assert tok.tokenize(s, False) == ref_tokenize.tokenize(s, None)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_score_batch_equals_score(corpus_pairs, threads):
+    pairs = corpus_pairs(400, 5)
+    targets = [p["references"][0] for p in pairs]
+    preds = [p["candidate"] for p in pairs]
+    # Non-str items mixed in take the Python path inside the batch.
+    targets[7] = targets[7].encode("utf-8")
+    for stem in (False, True):
+        scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+        batch = scorer.score_batch(targets, preds, threads=threads)
+        assert batch == [scorer.score(t, p) for t, p in zip(targets, preds)]
+        assert [type(v.precision) for d in batch for v in d.values()] == \
+            [type(v.precision) for t, p in zip(targets, preds)
+             for v in scorer.score(t, p).values()]
+
+
+def test_score_batch_arguments():
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    with pytest.raises(ValueError, match="differ in length: 2 and 1"):
+        scorer.score_batch(["a", "b"], ["a"])
+    with pytest.raises(TypeError, match="threads must be an int"):
+        scorer.score_batch(["a"], ["a"], threads=1.5)
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        scorer.score_batch(["a"], ["a"], threads=0)
+    with pytest.raises(TypeError, match="targets must be a list of texts"):
+        scorer.score_batch("a", ["a"])
+    assert scorer.score_batch([], []) == []
+
+
+def test_engine_used_for_default_tokenizer():
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    assert (scorer._engine is not None) == (BACKEND == "compiled")
+    custom = rouge_scorer.RougeScorer(["rouge1"], tokenizer=type("T", (), {
+        "tokenize": staticmethod(lambda s: s.split())})())
+    assert custom._engine is None
