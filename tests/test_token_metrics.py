@@ -326,3 +326,10 @@ def test_docstring_examples():
     from rougekit import token_metrics
     failed, attempted = doctest.testmod(token_metrics)
     assert attempted and not failed
+
+
+@pytest.mark.parametrize("p,r,beta", [(0.75, 5e-324, 0.0), (5e-324, 0.75, 2.0),
+                                      (1e-200, 1e-200, 0.5)])
+def test_fbeta_subnormal_products_stay_between_p_and_r(p, r, beta):
+    # P * R underflows here; the result must still lie between P and R.
+    assert min(p, r) <= fbeta(p, r, beta) <= max(p, r)

@@ -21,6 +21,7 @@ would be scored as a sequence of characters. Pass ``text.split()``, or a
 tokenizer's output (``rougekit.word_tokenizers``).
 """
 import math
+import sys
 import numbers
 
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
@@ -209,10 +210,17 @@ def fbeta(precision, recall, beta):
         raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    if beta == 1:
+        # rouge-score's own expression, so that F1 is its F to the last bit.
+        return fmeasure(precision, recall)
     b2 = beta * beta
     if math.isinf(b2):  # beta**2 overflows: the limit, recall (or 0 if P is 0)
         return recall if precision > 0 else 0.0
     denominator = b2 * precision + recall
-    if denominator > 0:
-        return (1 + b2) * precision * recall / denominator
-    return 0.0
+    if denominator <= 0:
+        return 0.0
+    numerator = (1 + b2) * precision * recall     # the seed's formula, in its order
+    if numerator < sys.float_info.min and precision > 0 and recall > 0:
+        # P * R underflowed to a subnormal or 0: divide first instead.
+        return (1 + b2) * precision * (recall / denominator)
+    return numerator / denominator
