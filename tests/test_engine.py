@@ -98,3 +98,27 @@ def test_engine_used_for_default_tokenizer():
     custom = rouge_scorer.RougeScorer(["rouge1"], tokenizer=type("T", (), {
         "tokenize": staticmethod(lambda s: s.split())})())
     assert custom._engine is None
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_score_multi_batch_equals_score_multi(corpus_pairs, use_stemmer):
+    pairs = corpus_pairs(300, 17)
+    targets_list = [p["references"] for p in pairs]
+    preds = [p["candidate"] for p in pairs]
+    assert any(len(t) > 1 for t in targets_list)
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    batch = scorer.score_multi_batch(targets_list, preds, threads=2)
+    assert batch == [scorer.score_multi(t, p) for t, p in zip(targets_list, preds)]
+    ref = ref_rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    for got, t, p in list(zip(batch, targets_list, preds))[:60]:
+        assert_same_scores(got, ref.score_multi(t, p))
+
+
+def test_score_multi_batch_arguments():
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    with pytest.raises(ValueError, match=r"targets_list\[1\] must contain at least one"):
+        scorer.score_multi_batch([["a"], []], ["a", "b"])
+    with pytest.raises(TypeError, match=r"targets_list\[0\] must be a list of texts"):
+        scorer.score_multi_batch(["a"], ["a"])
+    with pytest.raises(ValueError, match="differ in length"):
+        scorer.score_multi_batch([["a"]], ["a", "b"])

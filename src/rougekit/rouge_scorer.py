@@ -220,12 +220,7 @@ class RougeScorer(scoring.BaseScorer):
         score_dicts = [self.score(t, prediction) for t in targets]
         if not score_dicts and self._types:
             raise ValueError("targets must contain at least one text")
-        best = {}
-        for rouge_type, _ in self._types:
-            fs = [s[rouge_type].fmeasure for s in score_dicts]
-            # max() keeps the first of equal maxima, as numpy.argmax does.
-            best[rouge_type] = score_dicts[max(range(len(fs)), key=fs.__getitem__)][rouge_type]
-        return best
+        return _first_best(score_dicts, self._types)
 
     def score_batch(self, targets, predictions, threads=None):
         """Scores each prediction against the target at the same position.
@@ -289,6 +284,56 @@ class RougeScorer(scoring.BaseScorer):
                 for f in futures:
                     f.cancel()
                 raise
+
+
+    def score_multi_batch(self, targets_list, predictions, threads=None):
+        """``score_multi(targets_list[i], predictions[i])`` for every i, in
+        order, with the pairs scored as ``score_batch`` does (all cores).
+
+        >>> RougeScorer(["rouge1"]).score_multi_batch([["a b", "a"]], ["a"])
+        [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}]
+        """
+        return _score_multi_batch(self, targets_list, predictions, threads)
+
+def _multi_targets(item, i):
+    if isinstance(item, (str, bytes)):
+        raise TypeError(f"targets_list[{i}] must be a list of texts, not a single "
+                        f"{type(item).__name__}")
+    try:
+        targets = list(item)
+    except TypeError:
+        raise TypeError(f"targets_list[{i}] must be a list of texts, not "
+                        f"{type(item).__name__}") from None
+    if not targets:
+        raise ValueError(f"targets_list[{i}] must contain at least one text")
+    return targets
+
+
+def _first_best(score_dicts, types):
+    """Per rouge type, the score of the first dict with the highest F."""
+    best = {}
+    for rouge_type, _ in types:
+        fs = [s[rouge_type].fmeasure for s in score_dicts]
+        # max() keeps the first of equal maxima, as numpy.argmax does.
+        best[rouge_type] = score_dicts[max(range(len(fs)), key=fs.__getitem__)][rouge_type]
+    return best
+
+
+def _score_multi_batch(scorer, targets_list, predictions, threads):
+    targets_list = _as_list(targets_list, "targets_list")
+    predictions = _as_list(predictions, "predictions")
+    if len(targets_list) != len(predictions):
+        raise ValueError(f"targets_list and predictions differ in length: "
+                         f"{len(targets_list)} and {len(predictions)}")
+    groups = [_multi_targets(item, i) for i, item in enumerate(targets_list)]
+    flat_t = [t for g in groups for t in g]
+    flat_p = [p for g, p in zip(groups, predictions) for _ in g]
+    flat = scorer.score_batch(flat_t, flat_p, threads=threads)
+    out, k = [], 0
+    for g in groups:
+        out.append(_first_best(flat[k:k + len(g)], scorer._types))
+        k += len(g)
+    return out
 
 
 def _wait(future):
