@@ -122,3 +122,30 @@ def test_score_multi_batch_arguments():
         scorer.score_multi_batch(["a"], ["a"])
     with pytest.raises(ValueError, match="differ in length"):
         scorer.score_multi_batch([["a"]], ["a", "b"])
+
+
+class _Overrides(rouge_scorer.RougeScorer):
+    def score(self, target, prediction):
+        result = super().score(target, prediction)
+        result["seen"] = True
+        return result
+
+
+def test_subclass_override_of_score_is_respected():
+    s = _Overrides(["rouge1"])
+    assert s.score("a b", "a")["seen"] is True
+    assert s.score("a b", "a")["rouge1"] == rouge_scorer.RougeScorer(["rouge1"]).score("a b", "a")["rouge1"]
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_scorer_pickles_like_rouge_score(use_stemmer):
+    # rouge-score's scorer pickles (multiprocessing sends it to workers).
+    import pickle
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    scorer.score("warm the running cache", "the caches")
+    clone = pickle.loads(pickle.dumps(scorer))
+    ref = ref_rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    for t, p in [("The cats were running.\nFast!", "a cat ran fast"), ("", "x"), (b"bytes in", "in")]:
+        assert_same_scores(clone.score(t, p), ref.score(t, p))
+    assert clone.score_batch(["a b"], ["b a"]) == scorer.score_batch(["a b"], ["b a"])
+    assert (clone._engine is not None) == (scorer._engine is not None)

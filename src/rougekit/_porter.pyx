@@ -506,6 +506,10 @@ cdef class StemCache:
     def __len__(self):
         return len(self._stems)
 
+    def __reduce__(self):
+        # A cache: a pickled copy starts empty (stems are recomputed).
+        return (StemCache, ())
+
     def __bool__(self):
         # rouge-score's tokenize() tests ``if stemmer:``; an empty cache must
         # still count as a stemmer.

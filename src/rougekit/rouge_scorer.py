@@ -155,16 +155,36 @@ class RougeScorer(scoring.BaseScorer):
         self._sent_tokenize = _sentence_splitter() if split_summaries else None
         # rouge-score skips whole-text tokenization when rougeLsum is alone.
         self._lsum_only = len(self._types) == 1 and self._types[0][1] == _LSUM
-        # The compiled engine scores str pairs with the default tokenizer.
+        self._setup_engine()
+
+    def _setup_engine(self):
+        """The compiled engine scores str pairs with the default tokenizer."""
         self._keys = [t for t, _ in self._types]
         self._kinds = [k for _, k in self._types]
         self._engine = None
         self._engine_pool = queue.SimpleQueue()
         if (_Engine is not None and _backend.NAME == "compiled" and self._types
-                and not split_summaries
+                and not self._split_summaries
                 and type(self._tokenizer) is tokenizers.DefaultTokenizer):
             self._use_stemmer = self._tokenizer._stemmer is not None
             self._engine = self._new_engine()
+            if type(self).score is RougeScorer.score:
+                # Skip a Python frame per call: the engine itself sends
+                # anything but a pair of str back to _score_python. (Not
+                # when a subclass overrides score.)
+                self.score = self._engine.score
+
+    # Pickling (multiprocessing, for one) carries the settings; the engine,
+    # its caches and the nltk splitter are rebuilt on the other side.
+    _UNPICKLED = ("_engine", "_engine_pool", "_sent_tokenize", "score")
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._sent_tokenize = _sentence_splitter() if self._split_summaries else None
+        self._setup_engine()
 
     def _new_engine(self):
         return _Engine(self._kinds, self._use_stemmer, self._keys, scoring.Score,
