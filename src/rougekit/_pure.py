@@ -45,7 +45,7 @@ def _seq(x):
 
 
 def _match_masks(b):
-    masks = {}
+    masks: dict = {}
     for j, t in enumerate(b):
         masks[t] = masks.get(t, 0) | (1 << j)
     return masks

@@ -53,7 +53,7 @@ in fields ``key:value`` joined by "|":
 import dataclasses
 import numbers
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -134,7 +134,7 @@ def _parse_types(rouge_types):
                         f"{type(rouge_types).__name__}") from None
     if not names:
         raise ValueError("rouge_types is empty")
-    parsed = []
+    parsed: List[Tuple[str, Any]] = []
     for name in names:
         match = _ROUGE_N_RE.fullmatch(name) if isinstance(name, str) else None
         if match:
@@ -277,7 +277,7 @@ def _check_options(multi_ref, bootstrap, confidence, seed):
         raise ValueError(f"bootstrap must be >= 0 (0 for no intervals), got {bootstrap}")
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
         raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
-    if not 0 <= confidence <= 1:
+    if not 0 <= float(confidence) <= 1:
         raise ValueError(f"confidence must be in [0, 1], got {confidence!r}")
     if seed is not None and (isinstance(seed, bool) or
                              not isinstance(seed, numbers.Integral)):

@@ -23,6 +23,7 @@ Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.833333
 """
 import os
 import queue
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 import re
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as _FutureTimeout
 
@@ -32,10 +33,12 @@ from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 try:
     from rougekit._engine import Cancel as _Cancel, Engine as _Engine
 except ImportError:  # pure-Python install
-    _Engine = _Cancel = None
+    _Engine = _Cancel = None  # type: ignore[assignment,misc]
 from rougekit.tokenize import ensure_str
 
 __all__ = ["RougeScorer"]
+
+Text = Union[str, bytes]
 
 # rouge-score's test for rougeN (so "$" also matches before a final "\n").
 _ROUGE_N_RE = re.compile(r"rouge[0-9]$")
@@ -105,7 +108,7 @@ def _score_summary_lcs(target_sents, prediction_sents):
 def _sentence_splitter():
     """nltk's sentence splitter, or an error that says what to install."""
     try:
-        import nltk
+        import nltk  # type: ignore[import-untyped]
     except ImportError:
         raise ImportError(
             "split_summaries=True splits sentences with nltk, which is not "
@@ -140,8 +143,8 @@ class RougeScorer(scoring.BaseScorer):
     0.75
     """
 
-    def __init__(self, rouge_types, use_stemmer=False, split_summaries=False,
-                 tokenizer=None):
+    def __init__(self, rouge_types: Iterable[str], use_stemmer: bool = False,
+                 split_summaries: bool = False, tokenizer: Optional[Any] = None) -> None:
         self.rouge_types = rouge_types
         self._types = _parse_rouge_types(rouge_types)
         if tokenizer:
@@ -162,7 +165,7 @@ class RougeScorer(scoring.BaseScorer):
         self._keys = [t for t, _ in self._types]
         self._kinds = [k for _, k in self._types]
         self._engine = None
-        self._engine_pool = queue.SimpleQueue()
+        self._engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         if (_Engine is not None and _backend.NAME == "compiled" and self._types
                 and not self._split_summaries
                 and type(self._tokenizer) is tokenizers.DefaultTokenizer):
@@ -172,7 +175,7 @@ class RougeScorer(scoring.BaseScorer):
                 # Skip a Python frame per call: the engine itself sends
                 # anything but a pair of str back to _score_python. (Not
                 # when a subclass overrides score.)
-                self.score = self._engine.score
+                self.score = self._engine.score  # type: ignore[method-assign]
 
     # Pickling (multiprocessing, for one) carries the settings; the engine,
     # its caches and the nltk splitter are rebuilt on the other side.
@@ -196,13 +199,13 @@ class RougeScorer(scoring.BaseScorer):
             raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
     def _sentences(self, text, name):
-        if self._split_summaries:
+        if self._sent_tokenize is not None:
             sents = self._sent_tokenize(text)
         else:
             sents = ensure_str(text, name).split("\n")
         return [self._tokenizer.tokenize(s) for s in sents if len(s)]
 
-    def score(self, target, prediction):
+    def score(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
         engine = self._engine
         if engine is not None:
@@ -231,7 +234,8 @@ class RougeScorer(scoring.BaseScorer):
                                                    prediction_tokens, kind)
         return result
 
-    def score_multi(self, targets, prediction):
+    def score_multi(self, targets: Sequence[Text], prediction: Text
+                    ) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against each target; per rouge type, keeps
         the score of the first target with the highest F-measure."""
         if isinstance(targets, (str, bytes)):
@@ -242,7 +246,8 @@ class RougeScorer(scoring.BaseScorer):
             raise ValueError("targets must contain at least one text")
         return _first_best(score_dicts, self._types)
 
-    def score_batch(self, targets, predictions, threads=None):
+    def score_batch(self, targets: Sequence[Text], predictions: Sequence[Text],
+                    threads: Optional[int] = None) -> List[Dict[str, scoring.Score]]:
         """Scores each prediction against the target at the same position.
 
         Returns a list of dicts in input order, each equal to what
@@ -306,7 +311,9 @@ class RougeScorer(scoring.BaseScorer):
                 raise
 
 
-    def score_multi_batch(self, targets_list, predictions, threads=None):
+    def score_multi_batch(self, targets_list: Sequence[Sequence[Text]],
+                          predictions: Sequence[Text], threads: Optional[int] = None
+                          ) -> List[Dict[str, scoring.Score]]:
         """``score_multi(targets_list[i], predictions[i])`` for every i, in
         order, with the pairs scored as ``score_batch`` does (all cores).
 

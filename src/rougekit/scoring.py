@@ -8,7 +8,7 @@ means (rouge-score's docstring calls it the mean).
 """
 import abc
 import collections
-from typing import Dict
+from typing import Any, Dict, Mapping
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class BaseScorer(object, metaclass=abc.ABCMeta):
         """Scores ``prediction`` against ``target``."""
 
 
-def fmeasure(precision, recall):
+def fmeasure(precision: float, recall: float) -> float:
     """Harmonic mean of precision and recall; 0.0 when both are 0.
 
     >>> fmeasure(0.5, 1.0)
@@ -54,21 +54,21 @@ class BootstrapAggregator(object):
     0.5
     """
 
-    def __init__(self, confidence_interval=0.95, n_samples=1000):
+    def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000) -> None:
         if confidence_interval < 0 or confidence_interval > 1:
             raise ValueError("confidence_interval must be in range [0, 1]")
         if n_samples <= 0:
             raise ValueError("n_samples must be positive")
         self._n_samples = n_samples
         self._confidence_interval = confidence_interval
-        self._scores = collections.defaultdict(list)
+        self._scores: Dict[Any, list] = collections.defaultdict(list)
 
-    def add_scores(self, scores):
+    def add_scores(self, scores: Mapping[Any, Any]) -> None:
         """Adds one item's scores: a dict of score type -> Score."""
         for score_type, score in scores.items():
             self._scores[score_type].append(score)
 
-    def aggregate(self):
+    def aggregate(self) -> Dict[Any, AggregateScore]:
         """Returns a dict of score type -> AggregateScore(low, mid, high)."""
         result = {}
         for score_type, scores in self._scores.items():

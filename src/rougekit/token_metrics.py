@@ -210,6 +210,7 @@ def fbeta(precision, recall, beta):
         raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    beta = float(beta)
     if beta == 1:
         # rouge-score's own expression, so that F1 is its F to the last bit.
         return fmeasure(precision, recall)

@@ -10,6 +10,7 @@ than 3 characters is stemmed.
 ['the', 'cat', 's', '2', 'hats']
 """
 import re
+from typing import Any, List, Optional, Union
 
 __all__ = ["tokenize"]
 
@@ -27,7 +28,7 @@ VALID_TOKEN_RE = re.compile(VALID_TOKEN_PATTERN)
 _TOKEN_RE = re.compile(r"[a-z0-9]+")
 
 
-def ensure_str(text, name="text"):
+def ensure_str(text: Any, name: str = "text") -> str:
     """``str`` as is, ``bytes`` decoded as UTF-8; anything else a TypeError."""
     if isinstance(text, str):
         return text
@@ -36,14 +37,14 @@ def ensure_str(text, name="text"):
     raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
 
-def lowered_str(text, name="text"):
+def lowered_str(text: Any, name: str = "text") -> str:
     """rouge-score's ``six.ensure_str(text.lower())`` for str and bytes."""
     if isinstance(text, (str, bytes)):
         return ensure_str(text.lower(), name)
     raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
 
-def tokenize(text, stemmer):
+def tokenize(text: Union[str, bytes], stemmer: Optional[Any]) -> List[str]:
     """Tokenizes ``text`` as rouge-score does; ``stemmer`` has ``.stem(word)``."""
     tokens = _TOKEN_RE.findall(lowered_str(text))
     if not stemmer:

@@ -7,13 +7,14 @@ fewer distinct words than tokens). The cache is a dict whose single get and
 set are atomic, so one tokenizer may serve many threads.
 """
 import abc
+from typing import List, Union
 
 from rougekit import tokenize as _tokenize_mod
 
 try:
     from rougekit._porter import StemCache as _StemCache
 except ImportError:  # pure-Python install
-    _StemCache = None
+    _StemCache = None  # type: ignore[assignment,misc]
 
 __all__ = ["Tokenizer", "DefaultTokenizer"]
 
@@ -55,8 +56,8 @@ class DefaultTokenizer(Tokenizer):
     ['run', 'cat']
     """
 
-    def __init__(self, use_stemmer=False):
+    def __init__(self, use_stemmer: bool = False) -> None:
         self._stemmer = _new_stemmer() if use_stemmer else None
 
-    def tokenize(self, text):
+    def tokenize(self, text: Union[str, bytes]) -> List[str]:
         return _tokenize_mod.tokenize(text, self._stemmer)
