@@ -207,3 +207,357 @@ def test_example_jsonl_runs(example_files):
     proc = run("score", "--jsonl", EXAMPLES / "pairs.jsonl")
     assert proc.returncode == 0, proc.stderr
     assert "12 items" in proc.stdout
+
+
+# --- score: bootstrap intervals, csv, per-item scores --------------------------
+
+def corpus_json(result, types):
+    """score_corpus's result as `rougekit score --format json` prints it."""
+    return json.loads(json.dumps({t: result.scores[t]._asdict() for t in types}))
+
+
+def test_bootstrap_intervals_equal_score_corpus(example_files):
+    from rougekit import score_corpus
+    cands, refs, refs2 = example_files
+    proc = run("score", "--candidates", cands, "--references", refs, "--references", refs2,
+               "--bootstrap", 300, "--confidence", 0.9, "--seed", 7, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    expected = score_corpus(lines(cands), [list(p) for p in zip(lines(refs), lines(refs2))],
+                            TYPES, bootstrap=300, confidence=0.9, seed=7)
+    assert out["signature"] == expected.signature
+    assert "boot:300,ci:0.9,seed:7" in out["signature"]
+    assert out["confidence"] == 0.9
+    assert out["scores"] == corpus_json(expected, TYPES)
+    for t in TYPES:
+        assert out["intervals"][t]["low"] == expected.intervals[t].low._asdict()
+        assert out["intervals"][t]["high"] == expected.intervals[t].high._asdict()
+
+
+def test_chunked_scoring_equals_one_call(tmp_path):
+    # More items than the CLI scores per chunk (2000): the corpus means and the
+    # bootstrap intervals must still be those of one score_corpus call.
+    from rougekit import score_corpus
+    from rougekit.cli import CHUNK
+    rng = __import__("random").Random(0)
+    words = "the a cat dog sat ran on under mat rug big small red".split()
+    n = 2 * CHUNK + 123
+    cands = [" ".join(rng.choices(words, k=rng.randint(0, 9))) for _ in range(n)]
+    refs = [" ".join(rng.choices(words, k=rng.randint(1, 9))) for _ in range(n)]
+    c = write(tmp_path, "c.txt", "\n".join(cands) + "\n")
+    r = write(tmp_path, "r.txt", "\n".join(refs) + "\n")
+    proc = run("score", "--candidates", c, "--references", r, "--bootstrap", 50,
+               "--seed", 1, "--format", "json", "--per-item", tmp_path / "items.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""                     # no progress line off a terminal
+    out = json.loads(proc.stdout)
+    expected = score_corpus(cands, [[x] for x in refs], TYPES, bootstrap=50, seed=1)
+    assert out["n_items"] == n
+    assert out["scores"] == corpus_json(expected, TYPES)
+    for t in TYPES:
+        assert out["intervals"][t]["low"] == expected.intervals[t].low._asdict()
+    per_item = [json.loads(x) for x in lines(tmp_path / "items.jsonl")]
+    assert len(per_item) == n
+    assert per_item[n - 1]["rougeL"] == expected.per_item[n - 1]["rougeL"]._asdict()
+
+
+def test_per_item_file(tmp_path):
+    c = write(tmp_path, "c.txt", "the cat sat\n\na dog ran\n")
+    r = write(tmp_path, "r.txt", "the cat sat down\nsomething\na dog ran\n")
+    out_file = tmp_path / "per_item.jsonl"
+    proc = run("score", "--candidates", c, "--references", r, "--rouge-types", "rouge1,rougeL",
+               "--per-item", out_file)
+    assert proc.returncode == 0, proc.stderr
+    items = [json.loads(x) for x in lines(out_file)]
+    assert len(items) == 3
+    assert list(items[0]) == ["rouge1", "rougeL"]
+    assert items[0]["rouge1"] == {"precision": 1.0, "recall": 0.75,
+                                  "fmeasure": pytest.approx(6 / 7)}
+    assert items[1]["rouge1"] == {"precision": 0.0, "recall": 0.0, "fmeasure": 0.0}
+    assert items[2]["rougeL"]["fmeasure"] == 1.0
+
+
+def test_csv_output(example_files):
+    import csv
+    import io
+    cands, refs, _ = example_files
+    common = ["score", "--candidates", cands, "--references", refs, "--bootstrap", 100,
+              "--seed", 2]
+    as_json = json.loads(run(*common, "--format", "json").stdout)
+    proc = run(*common, "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert [row["rouge_type"] for row in rows] == TYPES
+    for row in rows:
+        t = row["rouge_type"]
+        for m in ("precision", "recall", "fmeasure"):
+            assert float(row[m]) == as_json["scores"][t][m]
+            assert float(row[f"{m}_low"]) == as_json["intervals"][t]["low"][m]
+            assert float(row[f"{m}_high"]) == as_json["intervals"][t]["high"][m]
+        assert row["n_items"] == "20" and row["signature"] == as_json["signature"]
+    plain = run("score", "--candidates", cands, "--references", refs, "--format", "csv")
+    assert plain.stdout.splitlines()[0] == \
+        "rouge_type,precision,recall,fmeasure,n_items,signature"
+
+
+def test_table_with_intervals(example_files):
+    cands, refs, _ = example_files
+    proc = run("score", "--candidates", cands, "--references", refs, "--bootstrap", 100,
+               "--seed", 2, "--confidence", 0.8)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert "80% CI" in out[0]
+    assert out[1].startswith("rouge1") and out[1].count("[") == 3
+    assert "boot:100,ci:0.8,seed:2" in out[-1]
+
+
+def test_bootstrap_with_a_seed_reproduces(example_files):
+    cands, refs, _ = example_files
+    args = ["score", "--candidates", cands, "--references", refs, "--bootstrap", 200,
+            "--seed", 5, "--format", "json"]
+    assert run(*args).stdout == run(*args).stdout
+
+
+# --- compare -----------------------------------------------------------------------
+
+@pytest.fixture
+def two_systems(tmp_path):
+    """30 items; system B is the reference itself, so it wins on every item."""
+    rng = __import__("random").Random(3)
+    words = "the a cat dog sat ran on under mat rug big small red".split()
+    refs = [" ".join(rng.choices(words, k=8)) for _ in range(30)]
+    a = [" ".join(r.split()[:3] + ["zebra"]) for r in refs]
+    return (write(tmp_path, "a.txt", "\n".join(a) + "\n"),
+            write(tmp_path, "b.txt", "\n".join(refs) + "\n"),
+            write(tmp_path, "ref.txt", "\n".join(refs) + "\n"))
+
+
+def compare(a, b, ref, *extra):
+    return run("compare", "--candidates-a", a, "--candidates-b", b, "--references", ref, *extra)
+
+
+def test_compare_a_system_better_on_every_item(two_systems):
+    a, b, ref = two_systems
+    proc = compare(a, b, ref, "--ar-trials", 999, "--bootstrap", 200, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["n_items"] == 30 and out["seed"] == 12345
+    assert "test:pbs:200,ci:0.95,ar:999,seed:12345" in out["signature"]
+    for t in TYPES:
+        for m in ("precision", "recall", "fmeasure"):
+            r = out["results"][t][m]
+            assert r["b"] == 1.0 and r["diff"] == r["b"] - r["a"] > 0
+            assert r["p_ar"] == 1 / 1000 and r["p_bootstrap"] == 0.0
+            # (a constant per-item difference makes the interval a point, up to rounding)
+            assert 0 < r["ci_low"] <= r["diff"] + 1e-12 and r["diff"] <= r["ci_high"] + 1e-12
+
+
+def test_compare_identical_systems(two_systems):
+    a, _, ref = two_systems
+    proc = compare(a, a, ref, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    for per_type in json.loads(proc.stdout)["results"].values():
+        for r in per_type.values():
+            assert r["diff"] == 0 and r["ci_low"] == r["ci_high"] == 0
+            assert r["p_ar"] == 1.0 and r["p_bootstrap"] == 1.0
+
+
+def test_compare_equals_the_library(example_files):
+    from rougekit import score_corpus
+    from rougekit.significance import approximate_randomization, paired_bootstrap
+    cands, refs, refs2 = example_files
+    proc = run("compare", "--candidates-a", cands, "--candidates-b", refs2, "--references",
+               refs, "--rouge-types", "rouge2,rougeL", "--stemmer", "--seed", 4,
+               "--bootstrap", 300, "--ar-trials", 2000, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    types = ["rouge2", "rougeL"]
+    ra, rb = (score_corpus(lines(x), [[y] for y in lines(refs)], types, use_stemmer=True)
+              for x in (cands, refs2))
+    for t in types:
+        a = [s[t].fmeasure for s in ra.per_item]
+        b = [s[t].fmeasure for s in rb.per_item]
+        r = out["results"][t]["fmeasure"]
+        assert (r["a"], r["b"]) == (ra.scores[t].fmeasure, rb.scores[t].fmeasure)
+        boot = paired_bootstrap(a, b, 300, 0.95, 4)
+        assert r["p_bootstrap"] == boot.p_value
+        assert r["ci_low"] == pytest.approx(boot.low, abs=1e-12)
+        assert r["p_ar"] == approximate_randomization(a, b, 2000, 4)
+    assert out["signature"].startswith(ra.signature.replace("|boot:none", ""))
+    assert "stem:porter" in out["signature"]
+
+
+def test_compare_table_and_seed(example_files):
+    cands, refs, refs2 = example_files
+    args = ["compare", "--candidates-a", cands, "--candidates-b", refs2, "--references", refs,
+            "--bootstrap", 200, "--ar-trials", 500]
+    proc = run(*args)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].split()[:4] == ["F", "A", "B", "B-A"]
+    assert [line.split()[0] for line in out[1:5]] == TYPES
+    assert "20 items" in out[5] and str(cands) in out[5]
+    assert out[-1].endswith("seed:12345")
+    assert run(*args).stdout == proc.stdout                      # default seed: reproducible
+    assert run(*args, "--seed", 1).stdout != proc.stdout
+
+
+def test_compare_multiple_references(two_systems, tmp_path):
+    a, b, ref = two_systems
+    other = write(tmp_path, "other.txt", "x\n" * 30)
+    proc = compare(a, b, ref, "--references", other, "--multi-ref", "mean", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert "multi:mean" in out["signature"]
+    assert out["results"]["rouge1"]["recall"]["b"] == 0.5     # mean of 1 and 0
+
+
+# --- progress line and Ctrl-C (need a terminal: a pseudo-terminal) ------------------
+
+def run_on_pty(args, interrupt_after_progress=False, timeout=120):
+    """Run rougekit with stderr on a pseudo-terminal; returns (exit code, stderr)."""
+    import os
+    pty = pytest.importorskip("pty")              # POSIX only
+    import select
+    import signal
+    import time
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rougekit", *map(str, args)],
+                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    err, deadline, sent = b"", time.monotonic() + timeout, False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:                       # the child closed the terminal
+                break
+            if not chunk:
+                break
+            err += chunk
+        if interrupt_after_progress and not sent and b"items" in err:
+            proc.send_signal(signal.SIGINT)
+            sent, interrupted_at = True, time.monotonic()
+        if proc.poll() is not None and not ready:
+            break
+    code = proc.wait(timeout=30)
+    os.close(master)
+    if interrupt_after_progress:
+        assert sent, err
+        assert time.monotonic() - interrupted_at < 10     # promptly
+    return code, err.decode("utf-8", "replace")
+
+
+@pytest.fixture
+def long_input(tmp_path):
+    rng = __import__("random").Random(1)
+    words = "the a cat dog sat ran on under mat rug big small red blue".split()
+    text = lambda: " ".join(rng.choices(words, k=60))   # noqa: E731
+    n = 60000
+    c = write(tmp_path, "c.txt", "".join(text() + "\n" for _ in range(n)))
+    r = write(tmp_path, "r.txt", "".join(text() + "\n" for _ in range(n)))
+    return c, r
+
+
+def test_progress_line_on_a_terminal(tmp_path):
+    from rougekit.cli import CHUNK
+    c = write(tmp_path, "c.txt", "the cat sat\n" * (CHUNK + 5))
+    code, err = run_on_pty(["score", "--candidates", c, "--references", c])
+    assert code == 0, err
+    assert f"{CHUNK + 5}/{CHUNK + 5} items" in err
+    assert err.endswith("\r\x1b[K")                  # erased when done
+
+
+def test_ctrl_c_stops_with_one_line(long_input):
+    c, r = long_input
+    code, err = run_on_pty(["score", "--candidates", c, "--references", r, "--jobs", 1,
+                            "--rouge-types", "rougeL,rougeLsum"],
+                           interrupt_after_progress=True)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert err.split("\x1b[K")[-1].strip() == "rougekit: interrupted"
+
+
+# --- more user errors, for score and compare -----------------------------------------
+
+@pytest.mark.parametrize("option,value,fragment", [
+    ("--bootstrap", "-1", "--bootstrap: must be >= 0"),
+    ("--bootstrap", "many", "--bootstrap: not an integer"),
+    ("--confidence", "1.5", "--confidence: must be in [0, 1]"),
+    ("--confidence", "-0.1", "--confidence: must be in [0, 1]"),
+    ("--confidence", "nan", "--confidence: must be in [0, 1]"),
+    ("--confidence", "high", "--confidence: not a number"),
+    ("--seed", "-2", "--seed: must be >= 0"),
+    ("--jobs", "0", "--jobs: must be >= 1"),
+    ("--format", "xml", "--format"),
+])
+def test_score_bad_option_values(tmp_path, option, value, fragment):
+    c = write(tmp_path, "c.txt", "a\n")
+    assert_user_error(run("score", "--candidates", c, "--references", c, option, value),
+                      fragment)
+
+
+def test_per_item_file_cannot_be_written(tmp_path):
+    c = write(tmp_path, "c.txt", "a\n")
+    target = tmp_path / "no_such_dir" / "items.jsonl"
+    assert_user_error(run("score", "--candidates", c, "--references", c, "--per-item", target),
+                      "cannot write", str(target))
+
+
+def test_jsonl_field_of_wrong_type(tmp_path):
+    p = write(tmp_path, "i.jsonl", '{"candidate": "a", "references": ["a", 7]}\n')
+    assert_user_error(run("score", "--jsonl", p), str(p), "line 1", '"references"')
+
+
+@pytest.mark.parametrize("option,value,fragment", [
+    ("--bootstrap", "0", "--bootstrap: must be >= 1"),
+    ("--ar-trials", "0", "--ar-trials: must be >= 1"),
+    ("--ar-trials", "1e3", "--ar-trials: not an integer"),
+    ("--confidence", "2", "--confidence: must be in [0, 1]"),
+    ("--seed", "-1", "--seed: must be >= 0"),
+    ("--rouge-types", "rouge1,rougeZ", "rougeZ"),
+    ("--rouge-types", ",", "--rouge-types is empty"),
+    ("--tokenizer", "nope", "--tokenizer"),
+])
+def test_compare_bad_option_values(two_systems, option, value, fragment):
+    a, b, ref = two_systems
+    assert_user_error(compare(a, b, ref, option, value), fragment)
+
+
+def test_compare_missing_arguments(two_systems):
+    a, b, ref = two_systems
+    assert_user_error(run("compare", "--candidates-a", a, "--references", ref),
+                      "--candidates-b")
+    assert_user_error(run("compare", "--candidates-a", a, "--candidates-b", b),
+                      "--references")
+
+
+def test_compare_missing_file(two_systems, tmp_path):
+    a, _, ref = two_systems
+    missing = tmp_path / "absent.txt"
+    assert_user_error(compare(a, missing, ref), "cannot read", str(missing))
+
+
+def test_compare_unequal_line_counts(two_systems, tmp_path):
+    a, b, ref = two_systems
+    short = write(tmp_path, "short.txt", "x\ny\n")
+    assert_user_error(compare(a, short, ref), str(a), "30", str(short), "2")
+    assert_user_error(compare(a, b, short), str(a), "30", str(short), "2")
+    assert_user_error(compare(a, b, ref, "--references", short), str(short), "2")
+
+
+def test_compare_not_utf8(two_systems, tmp_path):
+    a, _, ref = two_systems
+    bad = write(tmp_path, "latin1.txt", "caf\xe9\n".encode("latin-1") * 30)
+    assert_user_error(compare(a, bad, ref), str(bad), "UTF-8", "offset 3")
+
+
+def test_compare_empty_input(tmp_path):
+    e = write(tmp_path, "empty.txt", "")
+    assert_user_error(compare(e, e, e), str(e), "no lines")
+
+
+def test_no_subcommand_is_one_line():
+    assert_user_error(run(), "required")
+    assert_user_error(run("frobnicate"), "frobnicate")

@@ -7,28 +7,57 @@ several times); ``rougekit score --jsonl FILE`` reads one
 ``--multi-ref`` chooses how they combine (default: per item and rouge type,
 the reference with the best F, as rouge-score's ``score_multi``). It prints
 the corpus-level precision, recall and F of each rouge type (the mean over
-items of the per-item scores, ``rougekit.score_corpus``) and the signature of
-the options that produced them.
+items of the per-item scores, ``rougekit.score_corpus``), with
+``--bootstrap N`` their confidence intervals, and the signature of the
+options that produced them; ``--per-item FILE`` writes each item's scores.
 
-User errors (a missing file, unequal line counts, a file that is not UTF-8,
-malformed JSONL, an unknown rouge type, empty input) print one line on
-stderr and exit 2.
+``rougekit compare --candidates-a FILE --candidates-b FILE --references FILE``
+scores two systems against the same references and tests, per rouge type,
+whether their difference B - A is significant: paired bootstrap resampling
+and approximate randomization (``rougekit.significance``).
+
+A progress line is drawn on stderr when it is a terminal. User errors (a
+missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
+an unknown rouge type, empty input, a bad option value) print one line on
+stderr and exit 2; Ctrl-C prints one line and exits 130.
 """
 import argparse
+import csv
+import io
 import json
 import sys
+import time
+
+import numpy as np
 
 from rougekit import __version__
 from rougekit.corpus import MULTI_REF_POLICIES, score_corpus
 from rougekit.rouge_scorer import RougeScorer
+from rougekit.scoring import AggregateScore, Score
+from rougekit.significance import approximate_randomization, bootstrap_interval, paired_bootstrap
 from rougekit.word_tokenizers import TOKENIZER_NAMES
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
+MEASURES = ("precision", "recall", "fmeasure")
+# Items per score_corpus call: small enough that the progress line moves and
+# Ctrl-C is noticed between calls, large enough that threads stay busy.
+CHUNK = 2000
+# sacreBLEU's default seed: compare is reproducible unless asked otherwise.
+COMPARE_SEED = 12345
 
 
 class UserError(Exception):
     """A problem with the command's input: reported in one line, exit 2."""
 
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (the usage is in --help)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# --- reading input -----------------------------------------------------------
 
 def read_lines(path):
     """The lines of a UTF-8 text file, without line ends ("\\n" or "\\r\\n")."""
@@ -56,19 +85,26 @@ def parse_types(spec):
         RougeScorer(types)
     except ValueError as e:
         raise UserError(str(e)) from None
-    return types
+    return list(dict.fromkeys(types))
+
+
+def load_parallel(named_paths):
+    """Files of one text per line that must align: [(option, path)] ->
+    their lists of lines, checked non-empty and of equal lengths."""
+    texts = [read_lines(path) for _, path in named_paths]
+    (_, first), lines = named_paths[0], texts[0]
+    if not lines:
+        raise UserError(f"{first} has no lines")
+    for (_, path), other in zip(named_paths[1:], texts[1:]):
+        if len(other) != len(lines):
+            raise UserError(f"{first} has {len(lines)} lines but {path} has {len(other)}")
+    return texts
 
 
 def load_files(args):
-    candidates = read_lines(args.candidates)
-    references = [read_lines(p) for p in args.references]
-    if not candidates:
-        raise UserError(f"{args.candidates} has no lines")
-    for path, refs in zip(args.references, references):
-        if len(refs) != len(candidates):
-            raise UserError(f"{args.candidates} has {len(candidates)} lines but "
-                            f"{path} has {len(refs)}")
-    return candidates, [list(r) for r in zip(*references)]
+    texts = load_parallel([("--candidates", args.candidates)]
+                          + [("--references", p) for p in args.references])
+    return texts[0], [list(r) for r in zip(*texts[1:])]
 
 
 def load_jsonl(path):
@@ -103,19 +139,141 @@ def load_jsonl(path):
     return candidates, references
 
 
-def render_table(result, types):
-    lines = [f"{'':<10} {'P':>7} {'R':>7} {'F':>7}"]
-    for t in types:
-        s = result.scores[t]
-        lines.append(f"{t:<10} {s.precision:7.4f} {s.recall:7.4f} {s.fmeasure:7.4f}")
-    lines.append(f"{result.n_items} items · {result.signature}")
+# --- scoring in chunks, with a progress line -----------------------------------
+
+class Progress:
+    """A coarse progress line on stderr, drawn only when stderr is a terminal
+    (so logs and pipes stay clean); cleared when done or interrupted."""
+
+    def __init__(self, total, label="scoring"):
+        self.total, self.label = total, label
+        self.active = sys.stderr.isatty()
+        self.shown = False
+        self.last = 0.0
+
+    def update(self, done):
+        now = time.monotonic()
+        if not self.active or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // self.total
+        # Marked first: a Ctrl-C during the write must still erase the line.
+        self.shown = True
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                         f"{done}/{self.total} items")
+        sys.stderr.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.shown:
+            sys.stderr.write("\r\033[K")       # erase the line
+            sys.stderr.flush()
+        return False
+
+
+def scoring_options(args):
+    return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer,
+                multi_ref=args.multi_ref)
+
+
+def score_items(candidates, references, types, args, progress, done=0):
+    """score_corpus's per-item scores, CHUNK items per call. Each item's score
+    depends on that item alone, so they equal one call's."""
+    per_item = []
+    for start in range(0, len(candidates), CHUNK):
+        try:
+            part = score_corpus(candidates[start:start + CHUNK],
+                                references[start:start + CHUNK], types,
+                                threads=args.jobs, **scoring_options(args))
+        except (TypeError, ValueError) as e:
+            raise UserError(str(e)) from None
+        per_item.extend(part.per_item)
+        progress.update(done + len(per_item))
+    return per_item
+
+
+def corpus_means(per_item, types):
+    """score_corpus's corpus scores: per type, the mean over items of P, R and
+    F, summed in item order as score_corpus does, so the floats are equal."""
+    n = len(per_item)
+    return {t: Score(*(sum(column) / n for column in zip(*(item[t] for item in per_item))))
+            for t in types}
+
+
+def item_matrix(per_item, types):
+    """One row per item: P, R, F of each type in turn (score_corpus's layout)."""
+    return np.array([[x for t in types for x in item[t]] for item in per_item], dtype=float)
+
+
+def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
+    """score_corpus's own signature for these options (from a one-item call, so
+    it cannot drift from the library's); also validates the options."""
+    try:
+        return score_corpus(["x"], [["x"]], types, bootstrap=bootstrap,
+                            confidence=confidence, seed=seed, threads=1,
+                            **scoring_options(args)).signature
+    except (TypeError, ValueError) as e:
+        raise UserError(str(e)) from None
+
+
+# --- rougekit score ---------------------------------------------------------------
+
+def fmt_interval(low, high):
+    return f"[{low:.4f}, {high:.4f}]"
+
+
+def render_table(scores, intervals, n_items, signature, confidence):
+    if intervals is None:
+        lines = [f"{'':<10} {'P':>7} {'R':>7} {'F':>7}"]
+        for t, s in scores.items():
+            lines.append(f"{t:<10} {s.precision:7.4f} {s.recall:7.4f} {s.fmeasure:7.4f}")
+    else:
+        head = f"{100 * confidence:g}% CI"
+        lines = [f"{'':<10} " + " ".join(f"{m:>7} {head:>18}" for m in ("P", "R", "F"))]
+        for t, s in scores.items():
+            iv = intervals[t]
+            cells = [f"{getattr(s, m):7.4f} {fmt_interval(getattr(iv.low, m), getattr(iv.high, m)):>18}"
+                     for m in MEASURES]
+            lines.append(f"{t:<10} " + " ".join(cells))
+    lines.append(f"{n_items} items · {signature}")
     return "\n".join(lines)
+
+
+def render_csv(scores, intervals, n_items, signature):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["rouge_type", *MEASURES]
+    if intervals is not None:
+        header += [f"{m}_{end}" for m in MEASURES for end in ("low", "high")]
+    writer.writerow(header + ["n_items", "signature"])
+    for t, s in scores.items():
+        row = [t, *(repr(x) for x in s)]
+        if intervals is not None:
+            iv = intervals[t]
+            row += [repr(getattr(bound, m)) for m in MEASURES for bound in (iv.low, iv.high)]
+        writer.writerow(row + [n_items, signature])
+    return out.getvalue().rstrip("\n")
+
+
+def write_per_item(path, per_item, types):
+    """One JSON object per line and item, in input order:
+    {"rouge1": {"precision": P, "recall": R, "fmeasure": F}, ...}."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            for item in per_item:
+                f.write(json.dumps({t: item[t]._asdict() for t in types}) + "\n")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror}") from None
 
 
 def cmd_score(args):
     types = parse_types(args.rouge_types)
     if (args.jsonl is None) == (args.candidates is None):
         raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
+    signature = corpus_signature(types, args, args.bootstrap, args.confidence, args.seed)
     if args.jsonl is not None:
         if args.references:
             raise UserError("--references goes with --candidates, not --jsonl")
@@ -124,22 +282,103 @@ def cmd_score(args):
         if not args.references:
             raise UserError("--candidates needs at least one --references FILE")
         candidates, references = load_files(args)
-    try:
-        result = score_corpus(candidates, references, types, tokenizer=args.tokenizer,
-                              use_stemmer=args.stemmer, multi_ref=args.multi_ref,
-                              threads=args.jobs)
-    except (TypeError, ValueError) as e:
-        raise UserError(str(e)) from None
+
+    with Progress(len(candidates)) as progress:
+        per_item = score_items(candidates, references, types, args, progress)
+    scores = corpus_means(per_item, types)
+    intervals = None
+    if args.bootstrap:
+        # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
+        low, high = bootstrap_interval(item_matrix(per_item, types), args.bootstrap,
+                                       args.confidence, args.seed)
+        intervals = {t: AggregateScore(low=Score(*map(float, low[3 * k:3 * k + 3])),
+                                       mid=scores[t],
+                                       high=Score(*map(float, high[3 * k:3 * k + 3])))
+                     for k, t in enumerate(types)}
+    if args.per_item:
+        write_per_item(args.per_item, per_item, types)
+
     if args.format == "json":
-        print(json.dumps({
-            "n_items": result.n_items,
-            "signature": result.signature,
-            "scores": {t: result.scores[t]._asdict() for t in types},
-        }, indent=2))
+        out = {"n_items": len(per_item), "signature": signature,
+               "scores": {t: scores[t]._asdict() for t in types}}
+        if intervals is not None:
+            out["confidence"] = args.confidence
+            out["intervals"] = {t: {"low": iv.low._asdict(), "high": iv.high._asdict()}
+                                for t, iv in intervals.items()}
+        print(json.dumps(out, indent=2))
+    elif args.format == "csv":
+        print(render_csv(scores, intervals, len(per_item), signature))
     else:
-        print(render_table(result, types))
+        print(render_table(scores, intervals, len(per_item), signature, args.confidence))
     return 0
 
+
+# --- rougekit compare -------------------------------------------------------------
+
+def compare_signature(types, args):
+    test = (f"test:pbs:{args.bootstrap},ci:{args.confidence},ar:{args.ar_trials},"
+            f"seed:{'none' if args.seed is None else args.seed}")
+    return corpus_signature(types, args) + "|" + test
+
+
+def fmt_p(p):
+    return f"{p:.4f}"
+
+
+def cmd_compare(args):
+    types = parse_types(args.rouge_types)
+    signature = compare_signature(types, args)
+    texts = load_parallel([("--candidates-a", args.candidates_a),
+                           ("--candidates-b", args.candidates_b)]
+                          + [("--references", p) for p in args.references])
+    cands_a, cands_b = texts[0], texts[1]
+    references = [list(r) for r in zip(*texts[2:])]
+    n = len(cands_a)
+
+    with Progress(2 * n) as progress:
+        items_a = score_items(cands_a, references, types, args, progress)
+        items_b = score_items(cands_b, references, types, args, progress, done=n)
+    scores_a, scores_b = corpus_means(items_a, types), corpus_means(items_b, types)
+    # Columns: P, R, F of each type; every column sees the same resamples/swaps.
+    a, b = item_matrix(items_a, types), item_matrix(items_b, types)
+    pbs = paired_bootstrap(a, b, args.bootstrap, args.confidence, args.seed)
+    p_ar = approximate_randomization(a, b, args.ar_trials, args.seed)
+
+    results = {}
+    for k, t in enumerate(types):
+        results[t] = {}
+        for j, m in enumerate(MEASURES):
+            col = 3 * k + j
+            va, vb = getattr(scores_a[t], m), getattr(scores_b[t], m)
+            results[t][m] = {"a": va, "b": vb, "diff": vb - va,
+                             "ci_low": float(pbs.low[col]), "ci_high": float(pbs.high[col]),
+                             "p_bootstrap": float(pbs.p_value[col]),
+                             "p_ar": float(p_ar[col])}
+
+    if args.format == "json":
+        print(json.dumps({
+            "n_items": n, "a": args.candidates_a, "b": args.candidates_b,
+            "signature": signature, "bootstrap": args.bootstrap,
+            "confidence": args.confidence, "ar_trials": args.ar_trials, "seed": args.seed,
+            "results": results}, indent=2))
+    else:
+        ci = f"{100 * args.confidence:g}% CI"
+        lines = [f"{'F':<10} {'A':>7} {'B':>7} {'B-A':>8} {ci:>20} {'p(boot)':>8} {'p(AR)':>8}"]
+        for t in types:
+            r = results[t]["fmeasure"]
+            interval = f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]"
+            lines.append(f"{t:<10} {r['a']:7.4f} {r['b']:7.4f} {r['diff']:+8.4f} "
+                         f"{interval:>20} {fmt_p(r['p_bootstrap']):>8} {fmt_p(r['p_ar']):>8}")
+        lines.append(f"A: {args.candidates_a} · B: {args.candidates_b} · {n} items")
+        lines.append(f"paired bootstrap: {args.bootstrap} resamples (p = share where "
+                     f"B-A does not keep its sign); approximate randomization: "
+                     f"{args.ar_trials} trials (p two-sided, +1 smoothed)")
+        lines.append(signature)
+        print("\n".join(lines))
+    return 0
+
+
+# --- options ------------------------------------------------------------------------
 
 def positive_int(text):
     try:
@@ -151,11 +390,49 @@ def positive_int(text):
     return value
 
 
+def non_negative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def confidence_level(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:      # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
+    return value
+
+
+def add_scoring_options(parser):
+    parser.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
+                        help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
+    parser.add_argument("--stemmer", action="store_true",
+                        help="Porter-stem words longer than 3 characters")
+    parser.add_argument("--tokenizer", default="rouge-score", choices=TOKENIZER_NAMES,
+                        help="rouge-score (default; ASCII letters and digits), whitespace, "
+                             "whitespace-lower, unicode, char")
+    parser.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
+                        help="how an item's references combine (default max, as "
+                             "rouge-score's score_multi)")
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                        help="threads (default: all cores)")
+    parser.add_argument("--confidence", type=confidence_level, default=0.95, metavar="C",
+                        help="coverage of the bootstrap intervals, in [0, 1] (default 0.95)")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="rougekit", description="ROUGE scores, exactly as rouge-score computes them.")
     parser.add_argument("--version", action="version", version=f"rougekit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+
     score = sub.add_parser("score", help="score candidates against references")
     score.add_argument("--candidates", metavar="FILE",
                        help="one candidate text per line (UTF-8)")
@@ -163,20 +440,36 @@ def build_parser():
                        help="one reference per line; repeat for more references")
     score.add_argument("--jsonl", metavar="FILE",
                        help='one {"candidate": ..., "references": [...]} per line')
-    score.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
-                       help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
-    score.add_argument("--stemmer", action="store_true",
-                       help="Porter-stem words longer than 3 characters")
-    score.add_argument("--tokenizer", default="rouge-score", choices=TOKENIZER_NAMES,
-                       help="rouge-score (default; ASCII letters and digits), whitespace, "
-                            "whitespace-lower, unicode, char")
-    score.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
-                       help="how an item's references combine (default max, as "
-                            "rouge-score's score_multi)")
-    score.add_argument("--jobs", type=positive_int, default=None, metavar="N",
-                       help="threads (default: all cores)")
-    score.add_argument("--format", choices=["table", "json"], default="table")
+    add_scoring_options(score)
+    score.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
+                       help="N resamples for percentile confidence intervals (default 0: none)")
+    score.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
+                       help="bootstrap seed (default: not reproducible)")
+    score.add_argument("--per-item", metavar="FILE",
+                       help="write each item's scores to FILE, one JSON object per line")
+    score.add_argument("--format", choices=["table", "json", "csv"], default="table")
     score.set_defaults(func=cmd_score)
+
+    compare = sub.add_parser(
+        "compare", help="test whether two systems differ significantly",
+        description="Score systems A and B against the same references; per rouge type, "
+                    "test the difference B-A with paired bootstrap resampling (Koehn 2004) "
+                    "and approximate randomization (Riezler and Maxwell 2005).")
+    compare.add_argument("--candidates-a", required=True, metavar="FILE",
+                         help="system A, one text per line")
+    compare.add_argument("--candidates-b", required=True, metavar="FILE",
+                         help="system B, one text per line")
+    compare.add_argument("--references", action="append", required=True, metavar="FILE",
+                         help="one reference per line; repeat for more references")
+    add_scoring_options(compare)
+    compare.add_argument("--bootstrap", type=positive_int, default=1000, metavar="N",
+                         help="paired bootstrap resamples (default 1000)")
+    compare.add_argument("--ar-trials", type=positive_int, default=10000, metavar="N",
+                         help="approximate randomization trials (default 10000)")
+    compare.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",
+                         help=f"seed of both tests (default {COMPARE_SEED})")
+    compare.add_argument("--format", choices=["table", "json"], default="table")
+    compare.set_defaults(func=cmd_compare)
     return parser
 
 
