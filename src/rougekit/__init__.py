@@ -8,7 +8,9 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
-``score_corpus`` for multi-reference corpus scoring with a signature.
+``score_corpus`` for multi-reference corpus scoring with a signature;
+``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
+rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
@@ -24,6 +26,9 @@ from rougekit.scoring import Score
 from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2,
                                     rouge_l, rouge_lsum, rouge_n)
 from rougekit.word_tokenizers import get_tokenizer
+from rougekit.aggregate import MeanAggregator
+from rougekit.hf import compute
+from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
 
 __all__ = [
     "__version__", "BACKEND",
@@ -37,4 +42,6 @@ __all__ = [
     "Evaluation", "MissingFieldError",
     # corpus scoring and tokenizers
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
+    # entry points users already know, and mergeable means
+    "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
 ]

@@ -344,7 +344,7 @@ def cmd_compare(args):
     pbs = paired_bootstrap(a, b, args.bootstrap, args.confidence, args.seed)
     p_ar = approximate_randomization(a, b, args.ar_trials, args.seed)
 
-    results = {}
+    results: dict = {}
     for k, t in enumerate(types):
         results[t] = {}
         for j, m in enumerate(MEASURES):

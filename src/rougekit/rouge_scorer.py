@@ -108,7 +108,7 @@ def _score_summary_lcs(target_sents, prediction_sents):
 def _sentence_splitter():
     """nltk's sentence splitter, or an error that says what to install."""
     try:
-        import nltk  # type: ignore[import-untyped]
+        import nltk
     except ImportError:
         raise ImportError(
             "split_summaries=True splits sentences with nltk, which is not "

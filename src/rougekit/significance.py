@@ -73,7 +73,7 @@ def _check_seed(seed):
 def _check_confidence(confidence):
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
         raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
-    if not 0 <= confidence <= 1:
+    if not 0 <= float(confidence) <= 1:
         raise ValueError(f"confidence must be in [0, 1], got {confidence!r}")
 
 
