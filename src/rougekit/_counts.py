@@ -49,10 +49,18 @@ class Numbering:
 
 
 def ngram_counts(target_tokens, prediction_tokens, n):
-    """(clipped n-gram overlap, n-grams in target, n-grams in prediction)."""
+    """(clipped n-gram overlap, n-grams in target, n-grams in prediction).
+
+    Tokens must be hashable, as n-grams are counted by value (rouge-score
+    raises the same TypeError). An n beyond both lengths gives no n-grams.
+    """
+    for tokens in (target_tokens, prediction_tokens):
+        for t in tokens:
+            hash(t)
     number = Numbering()
     ids_t = number(target_tokens)
     ids_p = number(prediction_tokens)
+    n = min(n, len(ids_t) + len(ids_p) + 1)   # any larger n gives no n-grams either
     return _backend.ngram_overlap(ids_t, ids_p, n)
 
 

@@ -136,7 +136,9 @@ def _parse_types(rouge_types):
         raise ValueError("rouge_types is empty")
     parsed: List[Tuple[str, Any]] = []
     for name in names:
-        match = _ROUGE_N_RE.fullmatch(name) if isinstance(name, str) else None
+        if not isinstance(name, str):
+            raise TypeError(f"rouge_types must contain str, not {type(name).__name__}")
+        match = _ROUGE_N_RE.fullmatch(name)
         if match:
             parsed.append((name, int(match.group(1))))
         elif name in ("rougeL", "rougeLsum"):
@@ -155,6 +157,11 @@ def _texts(candidates, references):
     if isinstance(references, (str, bytes)):
         raise TypeError("references must be a list (one entry per candidate), "
                         f"not a single {type(references).__name__}")
+    for name, value in (("candidates", candidates), ("references", references)):
+        try:
+            iter(value)
+        except TypeError:
+            raise TypeError(f"{name} must be a list, not {type(value).__name__}") from None
     candidates, references = list(candidates), list(references)
     if len(candidates) != len(references):
         raise ValueError(f"candidates has {len(candidates)} items but references "
@@ -327,6 +334,9 @@ def score_corpus(candidates, references, rouge_types=("rouge1", "rouge2", "rouge
     types = _parse_types(rouge_types)
     tok = get_tokenizer(tokenizer, use_stemmer=use_stemmer)
     _check_options(multi_ref, bootstrap, confidence, seed)
+    if threads is not None:
+        from rougekit.rouge_scorer import _thread_count
+        _thread_count(threads)          # the same checks on every path
     candidates, references = _texts(candidates, references)
 
     if multi_ref != "pooled" and isinstance(tok, RougeScoreTokenizer):

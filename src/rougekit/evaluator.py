@@ -168,6 +168,9 @@ class Evaluation:
 
 def _field(sample, names):
     """The first of ``names`` present in ``sample`` (a mapping or an object)."""
+    if sample is None or isinstance(sample, (str, bytes, int, float)):
+        raise TypeError("sample must be a mapping or an object with answer and "
+                        f"groundTruth fields, not {type(sample).__name__}")
     for name in names:
         if isinstance(sample, Mapping):
             if name in sample:

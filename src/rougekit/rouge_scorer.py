@@ -241,6 +241,7 @@ class RougeScorer(scoring.BaseScorer):
         if isinstance(targets, (str, bytes)):
             raise TypeError("targets must be a list of texts, not a single "
                             f"{type(targets).__name__}")
+        targets = _as_list(targets, "targets")
         score_dicts = [self.score(t, prediction) for t in targets]
         if not score_dicts and self._types:
             raise ValueError("targets must contain at least one text")
@@ -288,15 +289,9 @@ class RougeScorer(scoring.BaseScorer):
             finally:
                 self._engine_pool.put(engine)
 
-        if threads == 1 or len(chunks) == 1:
-            out = []
-            try:
-                for c in chunks:
-                    out.extend(run(c))
-            except KeyboardInterrupt:
-                cancel.set()
-                raise
-            return out
+        # Even with one thread the chunks run on a worker: the main thread
+        # waits in short slices, so Ctrl-C is seen at once and the workers
+        # stop after their current pair.
         with ThreadPoolExecutor(max_workers=min(threads, len(chunks))) as pool:
             futures = [pool.submit(run, c) for c in chunks]
             try:

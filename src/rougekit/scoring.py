@@ -8,6 +8,7 @@ means (rouge-score's docstring calls it the mean).
 """
 import abc
 import collections
+import numbers
 from typing import Any, Dict, Mapping
 
 import numpy as np
@@ -55,16 +56,26 @@ class BootstrapAggregator(object):
     """
 
     def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000) -> None:
-        if confidence_interval < 0 or confidence_interval > 1:
+        # rouge-score's checks and messages, plus the types and NaN it lets
+        # through to fail later (or never).
+        if isinstance(confidence_interval, bool) or not isinstance(confidence_interval, numbers.Real):
+            raise TypeError("confidence_interval must be a number, not "
+                            f"{type(confidence_interval).__name__}")
+        if not 0 <= confidence_interval <= 1:
             raise ValueError("confidence_interval must be in range [0, 1]")
+        if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
+            raise TypeError(f"n_samples must be an int, not {type(n_samples).__name__}")
         if n_samples <= 0:
             raise ValueError("n_samples must be positive")
-        self._n_samples = n_samples
-        self._confidence_interval = confidence_interval
+        self._n_samples: int = n_samples
+        self._confidence_interval: float = confidence_interval
         self._scores: Dict[Any, list] = collections.defaultdict(list)
 
     def add_scores(self, scores: Mapping[Any, Any]) -> None:
         """Adds one item's scores: a dict of score type -> Score."""
+        if not isinstance(scores, Mapping):
+            raise TypeError("scores must be a dict of score type -> Score, not "
+                            f"{type(scores).__name__}")
         for score_type, score in scores.items():
             self._scores[score_type].append(score)
 

@@ -193,7 +193,17 @@ def f1(precision, recall):
     >>> f1(0.5, 1.0)
     0.6666666666666666
     """
+    _check_unit(precision, "precision")
+    _check_unit(recall, "recall")
     return fmeasure(precision, recall)
+
+
+def _check_unit(value, name):
+    """A precision or recall: a real number in [0, 1] (NaN is not)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
+    if not 0 <= float(value) <= 1:
+        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
 
 
 def fbeta(precision, recall, beta):
@@ -206,6 +216,8 @@ def fbeta(precision, recall, beta):
     >>> fbeta(0.5, 1.0, 2.0)
     0.8333333333333334
     """
+    _check_unit(precision, "precision")
+    _check_unit(recall, "recall")
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
         raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
     if not math.isfinite(beta) or beta < 0:

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Differential fuzz target: rougekit's compiled core, its pure-Python
+implementation and rouge-score 0.1.2 on the same input.
+
+Each input (bytes) decodes into a case: a target, a prediction (str, or
+sometimes UTF-8 bytes, possibly invalid), ``use_stemmer`` and a list of rouge
+types. The case is scored by
+
+1. ``RougeScorer`` with the compiled engine (the C tokenizer, stemmer and
+   kernels, on ``score`` and on ``score_batch`` with threads);
+2. ``RougeScorer``'s Python path with the pure kernels (``rougekit._pure``)
+   and the pure Porter stemmer (``rougekit.porter``): the backend is chosen
+   at import, so this path is selected explicitly (a ``DefaultTokenizer``
+   subclass bypasses the engine; ``_counts``' backend is swapped for the
+   pure kernels for the duration of the call);
+3. rouge-score's ``RougeScorer``;
+
+and the results must be identical (values with ``==`` and their types), or
+all three must raise the same exception type. The kernels are also compared
+directly (``rougekit._lcs`` / ``rougekit._overlap`` against ``rougekit._pure``)
+on the case's token ids. Any difference or crash fails.
+
+Usage:
+  python fuzz/fuzz_differential.py --iterations N [--seed S]   # random loop
+  python fuzz/fuzz_differential.py --input FILE                # replay one input
+  python fuzz/fuzz_differential.py [libFuzzer flags] [CORPUS_DIR]  # atheris
+
+See fuzz/README.md.
+"""
+import argparse
+import contextlib
+import hashlib
+import os
+import random
+import sys
+import tempfile
+import time
+import types
+
+# --- the case decoder (shared by atheris and the random loop) ----------------
+
+# Fragments a byte can select: words that stem, collide, split oddly or are
+# not tokens at all; separators; odd code points.
+FRAGMENTS = [
+    "the", "The", "THE", "cat", "cats", "running", "runs", "ran", "run",
+    "generalizations", "relational", "happiness", "caresses", "ponies", "sky",
+    "a", "an", "on", "mat", "dog's", "x9", "2024", "0", "abc", "ABC",
+    "caf\u00e9", "na\u00efve", "stra\u00dfe", "\u0130stanbul", "K\u212a", "\ufb01ne",
+    "\u65e5\u672c", "\u0440\u0443\u0441", "\u0663\u0664", "\u00bd", "\u2460",
+    "\U0001F600", "\ud800", "\udfff", "\x00", "\x1b[0m", "\x7f", "\u200b",
+    " ", " ", " ", " ", "\n", "\n\n", "\t", ". ", ", ", "-", "'", "\r\n",
+    "\u00a0", "\u2028", "\x85", "\x0b", "\x0c", "\x1c",
+]
+ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
+MAX_FRAGMENTS = 400
+
+
+def decode_case(data):
+    """bytes -> (target, prediction, use_stemmer, rouge_types)."""
+    if len(data) < 3:
+        data = data + b"\x00" * (3 - len(data))
+    flags, type_bits, split = data[0], data[1], data[2]
+    body = data[3:3 + 2 * MAX_FRAGMENTS]
+    use_stemmer = bool(flags & 1)
+    rouge_types = [t for i, t in enumerate(ALL_TYPES) if type_bits >> i & 1]
+    if type_bits & 0x80:
+        rouge_types = ["rougeLsum"]          # rouge-score's lsum-only path
+    cut = split * len(body) // 256
+    texts = []
+    for part in (body[:cut], body[cut:]):
+        if flags & 2 and flags & 4:
+            # raw bytes as text (invalid UTF-8 lowered and decoded)
+            texts.append(bytes(part))
+        elif flags & 2:
+            texts.append(part.decode("utf-8", "surrogateescape"))
+        else:
+            texts.append("".join(FRAGMENTS[b % len(FRAGMENTS)] for b in part))
+    target, prediction = texts
+    if flags & 8 and isinstance(target, str):
+        prediction = target                  # identical texts
+    if flags & 16 and isinstance(prediction, str):
+        prediction = prediction.encode("utf-8", "surrogatepass")
+    return target, prediction, use_stemmer, rouge_types
+
+
+# --- the three implementations ------------------------------------------------
+
+def _imports():
+    global rouge_scorer, tokenizers, _counts, _pure, _lcs, _overlap, ref_rouge_scorer
+    global rougekit
+    import rougekit
+    from rougekit import _counts, _pure, rouge_scorer, tokenizers
+    from rougekit import _lcs, _overlap
+    from rouge_score import rouge_scorer as ref_rouge_scorer
+
+
+class _PythonPathTokenizer(object):
+    """Marker base, replaced in _setup by a DefaultTokenizer subclass."""
+
+
+_PURE_KERNELS = None
+_SCORERS = {}
+
+
+def _setup():
+    global _PythonPathTokenizer, _PURE_KERNELS
+    if rougekit.BACKEND != "compiled":
+        sys.exit("fuzz_differential: the compiled core is not built (BACKEND=%r); "
+                 "build it (python setup.py build_ext --inplace) and unset "
+                 "ROUGEKIT_PURE_PYTHON" % rougekit.BACKEND)
+
+    class PythonPathTokenizer(tokenizers.DefaultTokenizer):
+        """rouge-score's tokenizer on the Python path, with the pure stemmer."""
+
+        def __init__(self, use_stemmer):
+            super().__init__(False)
+            self._stemmer = tokenizers._PureStemCache() if use_stemmer else None
+
+    _PythonPathTokenizer = PythonPathTokenizer
+    _PURE_KERNELS = types.SimpleNamespace(
+        NAME="pure", lcs_length=_pure.lcs_length, lcs_indices=_pure.lcs_indices,
+        union_lcs=_pure.union_lcs, summary_lcs_hits=_pure.summary_lcs_hits,
+        ngram_overlap=_pure.ngram_overlap)
+
+
+@contextlib.contextmanager
+def _pure_kernels():
+    saved = _counts._backend
+    _counts._backend = _PURE_KERNELS
+    try:
+        yield
+    finally:
+        _counts._backend = saved
+
+
+def _scorers(rouge_types, use_stemmer):
+    key = (tuple(rouge_types), use_stemmer)
+    if key not in _SCORERS:
+        compiled = rouge_scorer.RougeScorer(rouge_types, use_stemmer=use_stemmer)
+        assert compiled._engine is not None or not rouge_types, "engine not in use"
+        pure = rouge_scorer.RougeScorer(
+            rouge_types, tokenizer=_PythonPathTokenizer(use_stemmer))
+        assert pure._engine is None
+        ref = ref_rouge_scorer.RougeScorer(rouge_types, use_stemmer=use_stemmer)
+        _SCORERS[key] = (compiled, pure, ref)
+    return _SCORERS[key]
+
+
+def _outcome(func, *args):
+    try:
+        return func(*args)
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise
+    except Exception as exc:
+        return type(exc)
+
+
+def _typed(result):
+    """A result with the type of every number, for an exact comparison."""
+    if isinstance(result, type):
+        return result
+    return [(k, type(v).__name__, tuple(v), tuple(type(x).__name__ for x in v))
+            for k, v in result.items()]
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def check_case(target, prediction, use_stemmer, rouge_types):
+    compiled, pure, ref = _scorers(rouge_types, use_stemmer)
+    theirs = _typed(_outcome(ref.score, target, prediction))
+    ours = {
+        "compiled score": _typed(_outcome(compiled.score, target, prediction)),
+        "compiled score_batch": _typed(_outcome(
+            lambda: compiled.score_batch([target] * 3, [prediction] * 3, threads=2)[2])),
+        "python path, compiled kernels": _typed(_outcome(pure.score, target, prediction)),
+    }
+    with _pure_kernels():
+        ours["python path, pure kernels"] = _typed(_outcome(pure.score, target, prediction))
+    for name, got in ours.items():
+        if got != theirs:
+            raise Mismatch("%s differs from rouge-score\n  case: %r\n  rouge-score: %r\n"
+                           "  rougekit:    %r" % (name, (target, prediction, use_stemmer,
+                                                         rouge_types), theirs, got))
+    if isinstance(theirs, type):
+        return
+    # The kernels, directly, on the case's token ids.
+    tok = pure._tokenizer
+    t_tokens, p_tokens = tok.tokenize(target), tok.tokenize(prediction)
+    number = _counts.Numbering()
+    a, b = number(t_tokens), number(p_tokens)
+    t_sents = [number(tok.tokenize(s)) for s in _text(target).split("\n") if s]
+    p_sents = [number(tok.tokenize(s)) for s in _text(prediction).split("\n") if s]
+    # ids must be dense over the tokens given: renumber the sentence ids.
+    dense = _counts.Numbering()
+    t_sents = [dense(s) for s in t_sents]
+    p_sents = [dense(s) for s in p_sents]
+    pairs = [
+        ("lcs_length", _lcs.lcs_length, _pure.lcs_length, (a, b)),
+        ("lcs_indices", _lcs.lcs_indices, _pure.lcs_indices, (a, b)),
+        ("union_lcs", _lcs.union_lcs, _pure.union_lcs, (a, [b, a[::2], b[::-1]])),
+        ("summary_lcs_hits", _lcs.summary_lcs_hits, _pure.summary_lcs_hits,
+         (t_sents, p_sents)),
+    ] + [("ngram_overlap n=%d" % n, _overlap.ngram_overlap, _pure.ngram_overlap,
+          (a, b, n)) for n in (1, 2, 3)]
+    for name, fc, fp, args in pairs:
+        c, p = _outcome(fc, *args), _outcome(fp, *args)
+        if c != p:
+            raise Mismatch("kernel %s: compiled %r != pure %r on %r" % (name, c, p, args))
+
+
+def _text(t):
+    return t.decode("utf-8", "replace") if isinstance(t, bytes) else t
+
+
+def test_one_input(data):
+    target, prediction, use_stemmer, rouge_types = decode_case(bytes(data))
+    check_case(target, prediction, use_stemmer, rouge_types)
+
+
+# --- drivers ------------------------------------------------------------------
+
+def _random_input(rng):
+    n = rng.choice([0, 1, 2, 5, 20, 60, 200, 800])
+    head = bytes([rng.randrange(256), rng.randrange(256), rng.randrange(256)])
+    if rng.random() < 0.5:
+        # few distinct fragments: long common subsequences
+        pool = [rng.randrange(256) for _ in range(rng.randrange(1, 8))]
+        return head + bytes(rng.choice(pool) for _ in range(n))
+    return head + bytes(rng.randrange(256) for _ in range(n))
+
+
+def _save(data, directory):
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, "crash-" + hashlib.sha1(data).hexdigest())
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def random_loop(iterations, seed, seconds, crash_dir):
+    rng = random.Random(seed)
+    t0 = time.monotonic()
+    done = 0
+    for done in range(1, iterations + 1):
+        data = _random_input(rng)
+        try:
+            test_one_input(data)
+        except Exception:
+            path = _save(data, crash_dir)
+            print("fuzz_differential: FAILED on iteration %d (seed %d); input saved "
+                  "to %s; replay: python %s --input %s"
+                  % (done, seed, path, sys.argv[0], path), file=sys.stderr)
+            raise
+        if seconds and time.monotonic() - t0 > seconds:
+            break
+    print("fuzz_differential: %d cases, seed %d, %.1f s: no difference"
+          % (done, seed, time.monotonic() - t0))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     add_help=True)
+    parser.add_argument("--iterations", type=int,
+                        help="run a plain random loop of N cases (no atheris)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=0,
+                        help="stop the random loop after this many seconds")
+    parser.add_argument("--input", help="replay one saved input file")
+    parser.add_argument("--crash-dir", default=os.path.join(
+        tempfile.gettempdir(), "rougekit-fuzz-crashes"),
+        help="where the random loop saves a failing input")
+    args, rest = parser.parse_known_args()
+    if args.input:
+        _imports()
+        _setup()
+        with open(args.input, "rb") as f:
+            data = f.read()
+        print(repr(decode_case(data)))
+        test_one_input(data)
+        print("fuzz_differential: no difference")
+        return
+    if args.iterations is not None:
+        _imports()
+        _setup()
+        random_loop(args.iterations, args.seed, args.seconds, args.crash_dir)
+        return
+    try:
+        import atheris
+    except ImportError:
+        sys.exit("fuzz_differential: atheris is not installed (pip install atheris); "
+                 "or run the plain loop: --iterations N --seed S")
+    with atheris.instrument_imports(include=["rougekit"]):
+        _imports()
+    _setup()
+    atheris.Setup([sys.argv[0]] + rest, test_one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

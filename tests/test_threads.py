@@ -1,0 +1,160 @@
+"""One RougeScorer shared by many threads gives the serial results (stem
+cache included); score_batch with threads > 1 equals serial use; Ctrl-C
+stops score_batch promptly."""
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import rougekit
+from rougekit import rouge_scorer
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+WORDS = ("running runs ran runner jumping jumped jumps happily happiness "
+         "generalization generalizations cats cat the a of organizational "
+         "relational conditional caresses ponies agreed feed hopping").split()
+
+
+def _texts(n, seed):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        k = rng.randrange(0, 40)
+        words = [rng.choice(WORDS) if rng.random() < 0.7 else
+                 "w%d%s" % (rng.randrange(5000), rng.choice(["ing", "ed", "ies", "s", ""]))
+                 for _ in range(k)]
+        # some sentences, some capitals and punctuation, a stray non-ASCII
+        text = " ".join(words)
+        text = text.replace(" the ", ". The\n", 1).replace(" a ", " A, ", 1)
+        if rng.random() < 0.1:
+            text += " caf\u00e9 na\u00efve"
+        out.append(text)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return list(zip(_texts(600, 1), _texts(600, 2)))
+
+
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
+def test_shared_scorer_many_threads(pairs, stem):
+    expected = [rouge_scorer.RougeScorer(TYPES, use_stemmer=stem).score(t, p)
+                for t, p in pairs]
+    # A fresh scorer: its stem cache fills while the threads race.
+    shared = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    results = [[None] * len(pairs) for _ in range(8)]
+    errors = []
+    start = threading.Barrier(8)
+
+    def work(k):
+        try:
+            start.wait()
+            order = list(range(len(pairs)))
+            random.Random(k).shuffle(order)
+            for i in order:
+                results[k][i] = shared.score(*pairs[i])
+            # batch calls from several threads at once share the engine pool
+            batch = shared.score_batch([t for t, _ in pairs], [p for _, p in pairs],
+                                       threads=2)
+            assert batch == expected
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+    assert not any(th.is_alive() for th in threads), "threads hung"
+    assert not errors, errors
+    for k in range(8):
+        assert results[k] == expected, k
+    # and the cache the threads filled gives the same results again, serially
+    assert [shared.score(t, p) for t, p in pairs] == expected
+
+
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_score_batch_threads_equal_serial(pairs, stem, threads):
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    targets = [t for t, _ in pairs] * 5
+    preds = [p for _, p in pairs] * 5
+    serial = [scorer.score(t, p) for t, p in zip(targets, preds)]
+    assert scorer.score_batch(targets, preds, threads=1) == serial
+    assert scorer.score_batch(targets, preds, threads=threads) == serial
+    fresh = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    assert fresh.score_batch(targets, preds, threads=threads) == serial
+    # types too (rouge-score's int 0 for empty rougeL/rougeLsum)
+    got = fresh.score_batch(targets, preds, threads=threads)
+    assert [[tuple(map(type, s)) for s in d.values()] for d in got] == \
+        [[tuple(map(type, s)) for s in d.values()] for d in serial]
+
+
+def test_score_multi_batch_threads_equal_serial(pairs):
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+    groups = [[pairs[i][0], pairs[i + 1][0], pairs[i + 2][0]] for i in range(0, 300, 3)]
+    preds = [pairs[i][1] for i in range(0, 300, 3)]
+    serial = [scorer.score_multi(g, p) for g, p in zip(groups, preds)]
+    assert scorer.score_multi_batch(groups, preds, threads=4) == serial
+
+
+_CHILD = textwrap.dedent("""
+    import sys, time
+    from rougekit import rouge_scorer
+    words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda "
+             "mu nu xi omicron pi rho sigma tau upsilon").split()
+    text_a = " ".join(words[i * 7 % 20] for i in range(6000))
+    text_b = " ".join(words[i * 3 % 20] for i in range(6000))
+    n = int(sys.argv[1]); threads = int(sys.argv[2])
+    scorer = rouge_scorer.RougeScorer(["rougeL", "rougeLsum", "rouge2"])
+    print("ready", flush=True)
+    t0 = time.monotonic()
+    try:
+        scorer.score_batch([text_a] * n, [text_b] * n, threads=threads)
+    except KeyboardInterrupt:
+        print("interrupted %.3f" % (time.monotonic() - t0), flush=True)
+        sys.exit(3)
+    print("finished", flush=True)
+""")
+
+
+@pytest.mark.parametrize("threads", [
+    1,
+    4])
+def test_score_batch_ctrl_c(threads):
+    """SIGINT in the middle of a long score_batch: KeyboardInterrupt, soon."""
+    if sys.platform == "win32":
+        pytest.skip("SIGINT to a child process is POSIX only")
+    env = dict(os.environ)
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    # Enough pairs to run for minutes if not interrupted.
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, "200000", str(threads)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # well inside score_batch
+        assert proc.poll() is None, "score_batch ended before the signal"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+        waited = time.monotonic() - sent
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("score_batch did not stop within 15 s of SIGINT")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 3, (proc.returncode, out, err)
+    assert "interrupted" in out
+    assert waited < 10, f"{waited:.1f} s from SIGINT to exit"
