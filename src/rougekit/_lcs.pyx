@@ -22,6 +22,7 @@ from rougekit._ids cimport ids_from, check_total
 
 cdef extern from "_bits.h" nogil:
     int rk_popcount64(uint64_t x)
+    int rk_high_bit64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -291,7 +292,7 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
     column j. pm[id] has the bits of the reference positions holding id;
     cols has room for n + 1 words.
     """
-    cdef uint64_t S = ONES, u
+    cdef uint64_t S = ONES, u, stop
     cdef uint64_t mask = ONES if m == 64 else ((<uint64_t>1) << m) - 1
     cdef Py_ssize_t i, j
     cols[0] = S
@@ -309,7 +310,13 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
             i -= 1
             j -= 1
         elif (cols[j] >> (i - 1)) & 1:
-            i -= 1                     # L[i-1][j] == L[i][j]: up
+            # L[i-1][j] == L[i][j]: up, and on up while the row below has no
+            # match in column j and no step: jump to the first row that has
+            # one (bits 0..i-2 of column j stand for rows 1..i-1).
+            stop = (pm[can[j - 1]] | ~cols[j]) & (((<uint64_t>1) << (i - 1)) - 1)
+            if stop == 0:
+                return
+            i = rk_high_bit64(stop) + 1
         else:
             j -= 1
 
