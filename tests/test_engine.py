@@ -149,3 +149,18 @@ def test_scorer_pickles_like_rouge_score(use_stemmer):
         assert_same_scores(clone.score(t, p), ref.score(t, p))
     assert clone.score_batch(["a b"], ["b a"]) == scorer.score_batch(["a b"], ["b a"])
     assert (clone._engine is not None) == (scorer._engine is not None)
+
+
+def test_import_needs_neither_nltk_nor_rouge_score():
+    # Runtime dependencies stay few: scoring (stemming included) must not
+    # import nltk or rouge-score; only split_summaries=True uses nltk.
+    import subprocess
+    code = ("import sys, rougekit\n"
+            "from rougekit import rouge_scorer\n"
+            "rouge_scorer.RougeScorer(['rouge1', 'rougeLsum'], use_stemmer=True)"
+            ".score('The cats ran.', 'A cat runs.')\n"
+            "print(sorted(m for m in ('nltk', 'rouge_score') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
