@@ -22,21 +22,15 @@ from rougekit._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                              summary_hits_scratch)
 from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                  overlap_scratch_free)
-from rougekit._tokenizer cimport (TokenBuf, Vocab, tokbuf_free, tokbuf_init,
-                                  tokenize_text, vocab_clear, vocab_free,
-                                  vocab_init)
+from rougekit._tokenizer cimport (TokenBuf, Vocab, str_buffer, tokbuf_free,
+                                  tokbuf_init, tokenize_text, vocab_clear,
+                                  vocab_free, vocab_init)
 
 cdef extern from "Python.h":
     ctypedef struct PyTypeObject
     object PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t nitems)
     void PyTuple_SET_ITEM(object p, Py_ssize_t pos, object o)
     void Py_INCREF(object o)
-
-cdef extern from "_compat.h":
-    int rk_unicode_ready(object o) except -1
-    int PyUnicode_KIND(object o)
-    void* PyUnicode_DATA(object o)
-    Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
 cdef enum:
     KIND_L = -1
@@ -307,14 +301,11 @@ cdef inline int _check_score_cls(object score_cls) except -1:
     return 0
 
 
-cdef int _buffer(object text, int* kind, const void** data, Py_ssize_t* length) except -1:
+cdef inline int _buffer(object text, int* kind, const void** data,
+                        Py_ssize_t* length) except -1:
     if type(text) is not str:
         raise TypeError(f"expected str, got {type(text).__name__}")
-    rk_unicode_ready(text)
-    kind[0] = PyUnicode_KIND(text)
-    data[0] = PyUnicode_DATA(text)
-    length[0] = PyUnicode_GET_LENGTH(text)
-    return 0
+    return str_buffer(<str>text, kind, data, length)
 
 
 cdef object _int_zero = 0

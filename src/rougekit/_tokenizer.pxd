@@ -38,5 +38,7 @@ cdef void vocab_clear(Vocab* v) noexcept nogil
 cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil
 cdef void tokbuf_free(TokenBuf* t) noexcept nogil
+cdef int str_buffer(str text, int* kind, const void** data,
+                    Py_ssize_t* length) except -1
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
                        Py_ssize_t length, bint stem) noexcept nogil

@@ -349,6 +349,8 @@ cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
 
 
 cdef int str_buffer(str text, int* kind, const void** data, Py_ssize_t* length) except -1:
+    """The str's own buffer: its kind (1, 2 or 4 bytes a character), data and
+    length. The buffer lives as long as the str and never moves."""
     rk_unicode_ready(text)
     kind[0] = PyUnicode_KIND(text)
     data[0] = PyUnicode_DATA(text)
