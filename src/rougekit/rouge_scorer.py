@@ -23,9 +23,9 @@ Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.833333
 """
 import os
 import queue
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 import re
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as _FutureTimeout
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from rougekit import _backend, scoring, tokenizers
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
