@@ -53,7 +53,7 @@ in fields ``key:value`` joined by "|":
 import dataclasses
 import numbers
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -117,7 +117,7 @@ class CorpusResult:
     n_items: int
     signature: str
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, float]:
         """``{rouge type: corpus F-measure}``, seed 003's output format."""
         return {t: s.fmeasure for t, s in self.scores.items()}
 
@@ -302,9 +302,11 @@ def _signature(tokenizer, multi_ref, bootstrap, confidence, seed):
             f"multi:{multi_ref}|agg:mean|boot:{boot}")
 
 
-def score_corpus(candidates, references, rouge_types=("rouge1", "rouge2", "rougeL"),
-                 *, tokenizer="rouge-score", use_stemmer=False, multi_ref="max",
-                 bootstrap=0, confidence=0.95, seed=None, threads=None):
+def score_corpus(candidates: Sequence[str], references: Sequence[Any],
+                 rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+                 *, tokenizer: Any = "rouge-score", use_stemmer: bool = False,
+                 multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
+                 seed: Optional[int] = None, threads: Optional[int] = None) -> "CorpusResult":
     """ROUGE of a corpus: each candidate against its references.
 
     Args:

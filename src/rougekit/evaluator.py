@@ -39,6 +39,7 @@ ROUGE-1 F 0.60 and ROUGE-L F 0.30, as "The"/"the", "dog."/"dog" and
 """
 import dataclasses
 import enum
+from typing import Any, Dict
 from collections.abc import Mapping
 
 from rougekit import token_metrics
@@ -49,7 +50,7 @@ __all__ = ["rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
            "Evaluation", "MissingFieldError"]
 
 
-def rouge_1_score(reference, candidate):
+def rouge_1_score(reference: str, candidate: str) -> Dict[str, float]:
     """Seed 001's ROUGE-1: ``{"precision", "recall", "f1"}`` of the clipped
     unigram overlap of the lowercased, whitespace-split texts; any measure
     whose denominator is 0 is 0.0.
@@ -219,7 +220,7 @@ class RougeScoreEvaluator:
         return (f"RougeScoreEvaluator({self.rouge_type}, {self.measure}, "
                 f"tokenizer={self.tokenizer!r})")
 
-    def evaluate(self, sample):
+    def evaluate(self, sample: Any) -> "Evaluation":
         """An ``Evaluation`` of ``sample``'s answer against its ground truth."""
         answer = _field(sample, ("answer",))
         truth = _field(sample, ("groundTruth", "ground_truth"))

@@ -30,7 +30,7 @@ comparisons that decide a p-value allow a tolerance of ``1e-9 * mean(|d|)``
 (0 when the systems are identical, where everything is exact).
 """
 import numbers
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -111,7 +111,8 @@ def _resampled_means(matrix, n_resamples, rng):
     return means
 
 
-def bootstrap_interval(values, n_resamples=1000, confidence=0.95, seed=None):
+def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float = 0.95,
+                       seed: Optional[int] = None) -> Any:
     """Percentile bootstrap interval of the column means of ``values``.
 
     ``values`` has shape (n, k). Resample r draws n rows with replacement
@@ -136,7 +137,8 @@ def bootstrap_interval(values, n_resamples=1000, confidence=0.95, seed=None):
     return low, high
 
 
-def paired_bootstrap(a, b, n_resamples=1000, confidence=0.95, seed=None):
+def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float = 0.95,
+                     seed: Optional[int] = None) -> Any:
     """Paired bootstrap resampling test (Koehn 2004) of mean(b) - mean(a).
 
     Resample r (r = 0 .. n_resamples - 1) draws n item indices with
@@ -183,7 +185,8 @@ def paired_bootstrap(a, b, n_resamples=1000, confidence=0.95, seed=None):
     return PairedBootstrap(*(_shape_like(d, x) for x in (observed, low, high, p)))
 
 
-def approximate_randomization(a, b, n_trials=10000, seed=None):
+def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
+                              seed: Optional[int] = None) -> Any:
     """Approximate randomization test (Riezler and Maxwell 2005) of
     mean(b) - mean(a); returns its two-sided p-value.
 

@@ -21,8 +21,9 @@ would be scored as a sequence of characters. Pass ``text.split()``, or a
 tokenizer's output (``rougekit.word_tokenizers``).
 """
 import math
-import sys
 import numbers
+import sys
+from typing import Any, Hashable, Iterable, Optional, Sequence
 
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit.scoring import Score, fmeasure
@@ -80,7 +81,7 @@ def _check_n(n):
     return int(n)
 
 
-def rouge_n(candidate, reference, n):
+def rouge_n(candidate: Iterable[Hashable], reference: Iterable[Hashable], n: int) -> Score:
     """ROUGE-N: clipped n-gram overlap over the candidate's and the
     reference's n-gram counts.
 
@@ -94,17 +95,17 @@ def rouge_n(candidate, reference, n):
     return _score(hits, cand_total, ref_total)
 
 
-def rouge1(candidate, reference):
+def rouge1(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Score:
     """ROUGE-1: ``rouge_n(candidate, reference, 1)``."""
     return rouge_n(candidate, reference, 1)
 
 
-def rouge2(candidate, reference):
+def rouge2(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Score:
     """ROUGE-2: ``rouge_n(candidate, reference, 2)``."""
     return rouge_n(candidate, reference, 2)
 
 
-def rouge_l(candidate, reference):
+def rouge_l(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Score:
     """ROUGE-L: LCS length over the candidate's and the reference's lengths.
 
     >>> rouge_l(["a", "b", "c"], ["c", "b", "a"]).fmeasure
@@ -127,7 +128,9 @@ def _best_match_hits(candidate_sentences, reference_sentences):
     return hits
 
 
-def rouge_lsum(candidate_sentences, reference_sentences, *, mode="best-match"):
+def rouge_lsum(candidate_sentences: Iterable[Iterable[Hashable]],
+               reference_sentences: Iterable[Iterable[Hashable]], *,
+               mode: str = "best-match") -> Score:
     """ROUGE-Lsum of tokenized sentences (each a list of tokens).
 
     ``mode="best-match"`` (the seed's): each candidate sentence takes the
@@ -165,7 +168,7 @@ def rouge_lsum(candidate_sentences, reference_sentences, *, mode="best-match"):
     return _score(hits, cand_total, ref_total)
 
 
-def overlap(a, b):
+def overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
     """Clipped count of tokens shared by ``a`` and ``b``: each token counts
     as often as it occurs in both (the matching of ROUGE-1).
 
@@ -175,7 +178,7 @@ def overlap(a, b):
     return ngram_counts(_tokens(a, "a"), _tokens(b, "b"), 1)[0]
 
 
-def lcs(a, b):
+def lcs(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
     """Length of the longest common subsequence of ``a`` and ``b``.
 
     >>> lcs(["a", "b", "c", "d"], ["b", "d", "c"])
@@ -184,7 +187,7 @@ def lcs(a, b):
     return lcs_counts(_tokens(a, "a"), _tokens(b, "b"))[0]
 
 
-def f1(precision, recall):
+def f1(precision: float, recall: float) -> float:
     """Harmonic mean of precision and recall; 0.0 when both are 0.
 
     The same float as ``fbeta(precision, recall, 1.0)`` and
@@ -206,7 +209,7 @@ def _check_unit(value, name):
         raise ValueError(f"{name} must be in [0, 1], got {value!r}")
 
 
-def fbeta(precision, recall, beta):
+def fbeta(precision: float, recall: float, beta: float) -> float:
     """F-beta: ``(1 + beta**2) * P * R / (beta**2 * P + R)``; 0.0 when the
     denominator is 0 (both P and R are 0, or beta is 0 and R is 0).
 

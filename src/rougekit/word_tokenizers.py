@@ -35,6 +35,7 @@ Which tokenizer for which language:
 """
 import unicodedata
 from bisect import bisect_right
+from typing import Any
 
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
 
@@ -214,7 +215,7 @@ _FACTORIES = {
 TOKENIZER_NAMES = tuple(_FACTORIES)
 
 
-def get_tokenizer(name_or_obj, use_stemmer=False):
+def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False) -> Any:
     """The tokenizer named ``name_or_obj``, or ``name_or_obj`` itself if it
     has a ``tokenize`` method.
 
