@@ -355,9 +355,8 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     """lcs_length_ids using the caller's zeroed mask table (sc.pm) instead of
     allocating and indexing the columns; ids < vocab."""
     cdef Py_ssize_t i, j, w, W
-    cdef uint64_t s0, s1, u, t, x, carry
+    cdef uint64_t s0, u
     cdef uint64_t S[PM_MAX_WORDS]
-    cdef const uint64_t* m
     if na == 0 or nb == 0:
         return 0
     # Bit vectors over the shorter text.
@@ -382,16 +381,7 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
         for w in range(W):
             S[w] = ONES
         for i in range(na):
-            m = sc.pm + a[i] * W
-            carry = 0
-            for w in range(W):
-                s1 = S[w]
-                u = s1 & m[w]
-                t = s1 + carry
-                carry = t < s1
-                x = t + u
-                carry |= x < t
-                S[w] = x | (s1 - u)
+            _advance(S, sc.pm + a[i] * W, W)
     for j in range(nb):
         sc.pm[b[j] * W + (j >> 6)] = 0
     return _zeros_below(S, nb)
