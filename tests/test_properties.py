@@ -1,5 +1,7 @@
 """Property-based tests (hypothesis) of ROUGE's invariants, and of the
 compiled kernels against their pure-Python twin. ~15 s in all."""
+import contextlib
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -103,6 +105,29 @@ def _dense(*seqs):
     return [[ids.setdefault(v, len(ids)) for v in s] for s in seqs]
 
 
+# Dense match masks (ColIndex in _lcs.pyx, _MatchMasks in _pure.py): ids with
+# at least min_count columns get one, within a budget of words. Modes: the
+# default, every id dense, none, and a budget so small that the threshold rises.
+# The pure twin in mode "none" (every mask built from its column list) is the
+# oracle.
+DENSE_MODES = {"default": (8, 4194304), "all": (1, 4194304),
+               "none": (1 << 30, 0), "budget": (1, 3)}
+dense_modes = st.sampled_from(sorted(DENSE_MODES))
+
+
+@contextlib.contextmanager
+def dense_mode(mode):
+    min_count, budget = DENSE_MODES[mode]
+    old = _lcs._set_dense(min_count, budget)
+    old_pure = _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS
+    _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS = min_count, budget
+    try:
+        yield
+    finally:
+        _lcs._set_dense(*old)
+        _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS = old_pure
+
+
 small_ids = st.lists(st.integers(0, 6), max_size=80)
 # Long enough to cross the 64-bit word boundary, with few distinct ids.
 long_ids = st.lists(st.integers(0, 3), min_size=60, max_size=200)
@@ -111,11 +136,14 @@ seqs = st.one_of(small_ids, long_ids)
 
 @needs_compiled
 @SETTINGS
-@given(seqs, seqs)
-def test_kernels_lcs_compiled_equals_pure(a, b):
+@given(seqs, seqs, dense_modes)
+def test_kernels_lcs_compiled_equals_pure(a, b, mode):
     a, b = _dense(a, b)
-    assert _lcs.lcs_length(a, b) == _pure.lcs_length(a, b)
-    assert _lcs.lcs_indices(a, b) == _pure.lcs_indices(a, b)
+    with dense_mode("none"):
+        length, indices = _pure.lcs_length(a, b), _pure.lcs_indices(a, b)
+    with dense_mode(mode):
+        assert _lcs.lcs_length(a, b) == _pure.lcs_length(a, b) == length
+        assert _lcs.lcs_indices(a, b) == _pure.lcs_indices(a, b) == indices
 
 
 @needs_compiled
@@ -128,12 +156,15 @@ def test_kernels_overlap_compiled_equals_pure(n, a, b):
 
 @needs_compiled
 @SETTINGS
-@given(small_ids, st.lists(small_ids, max_size=5), st.booleans())
-def test_kernels_union_lcs_compiled_equals_pure(ref, cands, checkpointed):
+@given(small_ids, st.lists(small_ids, max_size=5), st.booleans(), dense_modes)
+def test_kernels_union_lcs_compiled_equals_pure(ref, cands, checkpointed, mode):
     ref, *cands = _dense(ref, *cands)
     old = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
-        assert _lcs.union_lcs(ref, cands) == _pure.union_lcs(ref, cands)
+        with dense_mode("none"):
+            expected = _pure.union_lcs(ref, cands)
+        with dense_mode(mode):
+            assert _lcs.union_lcs(ref, cands) == _pure.union_lcs(ref, cands) == expected
     finally:
         _lcs._set_full_table_words(old)
 
@@ -141,14 +172,19 @@ def test_kernels_union_lcs_compiled_equals_pure(ref, cands, checkpointed):
 @needs_compiled
 @SETTINGS
 @given(st.lists(small_ids, max_size=5), st.lists(small_ids, max_size=5),
-       st.sampled_from([64, 0, 7]), st.booleans())
-def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpointed):
+       st.sampled_from([64, 0, 7]), st.booleans(), dense_modes)
+def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpointed,
+                                              mode):
     flat = _dense(*refs, *cands)
     refs, cands = flat[:len(refs)], flat[len(refs):]
     old_w = _lcs._set_one_word_max(one_word_max)
     old_t = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
-        assert _lcs.summary_lcs_hits(refs, cands) == _pure.summary_lcs_hits(refs, cands)
+        with dense_mode("none"):
+            expected = _pure.summary_lcs_hits(refs, cands)
+        with dense_mode(mode):
+            assert (_lcs.summary_lcs_hits(refs, cands)
+                    == _pure.summary_lcs_hits(refs, cands) == expected)
     finally:
         _lcs._set_one_word_max(old_w)
         _lcs._set_full_table_words(old_t)
@@ -157,13 +193,15 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
 @needs_compiled
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(0, 40), min_size=100, max_size=600),
-       st.lists(st.integers(0, 40), min_size=100, max_size=600))
-def test_kernels_checkpointed_union_lcs_long(a, b):
+       st.lists(st.integers(0, 40), min_size=100, max_size=600), dense_modes)
+def test_kernels_checkpointed_union_lcs_long(a, b, mode):
     a, b = _dense(a, b)
-    expected = _pure.union_lcs(a, [b])
+    with dense_mode("none"):
+        expected = _pure.union_lcs(a, [b])
     old = _lcs._set_full_table_words(1)
     try:
-        assert _lcs.union_lcs(a, [b]) == expected
+        with dense_mode(mode):
+            assert _lcs.union_lcs(a, [b]) == expected
     finally:
         _lcs._set_full_table_words(old)
     old_pure = _pure._FULL_TABLE_WORDS

@@ -15,7 +15,7 @@ once, when the walk enters it: memory O(sqrt(m) * n / 64) words for large
 inputs, time at most twice the forward pass.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from rougekit._ids cimport ids_from, check_total
@@ -30,28 +30,30 @@ cdef Py_ssize_t FULL_TABLE_WORDS = 2097152
 cdef uint64_t ONES = ~(<uint64_t>0)
 
 
+# Column index of one LCS problem: how a row finds its match mask.
+# head[id] is -1 when id is not among the columns; >= 0, the first column
+# holding id, and nxt[col] the next such column (sparse ids: the row's mask is
+# set from this list, used, and cleared); <= -2, the id's precomputed mask is
+# row -2 - head[id] of dense (W words). Ids with at least DENSE_MIN columns get
+# a dense mask, the most frequent first, within DENSE_BUDGET_WORDS; so a row
+# costs O(W + min(occurrences, sparse bound)) with a small vocabulary too.
+ctypedef struct ColIndex:
+    int32_t* head
+    int32_t* nxt
+    uint64_t* dense
+    uint64_t* M          # W zeroed words: a sparse row's mask
+    Py_ssize_t W
+
+
 ctypedef struct RowStore:
     # Rows 0..m of one (ref, can) table as bit vectors, W words each:
     # checkpoints at multiples of K, and the K rows of one block.
     const int32_t* ref
-    int32_t* head
-    const int32_t* nxt
+    const ColIndex* ci
     uint64_t* ck
     uint64_t* blk
     uint64_t* M
     Py_ssize_t W, K, m, base
-
-
-cdef inline void _set_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
-    while p >= 0:
-        M[p >> 6] |= (<uint64_t>1) << (p & 63)
-        p = nxt[p]
-
-
-cdef inline void _clear_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
-    while p >= 0:
-        M[p >> 6] = 0
-        p = nxt[p]
 
 
 cdef inline void _advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
@@ -84,13 +86,82 @@ cdef inline int _step(const uint64_t* S, Py_ssize_t k) noexcept nogil:
     return <int>(((S[k >> 6] >> (k & 63)) & 1) ^ 1)
 
 
-cdef inline void _index_columns(const int32_t* b, Py_ssize_t nb,
-                                int32_t* head, int32_t* nxt) noexcept nogil:
-    """head[id] -> first column holding id, nxt[col] -> next such column."""
-    cdef Py_ssize_t j
+cdef Py_ssize_t DENSE_MIN = 8
+cdef Py_ssize_t DENSE_BUDGET_WORDS = 4194304      # 32 MiB
+
+
+cdef inline void _set_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
+    while p >= 0:
+        M[p >> 6] |= (<uint64_t>1) << (p & 63)
+        p = nxt[p]
+
+
+cdef inline void _clear_bits(uint64_t* M, const int32_t* nxt, int32_t p) noexcept nogil:
+    while p >= 0:
+        M[p >> 6] = 0
+        p = nxt[p]
+
+
+cdef int _index_columns(ColIndex* ci, const int32_t* b, Py_ssize_t nb,
+                        int32_t* head, int32_t* nxt, uint64_t* M) noexcept nogil:
+    """Fill ci for columns b (see ColIndex); head holds -1 everywhere on
+    entry. Returns -1 when out of memory (head is then restored)."""
+    cdef Py_ssize_t j, k, nd, thr, cnt
+    cdef int32_t p, c
+    cdef int32_t* occ
+    ci.head = head
+    ci.nxt = nxt
+    ci.dense = NULL
+    ci.M = M
+    ci.W = (nb + 63) >> 6
     for j in range(nb - 1, -1, -1):
         nxt[j] = head[b[j]]
         head[b[j]] = <int32_t>j
+    if nb < DENSE_MIN:
+        return 0
+    # occ[j]: the number of columns holding b[j], at the first such column
+    # (the others: -1); nd ids have at least DENSE_MIN.
+    occ = <int32_t*>malloc(nb * sizeof(int32_t))
+    if occ == NULL:
+        _unindex_columns(b, nb, head)
+        return -1
+    nd = 0
+    for j in range(nb):
+        occ[j] = -1
+        if head[b[j]] == j:
+            c = 0
+            p = <int32_t>j
+            while p >= 0:
+                c += 1
+                p = nxt[p]
+            occ[j] = c
+            if c >= DENSE_MIN:
+                nd += 1
+    # Raise the threshold until the dense rows fit the budget.
+    thr = DENSE_MIN
+    while nd > 0 and nd * ci.W > DENSE_BUDGET_WORDS:
+        thr *= 2
+        nd = 0
+        for j in range(nb):
+            if occ[j] >= thr:
+                nd += 1
+    if nd > 0:
+        ci.dense = <uint64_t*>calloc(nd * ci.W, sizeof(uint64_t))
+        if ci.dense == NULL:
+            free(occ)
+            _unindex_columns(b, nb, head)
+            return -1
+        k = 0
+        for j in range(nb):
+            if occ[j] >= thr:
+                head[b[j]] = <int32_t>(-2 - k)
+                k += 1
+        for j in range(nb):
+            p = head[b[j]]
+            if p <= -2:
+                ci.dense[(-2 - p) * ci.W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+    free(occ)
+    return 0
 
 
 cdef inline void _unindex_columns(const int32_t* b, Py_ssize_t nb,
@@ -100,12 +171,43 @@ cdef inline void _unindex_columns(const int32_t* b, Py_ssize_t nb,
         head[b[j]] = -1
 
 
+cdef inline void _release_index(ColIndex* ci, const int32_t* b, Py_ssize_t nb) noexcept nogil:
+    _unindex_columns(b, nb, ci.head)
+    free(ci.dense)
+    ci.dense = NULL
+
+
+cdef inline void _row(const ColIndex* ci, int32_t t, uint64_t* S) noexcept nogil:
+    """Advance row S over the columns by one token t."""
+    cdef int32_t p = ci.head[t]
+    if p == -1:
+        return                          # no match: the row is unchanged
+    if p <= -2:
+        _advance(S, ci.dense + (-2 - p) * ci.W, ci.W)
+    else:
+        _set_bits(ci.M, ci.nxt, p)
+        _advance(S, ci.M, ci.W)
+        _clear_bits(ci.M, ci.nxt, p)
+
+
+cdef inline uint64_t _mask64(const ColIndex* ci, int32_t t) noexcept nogil:
+    """The match mask of t when the columns fit in one word."""
+    cdef int32_t p = ci.head[t]
+    cdef uint64_t m64 = 0
+    if p <= -2:
+        return ci.dense[-2 - p]
+    while p >= 0:
+        m64 |= (<uint64_t>1) << p
+        p = ci.nxt[p]
+    return m64
+
+
 cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
                                const int32_t* b, Py_ssize_t nb,
                                int32_t* head) noexcept nogil:
     cdef Py_ssize_t i, W, z
-    cdef int32_t p
-    cdef uint64_t s, u, m64
+    cdef uint64_t s, u
+    cdef ColIndex ci
     if na == 0 or nb == 0:
         return 0
     # Bit vectors run over the columns: the longer text when it fits in one
@@ -113,44 +215,28 @@ cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
     if (na > nb and na <= 64) or (nb > 64 and na < nb):
         a, na, b, nb = b, nb, a, na
     W = (nb + 63) >> 6
+    # nxt (nb), then S and M (W words each).
     cdef int32_t* nxt = <int32_t*>malloc(nb * sizeof(int32_t))
-    if nxt == NULL:
+    cdef uint64_t* S = <uint64_t*>malloc(2 * W * sizeof(uint64_t))
+    if nxt == NULL or S == NULL or _index_columns(&ci, b, nb, head, nxt, S + W) < 0:
+        free(nxt)
+        free(S)
         return -1
-    _index_columns(b, nb, head, nxt)
-    cdef uint64_t* S
-    cdef uint64_t* M
     if W == 1:
         s = ONES
         for i in range(na):
-            p = head[a[i]]
-            if p < 0:
-                continue
-            m64 = 0
-            while p >= 0:
-                m64 |= (<uint64_t>1) << p
-                p = nxt[p]
-            u = s & m64
-            s = (s + u) | (s - u)
+            if head[a[i]] != -1:
+                u = s & _mask64(&ci, a[i])
+                s = (s + u) | (s - u)
         z = _zeros_below(&s, nb)
     else:
-        S = <uint64_t*>malloc(2 * W * sizeof(uint64_t))
-        if S == NULL:
-            _unindex_columns(b, nb, head)
-            free(nxt)
-            return -1
-        M = S + W
         memset(S, 0xFF, W * sizeof(uint64_t))
-        memset(M, 0, W * sizeof(uint64_t))
+        memset(S + W, 0, W * sizeof(uint64_t))
         for i in range(na):
-            p = head[a[i]]
-            if p < 0:
-                continue
-            _set_bits(M, nxt, p)
-            _advance(S, M, W)
-            _clear_bits(M, nxt, p)
+            _row(&ci, a[i], S)
         z = _zeros_below(S, nb)
-        free(S)
-    _unindex_columns(b, nb, head)
+    _release_index(&ci, b, nb)
+    free(S)
     free(nxt)
     return z
 
@@ -158,18 +244,13 @@ cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
 cdef void _load_block(RowStore* st, Py_ssize_t r) noexcept nogil:
     """Recompute the block holding row r from its checkpoint."""
     cdef Py_ssize_t W = st.W, base = (r // st.K) * st.K, top, q
-    cdef int32_t p
     top = base + st.K - 1
     if top > st.m:
         top = st.m
     memcpy(st.blk, st.ck + (base // st.K) * W, W * sizeof(uint64_t))
     for q in range(base, top):
         memcpy(st.blk + (q + 1 - base) * W, st.blk + (q - base) * W, W * sizeof(uint64_t))
-        p = st.head[st.ref[q]]
-        if p >= 0:
-            _set_bits(st.M, st.nxt, p)
-            _advance(st.blk + (q + 1 - base) * W, st.M, st.W)
-            _clear_bits(st.M, st.nxt, p)
+        _row(st.ci, st.ref[q], st.blk + (q + 1 - base) * W)
     st.base = base
 
 
@@ -190,7 +271,7 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     cdef Py_ssize_t K, nck, i, j
     cdef int64_t a, bv
     cdef int h
-    cdef int32_t p
+    cdef ColIndex ci
     if (m + 1) * W <= FULL_TABLE_WORDS:
         K = m + 1
     else:
@@ -206,8 +287,7 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
         return -1
     cdef RowStore st
     st.ref = ref
-    st.head = head
-    st.nxt = nxt
+    st.ci = &ci
     st.ck = buf                          # nck checkpoint rows
     st.blk = st.ck + nck * W             # K rows of the current block
     st.M = st.blk + K * W                # match mask of one row
@@ -219,8 +299,11 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     cdef uint64_t* cur = S + W           # row i during the walk
     cdef uint64_t* prev = cur + W        # row i - 1 during the walk
     cdef uint64_t* tmp
-    _index_columns(can, n, head, nxt)
     memset(st.M, 0, W * sizeof(uint64_t))
+    if _index_columns(&ci, can, n, head, nxt, st.M) < 0:
+        free(nxt)
+        free(buf)
+        return -1
 
     # Forward pass: checkpoints, and every row of the last block.
     memset(S, 0xFF, W * sizeof(uint64_t))
@@ -230,11 +313,7 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
         if i >= st.base:
             memcpy(st.blk + (i - st.base) * W, S, W * sizeof(uint64_t))
         if i < m:
-            p = head[ref[i]]
-            if p >= 0:
-                _set_bits(st.M, nxt, p)
-                _advance(S, st.M, W)
-                _clear_bits(st.M, nxt, p)
+            _row(&ci, ref[i], S)
 
     # Walk back from (m, n) as rouge-score's _backtrack_norec does, keeping
     # a = L[i][j] and bv = L[i-1][j].
@@ -273,7 +352,7 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
         _fetch_row(&st, i - 1, prev)
         bv = _zeros_below(prev, j)
 
-    _unindex_columns(can, n, head)
+    _release_index(&ci, can, n)
     free(nxt)
     free(buf)
     return 0
@@ -659,4 +738,17 @@ def _set_full_table_words(Py_ssize_t words):
         raise ValueError("words must be >= 0")
     old = FULL_TABLE_WORDS
     FULL_TABLE_WORDS = words
+    return old
+
+
+def _set_dense(Py_ssize_t min_count, Py_ssize_t budget_words):
+    """Testing hook: ids with at least min_count columns get a dense match
+    mask, within budget_words (see ColIndex). Returns the previous pair.
+    Not thread-safe; tests only."""
+    global DENSE_MIN, DENSE_BUDGET_WORDS
+    if min_count < 1 or budget_words < 0:
+        raise ValueError("min_count must be >= 1 and budget_words >= 0")
+    old = (DENSE_MIN, DENSE_BUDGET_WORDS)
+    DENSE_MIN = min_count
+    DENSE_BUDGET_WORDS = budget_words
     return old

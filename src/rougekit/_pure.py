@@ -44,11 +44,53 @@ def _seq(x):
     return x if isinstance(x, (list, tuple)) else list(x)
 
 
-def _match_masks(b):
-    masks: dict = {}
-    for j, t in enumerate(b):
-        masks[t] = masks.get(t, 0) | (1 << j)
-    return masks
+# Like the compiled core's ColIndex: ids with at least _DENSE_MIN columns keep
+# a precomputed mask, the most frequent first, within _DENSE_BUDGET_WORDS
+# 64-bit words; the others keep their column list and build the mask when a
+# row needs it. Memory stays O(n + budget) however many distinct ids there are.
+_DENSE_MIN = 8
+_DENSE_BUDGET_WORDS = 4194304
+
+
+def _mask_of(columns, n):
+    if len(columns) <= 2:
+        m = 0
+        for j in columns:
+            m |= 1 << j
+        return m
+    bits = bytearray((n + 7) >> 3)
+    for j in columns:
+        bits[j >> 3] |= 1 << (j & 7)
+    return int.from_bytes(bits, "little")
+
+
+class _MatchMasks:
+    """Match masks over the columns ``b``: ``get(t)`` has bit j set where
+    ``b[j] == t`` (0 when t is not in b)."""
+
+    __slots__ = ("n", "dense", "sparse")
+
+    def __init__(self, b):
+        self.n = n = len(b)
+        columns: dict = {}
+        for j, t in enumerate(b):
+            columns.setdefault(t, []).append(j)
+        words = (n + 63) >> 6
+        thr = _DENSE_MIN
+        while True:
+            nd = sum(1 for c in columns.values() if len(c) >= thr)
+            if nd * words <= _DENSE_BUDGET_WORDS:
+                break
+            thr *= 2
+        self.dense = {t: _mask_of(c, n) for t, c in columns.items() if len(c) >= thr}
+        self.sparse = {t: c for t, c in columns.items() if len(c) < thr}
+
+    def get(self, t):
+        m = self.dense.get(t)
+        if m is not None:
+            return m
+        c = self.sparse.get(t)
+        return _mask_of(c, self.n) if c is not None else 0
 
 
 def _advance(S, m, full):
@@ -64,7 +106,7 @@ def lcs_length(a, b):
     _check_ids(b, bound, "b")
     if not a or not b:
         return 0
-    masks = _match_masks(b)
+    masks = _MatchMasks(b)
     full = (1 << len(b)) - 1
     S = full
     for t in a:
@@ -79,7 +121,7 @@ def _mark_lcs(ref, can, marks):
     m, n = len(ref), len(can)
     if not m or not n:
         return
-    masks = _match_masks(can)
+    masks = _MatchMasks(can)
     full = (1 << n) - 1
     words = (n + 63) >> 6
     K = m + 1 if (m + 1) * words <= _FULL_TABLE_WORDS else max(isqrt(m + 1), 1) + 1
