@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from rouge_score import rouge_scorer as ref
+from rouge_score import scoring
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -271,8 +272,9 @@ def test_per_item_file(tmp_path):
     items = [json.loads(x) for x in lines(out_file)]
     assert len(items) == 3
     assert list(items[0]) == ["rouge1", "rougeL"]
+    # "the cat sat" against "the cat sat down": P = 3/3, R = 3/4.
     assert items[0]["rouge1"] == {"precision": 1.0, "recall": 0.75,
-                                  "fmeasure": pytest.approx(6 / 7)}
+                                  "fmeasure": scoring.fmeasure(1.0, 0.75)}
     assert items[1]["rouge1"] == {"precision": 0.0, "recall": 0.0, "fmeasure": 0.0}
     assert items[2]["rougeL"]["fmeasure"] == 1.0
 
@@ -372,17 +374,33 @@ def test_compare_equals_the_library(example_files):
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     types = ["rouge2", "rougeL"]
+    measures = ["precision", "recall", "fmeasure"]
     ra, rb = (score_corpus(lines(x), [[y] for y in lines(refs)], types, use_stemmer=True)
               for x in (cands, refs2))
+    # compare tests every (type, measure) column at once, so that all see the same
+    # resamples and swaps: one row per item, P, R, F of each type in turn. The
+    # resampled means of a 2-D array sum each column row by row, while a 1-D array
+    # is summed pairwise, so the library is called on the same 2-D layout: then
+    # the interval bounds are the same floats, not just close ones.
+    a, b = ([[getattr(s[t], m) for t in types for m in measures] for s in r.per_item]
+            for r in (ra, rb))
+    boot = paired_bootstrap(a, b, 300, 0.95, 4)
+    p_ar = approximate_randomization(a, b, 2000, 4)
+    for k, t in enumerate(types):
+        for j, m in enumerate(measures):
+            col, r = 3 * k + j, out["results"][t][m]
+            va, vb = getattr(ra.scores[t], m), getattr(rb.scores[t], m)
+            assert (r["a"], r["b"], r["diff"]) == (va, vb, vb - va)
+            assert r["ci_low"] == boot.low[col] and r["ci_high"] == boot.high[col]
+            assert r["p_bootstrap"] == boot.p_value[col]
+            assert r["p_ar"] == p_ar[col]
     for t in types:
-        a = [s[t].fmeasure for s in ra.per_item]
-        b = [s[t].fmeasure for s in rb.per_item]
+        # One measure on its own gives the same p-values (the same draws).
+        a1 = [s[t].fmeasure for s in ra.per_item]
+        b1 = [s[t].fmeasure for s in rb.per_item]
         r = out["results"][t]["fmeasure"]
-        assert (r["a"], r["b"]) == (ra.scores[t].fmeasure, rb.scores[t].fmeasure)
-        boot = paired_bootstrap(a, b, 300, 0.95, 4)
-        assert r["p_bootstrap"] == boot.p_value
-        assert r["ci_low"] == pytest.approx(boot.low, abs=1e-12)
-        assert r["p_ar"] == approximate_randomization(a, b, 2000, 4)
+        assert r["p_bootstrap"] == paired_bootstrap(a1, b1, 300, 0.95, 4).p_value
+        assert r["p_ar"] == approximate_randomization(a1, b1, 2000, 4)
     assert out["signature"].startswith(ra.signature.replace("|boot:none", ""))
     assert "stem:porter" in out["signature"]
 
@@ -410,6 +428,104 @@ def test_compare_multiple_references(two_systems, tmp_path):
     out = json.loads(proc.stdout)
     assert "multi:mean" in out["signature"]
     assert out["results"]["rouge1"]["recall"]["b"] == 0.5     # mean of 1 and 0
+
+
+# --- compare --jsonl: {"candidate_a": ..., "candidate_b": ..., "references": [...]} -----
+
+def compare_jsonl_file(tmp_path, a, b, refs):
+    """The JSONL twin of compare's text files a, b and refs (a list of files):
+    one reference is written as a plain string, several as a list."""
+    texts_a, texts_b = lines(a), lines(b)
+    refs_per_item = [list(x) for x in zip(*map(lines, refs))]
+    items = [{"candidate_a": x, "candidate_b": y, "references": r[0] if len(r) == 1 else r}
+             for x, y, r in zip(texts_a, texts_b, refs_per_item)]
+    return write(tmp_path, "ab.jsonl", "".join(json.dumps(i) + "\n" for i in items))
+
+
+@pytest.mark.parametrize("fmt", ["json", "table"])
+@pytest.mark.parametrize("n_refs,extra", [
+    (1, []),
+    (2, ["--stemmer", "--multi-ref", "mean", "--rouge-types", "rouge1,rougeLsum"]),
+], ids=["one-ref", "two-refs"])
+def test_compare_jsonl_equals_text_files(example_files, tmp_path, fmt, n_refs, extra):
+    cands, refs, refs2 = example_files
+    ref_files = [refs, refs2][:n_refs]
+    path = compare_jsonl_file(tmp_path, cands, refs2, ref_files)
+    common = ["--bootstrap", 200, "--ar-trials", 500, "--seed", 9, "--format", fmt, *extra]
+    plain = run("compare", "--candidates-a", cands, "--candidates-b", refs2,
+                *[x for f in ref_files for x in ("--references", f)], *common)
+    from_jsonl = run("compare", "--jsonl", path, *common)
+    assert plain.returncode == 0, plain.stderr
+    assert from_jsonl.returncode == 0, from_jsonl.stderr
+    assert from_jsonl.stderr == plain.stderr == ""
+    # Everything is equal but the names of the two systems, which say where they came from.
+    label_a, label_b = f"{path}#candidate_a", f"{path}#candidate_b"
+    if fmt == "json":
+        out = json.loads(plain.stdout)
+        assert (out["a"], out["b"]) == (str(cands), str(refs2))
+        assert json.loads(from_jsonl.stdout) == {**out, "a": label_a, "b": label_b}
+    else:
+        names = f"A: {cands} · B: {refs2} · 20 items"
+        assert names in plain.stdout.splitlines()
+        assert from_jsonl.stdout == plain.stdout.replace(
+            names, f"A: {label_a} · B: {label_b} · 20 items")
+
+
+def test_compare_jsonl_skips_blank_lines_and_other_fields(tmp_path):
+    path = write(tmp_path, "ab.jsonl",
+                 '{"id": 1, "candidate_a": "the cat", "candidate_b": "the cat sat",'
+                 ' "references": ["the cat sat"]}\n\n'
+                 '{"candidate_a": "a dog", "candidate_b": "a dog ran",'
+                 ' "references": "a dog ran"}\n')
+    proc = run("compare", "--jsonl", path, "--rouge-types", "rouge1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["n_items"] == 2
+    assert out["results"]["rouge1"]["recall"]["a"] == (2 / 3 + 2 / 3) / 2
+    assert out["results"]["rouge1"]["recall"]["b"] == 1.0
+
+
+def test_compare_jsonl_and_text_files_are_exclusive(two_systems, tmp_path):
+    a, b, ref = two_systems
+    p = write(tmp_path, "ab.jsonl",
+              '{"candidate_a": "a", "candidate_b": "b", "references": ["a"]}\n')
+    either = ("give either --jsonl FILE or --candidates-a FILE --candidates-b FILE "
+              "--references FILE")
+    assert_user_error(compare(a, b, ref, "--jsonl", p), either,
+                      "not both (--candidates-a, --candidates-b, --references with --jsonl)")
+    assert_user_error(run("compare", "--jsonl", p, "--references", ref), either,
+                      "not both (--references with --jsonl)")
+    assert_user_error(run("compare", "--jsonl", p, "--candidates-b", b), either,
+                      "not both (--candidates-b with --jsonl)")
+    neither = run("compare", "--rouge-types", "rouge1")
+    assert_user_error(neither, either)
+    assert neither.stderr == f"rougekit: error: {either}\n"
+
+
+@pytest.mark.parametrize("content,fragments", [
+    ('{"candidate_a": "a", "candidate_b": "b", "references": ["a"]}\n'
+     '{"candidate_a": "b", oops}\n', ["line 2", "not valid JSON"]),
+    ('{"candidate_a": "a", "references": ["a"]}\n', ["line 1", 'missing field "candidate_b"']),
+    ('{"candidate_a": "a", "candidate_b": "b"}\n', ["line 1", 'missing field "references"']),
+    ('{"candidate": "a", "references": ["a"]}\n', ["line 1", 'missing field "candidate_a"']),
+    ('{"candidate_a": "a", "candidate_b": ["b"], "references": ["a"]}\n',
+     ["line 1", '"candidate_b" must be a string']),
+    ('{"candidate_a": "a", "candidate_b": "b", "references": ["a", 7]}\n',
+     ["line 1", '"references" must be a string or a non-empty list of strings']),
+    ('\n{"candidate_a": "a", "candidate_b": "b", "references": []}\n', ["line 2", "non-empty"]),
+    ('"just a string"\n', ["line 1", "expected a JSON object, got str"]),
+    ('\n\n', ["no items"]),
+])
+def test_compare_malformed_jsonl(tmp_path, content, fragments):
+    path = write(tmp_path, "bad.jsonl", content)
+    assert_user_error(run("compare", "--jsonl", path), str(path), *fragments)
+
+
+def test_compare_jsonl_file_problems(tmp_path):
+    missing = tmp_path / "absent.jsonl"
+    assert_user_error(run("compare", "--jsonl", missing), "cannot read", str(missing))
+    bad = write(tmp_path, "latin1.jsonl", '{"candidate_a": "caf\xe9"}\n'.encode("latin-1"))
+    assert_user_error(run("compare", "--jsonl", bad), str(bad), "UTF-8", "offset 20")
 
 
 # --- progress line and Ctrl-C (need a terminal: a pseudo-terminal) ------------------
@@ -528,9 +644,11 @@ def test_compare_bad_option_values(two_systems, option, value, fragment):
 def test_compare_missing_arguments(two_systems):
     a, b, ref = two_systems
     assert_user_error(run("compare", "--candidates-a", a, "--references", ref),
-                      "--candidates-b")
+                      "missing --candidates-b (", "or --candidates-a FILE")
     assert_user_error(run("compare", "--candidates-a", a, "--candidates-b", b),
-                      "--references")
+                      "missing --references (")
+    assert_user_error(run("compare", "--references", ref),
+                      "missing --candidates-a and --candidates-b (")
 
 
 def test_compare_missing_file(two_systems, tmp_path):

@@ -12,6 +12,8 @@ items of the per-item scores, ``rougekit.score_corpus``), with
 options that produced them; ``--per-item FILE`` writes each item's scores.
 
 ``rougekit compare --candidates-a FILE --candidates-b FILE --references FILE``
+(or ``rougekit compare --jsonl FILE`` with one
+``{"candidate_a": ..., "candidate_b": ..., "references": [...]}`` per line)
 scores two systems against the same references and tests, per rouge type,
 whether their difference B - A is significant: paired bootstrap resampling
 and approximate randomization (``rougekit.significance``).
@@ -107,10 +109,15 @@ def load_files(args):
     return texts[0], [list(r) for r in zip(*texts[1:])]
 
 
-def load_jsonl(path):
-    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
-    (a single str is accepted for "references")."""
-    candidates, references = [], []
+def read_jsonl(path, text_fields):
+    """Items of a JSONL file, one JSON object per line (blank lines skipped):
+    a string in each of ``text_fields`` and "references", a non-empty list of
+    strings (a single str is accepted). Other fields are ignored.
+
+    Returns (texts, references): texts[i] is the list of the values of
+    text_fields[i], references the list of each item's references."""
+    texts: list = [[] for _ in text_fields]
+    references: list = []
     for number, line in enumerate(read_lines(path), 1):
         if not line.strip():
             continue
@@ -121,22 +128,35 @@ def load_jsonl(path):
             raise UserError(f"{where}: not valid JSON ({e.msg})") from None
         if not isinstance(item, dict):
             raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
-        for field in ("candidate", "references"):
+        for field in (*text_fields, "references"):
             if field not in item:
                 raise UserError(f'{where}: missing field "{field}"')
-        cand, refs = item["candidate"], item["references"]
+        for field in text_fields:
+            if not isinstance(item[field], str):
+                raise UserError(f'{where}: "{field}" must be a string')
+        refs = item["references"]
         if isinstance(refs, str):
             refs = [refs]
-        if not isinstance(cand, str):
-            raise UserError(f'{where}: "candidate" must be a string')
         if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
             raise UserError(f'{where}: "references" must be a string or a non-empty '
                             "list of strings")
-        candidates.append(cand)
+        for column, field in zip(texts, text_fields):
+            column.append(item[field])
         references.append(refs)
-    if not candidates:
+    if not references:
         raise UserError(f"{path} has no items")
+    return texts, references
+
+
+def load_jsonl(path):
+    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
+    (a single str is accepted for "references")."""
+    (candidates,), references = read_jsonl(path, ("candidate",))
     return candidates, references
+
+
+# Fields of `rougekit compare --jsonl`: the two systems' texts of an item.
+COMPARE_FIELDS = ("candidate_a", "candidate_b")
 
 
 # --- scoring in chunks, with a progress line -----------------------------------
@@ -327,12 +347,29 @@ def fmt_p(p):
 
 def cmd_compare(args):
     types = parse_types(args.rouge_types)
+    either = ("give either --jsonl FILE or --candidates-a FILE --candidates-b FILE "
+              "--references FILE")
+    files = {"--candidates-a": args.candidates_a, "--candidates-b": args.candidates_b,
+             "--references": args.references}
+    given = [option for option, value in files.items() if value is not None]
+    if args.jsonl is not None and given:
+        raise UserError(f"{either}, not both ({', '.join(given)} with --jsonl)")
+    if args.jsonl is None and not given:
+        raise UserError(either)
+    if args.jsonl is None and len(given) < len(files):
+        missing = [option for option in files if option not in given]
+        raise UserError(f"missing {' and '.join(missing)} ({either})")
     signature = compare_signature(types, args)
-    texts = load_parallel([("--candidates-a", args.candidates_a),
-                           ("--candidates-b", args.candidates_b)]
-                          + [("--references", p) for p in args.references])
-    cands_a, cands_b = texts[0], texts[1]
-    references = [list(r) for r in zip(*texts[2:])]
+    if args.jsonl is not None:
+        (cands_a, cands_b), references = read_jsonl(args.jsonl, COMPARE_FIELDS)
+        label_a, label_b = (f"{args.jsonl}#{field}" for field in COMPARE_FIELDS)
+    else:
+        texts = load_parallel([("--candidates-a", args.candidates_a),
+                               ("--candidates-b", args.candidates_b)]
+                              + [("--references", p) for p in args.references])
+        cands_a, cands_b = texts[0], texts[1]
+        references = [list(r) for r in zip(*texts[2:])]
+        label_a, label_b = args.candidates_a, args.candidates_b
     n = len(cands_a)
 
     with Progress(2 * n) as progress:
@@ -357,7 +394,7 @@ def cmd_compare(args):
 
     if args.format == "json":
         print(json.dumps({
-            "n_items": n, "a": args.candidates_a, "b": args.candidates_b,
+            "n_items": n, "a": label_a, "b": label_b,
             "signature": signature, "bootstrap": args.bootstrap,
             "confidence": args.confidence, "ar_trials": args.ar_trials, "seed": args.seed,
             "results": results}, indent=2))
@@ -369,7 +406,7 @@ def cmd_compare(args):
             interval = f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]"
             lines.append(f"{t:<10} {r['a']:7.4f} {r['b']:7.4f} {r['diff']:+8.4f} "
                          f"{interval:>20} {fmt_p(r['p_bootstrap']):>8} {fmt_p(r['p_ar']):>8}")
-        lines.append(f"A: {args.candidates_a} · B: {args.candidates_b} · {n} items")
+        lines.append(f"A: {label_a} · B: {label_b} · {n} items")
         lines.append(f"paired bootstrap: {args.bootstrap} resamples (p = share where "
                      f"B-A does not keep its sign); approximate randomization: "
                      f"{args.ar_trials} trials (p two-sided, +1 smoothed)")
@@ -453,12 +490,15 @@ def build_parser():
         description="Score systems A and B against the same references; per rouge type, "
                     "test the difference B-A with paired bootstrap resampling (Koehn 2004) "
                     "and approximate randomization (Riezler and Maxwell 2005).")
-    compare.add_argument("--candidates-a", required=True, metavar="FILE",
+    compare.add_argument("--candidates-a", metavar="FILE",
                          help="system A, one text per line")
-    compare.add_argument("--candidates-b", required=True, metavar="FILE",
+    compare.add_argument("--candidates-b", metavar="FILE",
                          help="system B, one text per line")
-    compare.add_argument("--references", action="append", required=True, metavar="FILE",
+    compare.add_argument("--references", action="append", metavar="FILE",
                          help="one reference per line; repeat for more references")
+    compare.add_argument("--jsonl", metavar="FILE",
+                         help='instead of the three above: one {"candidate_a": ..., '
+                              '"candidate_b": ..., "references": [...]} per line')
     add_scoring_options(compare)
     compare.add_argument("--bootstrap", type=positive_int, default=1000, metavar="N",
                          help="paired bootstrap resamples (default 1000)")
