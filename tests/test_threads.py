@@ -158,3 +158,71 @@ def test_score_batch_ctrl_c(threads):
     assert proc.returncode == 3, (proc.returncode, out, err)
     assert "interrupted" in out
     assert waited < 10, f"{waited:.1f} s from SIGINT to exit"
+
+
+needs_engine = pytest.mark.skipif(rougekit.BACKEND != "compiled",
+                                  reason="the compiled engine is not in use")
+
+
+@needs_engine
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
+def test_engine_in_use_sends_score_to_the_pool(pairs, stem):
+    """What a thread meets when the GIL is disabled and another thread is in
+    the scorer's engine: the engine's atomic "in use" flag sends the pair to
+    an engine from the pool, with the same result. (With the GIL this cannot
+    happen by itself: one engine.score call runs start to end.)"""
+    from rouge_score import rouge_scorer as reference
+    from rougekit._engine import Cancel
+    pairs = pairs[:200]
+    expected = [reference.RougeScorer(TYPES, use_stemmer=stem).score(t, p) for t, p in pairs]
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    engine = scorer._engine
+    assert engine._hold(True)              # as another thread would
+    try:
+        assert not engine._hold(True)      # held: a second user is refused
+        got = [scorer.score(t, p) for t, p in pairs]
+        with pytest.raises(RuntimeError, match="in use by another thread"):
+            engine.score_range([pairs[0][0]], [pairs[0][1]], Cancel())
+    finally:
+        engine._hold(False)
+    assert got == expected
+    # one pooled engine served every pair, and went back to the pool
+    assert scorer._engine_pool.qsize() == 1
+    # the scorer's own engine is free again
+    assert [scorer.score(t, p) for t, p in pairs] == expected
+    assert scorer._engine_pool.qsize() == 1
+
+
+@needs_engine
+def test_engine_in_use_without_overflow_raises():
+    from rougekit import scoring
+    from rougekit._engine import Engine
+    engine = Engine([1], False, ["rouge1"], scoring.Score, lambda t, p: {})
+    assert engine.score("a b", "a")["rouge1"] == (1.0, 0.5, 2 / 3)
+    engine._hold(True)
+    try:
+        with pytest.raises(RuntimeError, match="in use by another thread"):
+            engine.score("a b", "a")
+    finally:
+        engine._hold(False)
+    assert engine.score("a b", "a")["rouge1"] == (1.0, 0.5, 2 / 3)
+
+
+def _free_threaded():
+    import sysconfig
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+@needs_engine
+@pytest.mark.skipif(not _free_threaded(), reason="needs a free-threaded CPython (3.13t+)")
+def test_free_threaded_import_keeps_the_gil_disabled():
+    """Every compiled module declares free-threading support: importing one
+    that did not would re-enable the GIL with a RuntimeWarning."""
+    code = ("import warnings, sys; warnings.simplefilter('error'); "
+            "import rougekit, rougekit._engine, rougekit._lcs, rougekit._overlap, "
+            "rougekit._tokenizer, rougekit._porter; print(sys._is_gil_enabled())")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"

@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """The compiled path of ``RougeScorer`` with the default tokenizer.
 
 An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
@@ -11,8 +12,12 @@ Python; the extension is built with ``-ffp-contract=off``), so the floats
 are rouge-score's to the last bit.
 
 An engine holds mutable state (its vocabulary and stem cache) and is used by
-one thread at a time: ``score`` runs with the GIL held, and ``score_batch``
-gives each worker thread an engine of its own.
+one thread at a time, which an atomic "in use" flag enforces whether or not
+the GIL is enabled: ``score`` on an engine that another thread is using calls
+``overflow`` instead (``RougeScorer`` passes a function that scores with an
+engine from its pool), and ``score_range`` raises ``RuntimeError``.
+``score_batch`` gives each worker thread an engine of its own. So the module
+is safe on free-threaded CPython, and declares it.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
@@ -25,6 +30,12 @@ from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
 from rougekit._tokenizer cimport (TokenBuf, Vocab, str_buffer, tokbuf_free,
                                   tokbuf_init, tokenize_text, vocab_clear,
                                   vocab_free, vocab_init)
+
+cdef extern from "_compat.h" nogil:
+    int rk_flag_try_acquire(long* f)
+    void rk_flag_release(long* f)
+    void rk_flag_set(long* f)
+    int rk_flag_get(long* f)
 
 cdef extern from "Python.h":
     ctypedef struct PyTypeObject
@@ -68,8 +79,11 @@ cdef class Engine:
     cdef list keys              # result dict keys, one per rouge type
     cdef object score_cls       # a tuple subclass (Score)
     cdef object fallback        # fallback(target, prediction) -> dict
+    cdef object overflow        # overflow(target, prediction) -> dict
+    cdef long busy              # 1 while a thread uses the engine
 
-    def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback):
+    def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback,
+                  overflow=None):
         cdef Py_ssize_t k
         _check_score_cls(score_cls)
         if len(keys) != len(kinds):
@@ -77,6 +91,8 @@ cdef class Engine:
         self.keys = keys
         self.score_cls = score_cls
         self.fallback = fallback
+        self.overflow = overflow
+        self.busy = 0
         self.ntypes = len(kinds)
         self.kinds = <int*>malloc((self.ntypes + 1) * sizeof(int))
         if self.kinds == NULL:
@@ -208,7 +224,8 @@ cdef class Engine:
 
     def score(self, target, prediction):
         """{key: score_cls(P, R, F)} for one pair of str; anything else, or a
-        pair the C stemmer gives up on, goes to ``fallback``."""
+        pair the C stemmer gives up on, goes to ``fallback``. While another
+        thread uses this engine, the pair goes to ``overflow``."""
         cdef int kt, kp, rc
         cdef const void* dt
         cdef const void* dp
@@ -221,14 +238,27 @@ cdef class Engine:
             return self.score_range([target], [prediction], Cancel())[0]
         _buffer(target, &kt, &dt, &lt)
         _buffer(prediction, &kp, &dp, &lp)
+        if not rk_flag_try_acquire(&self.busy):
+            if self.overflow is None:
+                raise RuntimeError("this Engine is in use by another thread")
+            return self.overflow(target, prediction)
         rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
+        rk_flag_release(&self.busy)
         if rc == RC_NOMEM:
             raise MemoryError()
         if rc == RC_FALLBACK:
             return self.fallback(target, prediction)
         return _result(self.keys, self.score_cls, out, iz, self.ntypes)
 
-    def score_range(self, list targets, list predictions, Cancel cancel):
+    def _hold(self, bint held):
+        """Testing hook: mark the engine in use (True) or free (False), as
+        another thread would; returns whether the change took."""
+        if held:
+            return bool(rk_flag_try_acquire(&self.busy))
+        rk_flag_release(&self.busy)
+        return True
+
+    def score_range(self, list targets, list predictions, Cancel cancel not None):
         """Scores the pairs of two equally long lists of str, with the GIL
         released while the pairs are scored. Stops early (returning None)
         when ``cancel`` is set."""
@@ -251,9 +281,11 @@ cdef class Engine:
             for i in range(n):
                 _buffer(targets[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
                 _buffer(predictions[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
+            if not rk_flag_try_acquire(&self.busy):
+                raise RuntimeError("this Engine is in use by another thread")
             with nogil:
                 for i in range(n):
-                    if cancel.flag:
+                    if rk_flag_get(&cancel.flag):
                         rc = 1
                         break
                     rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
@@ -262,6 +294,7 @@ cdef class Engine:
                     if rcs[i] == RC_NOMEM:
                         rc = -1
                         break
+                rk_flag_release(&self.busy)
             if rc == -1:
                 raise MemoryError()
             if rc == 1:
@@ -285,13 +318,16 @@ cdef class Engine:
 
 cdef class Cancel:
     """A flag the worker threads of score_batch poll between pairs."""
-    cdef public bint flag
+    cdef long flag
 
     def __cinit__(self):
-        self.flag = False
+        self.flag = 0
 
     def set(self):
-        self.flag = True
+        rk_flag_set(&self.flag)
+
+    def is_set(self):
+        return bool(rk_flag_get(&self.flag))
 
 
 cdef inline int _check_score_cls(object score_cls) except -1:

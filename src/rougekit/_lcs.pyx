@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """Compiled longest-common-subsequence kernels on integer token ids.
 
 The table of LCS lengths is never built. Each row of it is held as a bit

@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """Compiled clipped n-gram overlap on integer token ids.
 
 Each n-gram gets a dense id without building tuples: the (n-1)-gram id at a

@@ -1,4 +1,5 @@
 # cython: language_level=3
+# cython: freethreading_compatible=True
 """Compiled rouge-score tokenization straight to integer token ids.
 
 rouge-score lowercases the text with ``str.lower()`` and keeps the runs of

@@ -191,7 +191,21 @@ class RougeScorer(scoring.BaseScorer):
 
     def _new_engine(self):
         return _Engine(self._kinds, self._use_stemmer, self._keys, scoring.Score,
-                       self._score_python)
+                       self._score_python, self._score_pooled)
+
+    def _score_pooled(self, target, prediction):
+        """score() on an engine from the pool: what the scorer's own engine
+        does with a pair while another thread is using it. That happens only
+        when the GIL is disabled (free-threaded CPython); with the GIL, one
+        engine.score call runs start to end without letting other threads in."""
+        try:
+            engine = self._engine_pool.get_nowait()
+        except queue.Empty:
+            engine = self._new_engine()
+        try:
+            return engine.score(target, prediction)
+        finally:
+            self._engine_pool.put(engine)
 
     def _check_text(self, text, name):
         if isinstance(self._tokenizer, tokenizers.DefaultTokenizer) and \
