@@ -2,8 +2,11 @@ from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 ctypedef struct Slot:
     # One entry of the open-addressing table: id -1 marks an empty slot.
-    # The hash and size sit beside the id so a probe touches one cache line.
+    # The hash, size and first 8 bytes (zero-padded) sit beside the id, so a
+    # probe touches one cache line, and a token of up to 8 bytes (most) is
+    # compared without reading the pool.
     uint64_t hash
+    uint64_t pre
     int32_t id
     int32_t size
 

@@ -128,16 +128,28 @@ cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
     return _intern_hashed(v, s, n, _hash(s, n))
 
 
+cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
+    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
+    cdef uint64_t p = 0
+    memcpy(&p, s, <size_t>(n if n < 8 else 8))
+    return p
+
+
+cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
+                          Py_ssize_t n, uint64_t h, uint64_t pre) noexcept nogil:
+    return (slot.hash == h and slot.pre == pre and slot.size == n
+            and (n <= 8 or _same(v.pool + v.off[slot.id] + 8, s + 8, n - 8)))
+
+
 cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
     cdef Py_ssize_t mask = v.nslots - 1, cap
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
     cdef int32_t g
     cdef void* p
-    cdef Slot* slot
+    cdef uint64_t pre = _prefix(s, n)
     while v.slots[i].id != -1:
-        slot = &v.slots[i]
-        if slot.hash == h and slot.size == n and _same(v.pool + v.off[slot.id], s, n):
-            return slot.id
+        if _matches(v, &v.slots[i], s, n, h, pre):
+            return v.slots[i].id
         i = (i + 1) & mask
     if v.n >= MAX_IDS or n > MAX_IDS:
         return -1
@@ -159,6 +171,7 @@ cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) n
     v.stem_of[g] = -1
     v.pool_len += n
     v.slots[i].hash = h
+    v.slots[i].pre = pre
     v.slots[i].id = g
     v.slots[i].size = <int32_t>n
     v.n += 1
@@ -285,21 +298,57 @@ cdef void _load_ascii_table() noexcept:
 _load_ascii_table()
 
 
+cdef inline int32_t _find(const Vocab* v, char* w, Py_ssize_t n,
+                          uint64_t h) noexcept nogil:
+    """The id of w[0:n] (hash h) if interned, else -1. w is a TokenBuf's word
+    (room for at least 16 bytes): its bytes n..7 are zeroed here, so that
+    the first 8 bytes load as one word."""
+    cdef Py_ssize_t mask = v.nslots - 1
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef uint64_t pre
+    if n < 8:
+        memset(w + n, 0, 8)
+    memcpy(&pre, w, 8)
+    while v.slots[i].id != -1:
+        if _matches(v, &v.slots[i], w, n, h, pre):
+            return v.slots[i].id
+        i = (i + 1) & mask
+    return -1
+
+
+cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h,
+                      bint stem) noexcept nogil:
+    """Add t.word[0:n] as a token: the common case (a known word, its stem
+    known) here, the rest in _add_word."""
+    cdef int32_t g = _find(v, t.word, n, h)
+    if g >= 0:
+        if stem and n > 3:
+            g = v.stem_of[g]
+            if g == -2:
+                return 0          # an empty stem: rouge-score drops the token
+            if g == -1:
+                return _add_word(v, t, n, h, stem)
+        return _push_id(t, g)
+    return _add_word(v, t, n, h, stem)
+
+
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
-    # word and cap are local copies of t.word and t.word_cap: stores through
-    # a char* may alias anything, which would otherwise force the compiler to
-    # reload both for every character.
-    cdef Py_ssize_t i, wl = 0, cap = t.word_cap
+    # Two loops: over separators (and newlines), and over one word's
+    # characters, whose common case (ASCII) costs one table look-up. word and
+    # cap are local copies of t.word and t.word_cap: stores through a char*
+    # may alias anything, which would otherwise force the compiler to reload
+    # both for every character.
+    cdef Py_ssize_t i = 0, wl, cap = t.word_cap
     cdef char* word = t.word
     cdef uint32_t ch
     cdef char c
     cdef int rc
-    cdef uint64_t h = 14695981039346656037ULL
+    cdef uint64_t h
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
-    for i in range(length):
+    while i < length:
         ch = s[i]
         if ch < 128:
             c = _ASCII_WORD[ch]
@@ -309,7 +358,15 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             c = b'i'
         else:
             c = 0
-        if c != 0:
+        if c == 0:
+            if ch == 10 and _end_sentence(t) < 0:     # "\n"
+                return -1
+            i += 1
+            continue
+        # A word starts at i with character c.
+        wl = 0
+        h = 14695981039346656037ULL
+        while True:
             # Keep one spare byte: stem_ascii may use the room up to word_cap.
             if wl + 1 >= cap:
                 if _reserve_word(t, wl + 1) < 0:
@@ -319,22 +376,25 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             word[wl] = c
             wl += 1
             h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
-            if ch != 0x130:
-                continue
-        if wl > 0:
-            rc = _add_word(v, t, wl, h, stem)
-            if rc != 0:
-                return rc
-            wl = 0
-            h = 14695981039346656037ULL
-            word = t.word          # _add_word may have grown the buffer
-            cap = t.word_cap
-        if ch == 10 and _end_sentence(t) < 0:     # "\n"
-            return -1
-    if wl > 0:
-        rc = _add_word(v, t, wl, h, stem)
+            i += 1
+            if ch == 0x130 or i >= length:
+                break
+            ch = s[i]
+            if ch < 128:
+                c = _ASCII_WORD[ch]
+                if c == 0:
+                    break
+            elif ch == 0x212A:
+                c = b'k'
+            elif ch == 0x130:
+                c = b'i'
+            else:
+                break
+        rc = _word(v, t, wl, h, stem)
         if rc != 0:
             return rc
+        word = t.word          # _add_word may have grown the buffer
+        cap = t.word_cap
     return _end_sentence(t)
 
 
