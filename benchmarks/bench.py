@@ -26,13 +26,16 @@ usage (from the repository root, after
 ``python setup.py build_ext --inplace``):
 
     PYTHONPATH=src python benchmarks/bench.py [--n 3000] [--seed 13]
-        [--reference-pairs 300] [--repeat 3] [--threads T] [--types rouge1,rougeL]
+        [--reference-pairs 300] [--repeat 5] [--threads T] [--types rouge1,rougeL]
         [--shared DIR] [--json FILE] [--long-tokens 20000] [--no-long]
         [--long-lsum-peers]
 
 Timing: the scorer is built once per configuration, outside the timed region;
-one warm-up pass, then the best of ``--repeat`` passes by time.perf_counter.
-The warm-up pass, on a fresh scorer, is also reported as the "first pass".
+one warm-up pass of every implementation and method, then ``--repeat`` rounds
+in which each runs one pass in turn (interleaved, so that load from elsewhere
+on a shared machine falls on all of them alike); the best pass is kept, by
+time.perf_counter. The warm-up pass, on a fresh scorer, is also reported as
+the "first pass".
 """
 import argparse
 import datetime
@@ -230,17 +233,26 @@ class RougeRust(Impl):
 
 # ---------------------------------------------------------------- timing
 
-def measure(fn, repeat):
-    """(results of the warm-up pass, its time, times of the timed passes)."""
-    t0 = time.perf_counter()
-    results = fn()
-    first = time.perf_counter() - t0
-    times = []
-    for _ in range(repeat):
+def measure_interleaved(fns, repeat):
+    """Times several functions in rounds: one warm-up pass of each (its
+    results kept), then ``repeat`` rounds in which every function runs once,
+    in turn. A burst of load from elsewhere on a shared machine then hits
+    every implementation's passes alike instead of one implementation's
+    whole series, so ratios within a run stay fair.
+
+    Returns, per function, (results of the warm-up pass, its time, times of
+    the timed passes)."""
+    out = []
+    for fn in fns:
         t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return results, first, times
+        results = fn()
+        out.append((results, time.perf_counter() - t0, []))
+    for _ in range(repeat):
+        for fn, (_, _, times) in zip(fns, out):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return out
 
 
 def loop(score, targets, predictions):
@@ -289,7 +301,7 @@ def run_config(impls, types, stem, pairs, args, threads):
     targets = [p["references"][0] for p in pairs]
     predictions = [p["candidate"] for p in pairs]
     k = min(args.reference_pairs, len(pairs))
-    rows, results, skipped = [], {}, []
+    rows, results, skipped, timed = [], {}, [], []
     for impl in impls:
         if impl.module is None:
             skipped.append(f"{impl.name}: {impl.error}")
@@ -301,19 +313,21 @@ def run_config(impls, types, stem, pairs, args, threads):
         score, batch = impl.scorer(types, stem, threads)
         n = k if impl.name == "rouge-score" else len(pairs)
         ts, ps = targets[:n], predictions[:n]
-        methods = [("score()", loop(score, ts, ps))]
+        timed.append((impl, "score()", n, loop(score, ts, ps)))
         if batch is not None:
-            methods.append(("score_batch", lambda b=batch, ts=ts, ps=ps: b(ts, ps)))
-        for method, fn in methods:
-            log(f"  {label}: {impl.name} {method} on {n} pairs")
-            out, first, times = measure(fn, args.repeat)
-            results[impl.name, method] = [impl.normalise(r, types) for r in out]
-            best = min(times)
-            rows.append({"implementation": impl.name, "method": method,
-                         "threads": threads if method == "score_batch" else 1,
-                         "pairs": n, "best_s": best, "times_s": times,
-                         "first_pass_s": first, "pairs_per_s": n / best,
-                         "first_pass_pairs_per_s": n / first})
+            timed.append((impl, "score_batch", n,
+                          lambda b=batch, ts=ts, ps=ps: b(ts, ps)))
+    log(f"  {label}: " + ", ".join(f"{impl.name} {method}" for impl, method, _, _ in timed)
+        + f", interleaved: a warm-up pass each, then {args.repeat} rounds")
+    measured = measure_interleaved([fn for _, _, _, fn in timed], args.repeat)
+    for (impl, method, n, _), (out, first, times) in zip(timed, measured):
+        results[impl.name, method] = [impl.normalise(r, types) for r in out]
+        best = min(times)
+        rows.append({"implementation": impl.name, "method": method,
+                     "threads": threads if method == "score_batch" else 1,
+                     "pairs": n, "best_s": best, "times_s": times,
+                     "first_pass_s": first, "pairs_per_s": n / best,
+                     "first_pass_pairs_per_s": n / first})
 
     checks = check_config(label, types, pairs, k, results)
 
@@ -670,8 +684,9 @@ def header(impls, pairs, args, threads, types):
     print(f"- rouge-score is timed on the first {k:,} pairs "
           f"({env['mean_chars_per_pair_subset']:,.0f} chars per pair), the others on all "
           f"{len(pairs):,}; results are compared on those {k:,}")
-    print(f"- timing: best of {args.repeat} passes after one warm-up pass; the scorer is "
-          "built once per configuration, outside the timed region")
+    print(f"- timing: one warm-up pass of each implementation and method, then "
+          f"{args.repeat} interleaved rounds (each runs one pass in turn); best pass kept; "
+          "the scorer is built once per configuration, outside the timed region")
     print(f"- score_batch threads: {threads} (rougekit threads={threads}; rouge-score-rs and "
           f"rouge-rust take no argument: RAYON_NUM_THREADS={threads})")
     print("- shared machine: compare ratios within one run, not absolute numbers across runs")
@@ -688,7 +703,8 @@ def parse_args(argv):
                     "else ../shared from the repository)")
     ap.add_argument("--reference-pairs", type=int, default=300,
                     help="pairs for rouge-score, timed and compared (default 300)")
-    ap.add_argument("--repeat", type=int, default=3, help="timed passes, best kept (default 3)")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="timed rounds, best pass kept (default 5)")
     ap.add_argument("--threads", type=int, help="score_batch threads (default: all cores)")
     ap.add_argument("--types", help="comma-separated rouge types "
                     f"(default {','.join(DEFAULT_TYPES)})")
