@@ -57,6 +57,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from rougekit._checks import as_list
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._version import __version__
 from rougekit.scoring import AggregateScore, Score
@@ -124,20 +125,15 @@ class CorpusResult:
 
 def _parse_types(rouge_types):
     """[(rouge type, kind)]: kind is n for rougeN, _L or _LSUM."""
-    if isinstance(rouge_types, (str, bytes)):
-        raise TypeError("rouge_types must be a list of rouge type names, not a "
-                        f"single {type(rouge_types).__name__}")
-    try:
-        names = list(dict.fromkeys(rouge_types))
-    except TypeError:
-        raise TypeError("rouge_types must be a list of rouge type names, not "
-                        f"{type(rouge_types).__name__}") from None
+    names = as_list(rouge_types, "rouge_types", "a list of rouge type names")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"rouge_types must contain str, not {type(name).__name__}")
+    names = list(dict.fromkeys(names))
     if not names:
         raise ValueError("rouge_types is empty")
     parsed: List[Tuple[str, Any]] = []
     for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"rouge_types must contain str, not {type(name).__name__}")
         match = _ROUGE_N_RE.fullmatch(name)
         if match:
             parsed.append((name, int(match.group(1))))
@@ -151,18 +147,8 @@ def _parse_types(rouge_types):
 
 def _texts(candidates, references):
     """Checked lists: candidates [str], references [[str, ...]]."""
-    if isinstance(candidates, (str, bytes)):
-        raise TypeError("candidates must be a list of str, not a single "
-                        f"{type(candidates).__name__}")
-    if isinstance(references, (str, bytes)):
-        raise TypeError("references must be a list (one entry per candidate), "
-                        f"not a single {type(references).__name__}")
-    for name, value in (("candidates", candidates), ("references", references)):
-        try:
-            iter(value)
-        except TypeError:
-            raise TypeError(f"{name} must be a list, not {type(value).__name__}") from None
-    candidates, references = list(candidates), list(references)
+    candidates = as_list(candidates, "candidates", "a list of str")
+    references = as_list(references, "references", "a list (one entry per candidate)")
     if len(candidates) != len(references):
         raise ValueError(f"candidates has {len(candidates)} items but references "
                          f"has {len(references)}")

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor, TimeoutError as _FutureTimeou
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from rougekit import _backend, scoring, tokenizers
+from rougekit._checks import as_list
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 
 try:
@@ -252,9 +253,6 @@ class RougeScorer(scoring.BaseScorer):
                     ) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against each target; per rouge type, keeps
         the score of the first target with the highest F-measure."""
-        if isinstance(targets, (str, bytes)):
-            raise TypeError("targets must be a list of texts, not a single "
-                            f"{type(targets).__name__}")
         targets = _as_list(targets, "targets")
         score_dicts = [self.score(t, prediction) for t in targets]
         if not score_dicts and self._types:
@@ -332,14 +330,7 @@ class RougeScorer(scoring.BaseScorer):
         return _score_multi_batch(self, targets_list, predictions, threads)
 
 def _multi_targets(item, i):
-    if isinstance(item, (str, bytes)):
-        raise TypeError(f"targets_list[{i}] must be a list of texts, not a single "
-                        f"{type(item).__name__}")
-    try:
-        targets = list(item)
-    except TypeError:
-        raise TypeError(f"targets_list[{i}] must be a list of texts, not "
-                        f"{type(item).__name__}") from None
+    targets = _as_list(item, f"targets_list[{i}]")
     if not targets:
         raise ValueError(f"targets_list[{i}] must contain at least one text")
     return targets
@@ -382,12 +373,7 @@ def _wait(future):
 
 
 def _as_list(x, name):
-    if isinstance(x, (str, bytes)):
-        raise TypeError(f"{name} must be a list of texts, not a single {type(x).__name__}")
-    try:
-        return list(x)
-    except TypeError:
-        raise TypeError(f"{name} must be a list of texts, not {type(x).__name__}") from None
+    return as_list(x, name, "a list of texts")
 
 
 def _thread_count(threads):

@@ -25,6 +25,7 @@ import numbers
 import sys
 from typing import Any, Hashable, Iterable, Optional, Sequence
 
+from rougekit._checks import as_list
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit.scoring import Score, fmeasure
 
@@ -36,27 +37,13 @@ LSUM_MODES = ("best-match", "union")
 
 def _tokens(seq, name):
     """``seq`` as a list of tokens; a str, bytes or non-iterable is a TypeError."""
-    if isinstance(seq, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of tokens, not "
-                        f"{type(seq).__name__}: pass a list of tokens, such as "
-                        "text.split()")
-    try:
-        return list(seq)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of tokens, not "
-                        f"{type(seq).__name__}") from None
+    return as_list(seq, name, "a sequence of tokens",
+                   ": pass a list of tokens, such as text.split()")
 
 
 def _sentences(seq, name):
     """``seq`` as a list of token lists (one per sentence)."""
-    if isinstance(seq, (str, bytes)):
-        raise TypeError(f"{name} must be a list of sentences, each a list of "
-                        f"tokens, not {type(seq).__name__}")
-    try:
-        sents = list(seq)
-    except TypeError:
-        raise TypeError(f"{name} must be a list of sentences, each a list of "
-                        f"tokens, not {type(seq).__name__}") from None
+    sents = as_list(seq, name, "a list of sentences, each a list of tokens")
     return [_tokens(s, f"{name}[{i}]") for i, s in enumerate(sents)]
 
 
