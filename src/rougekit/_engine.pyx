@@ -20,9 +20,10 @@ engine from its pool), and ``score_range`` raises ``RuntimeError``.
 is safe on free-threaded CPython, and declares it.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from rougekit._mem cimport grow_array, grow_to
 from rougekit._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                              summary_hits_scratch)
 from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
@@ -121,28 +122,15 @@ cdef class Engine:
 
     cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
         """Room for the pair's ids and for every token id of the vocab."""
-        cdef Py_ssize_t cap, need = nt + np_ + 1
-        cdef void* p
-        cdef void* q
+        cdef Py_ssize_t cap
         if self.vocab.n > self.local_cap:
+            # local and stamp share local_cap; new stamps are 0 (no epoch).
             cap = self.vocab.cap
-            p = realloc(self.local, cap * sizeof(int32_t))
-            if p == NULL:
+            if (grow_to(<void**>&self.local, self.local_cap, cap, sizeof(int32_t), -1) < 0
+                    or grow_to(<void**>&self.stamp, self.local_cap, cap, sizeof(uint32_t), 0) < 0):
                 return -1
-            self.local = <int32_t*>p
-            q = realloc(self.stamp, cap * sizeof(uint32_t))
-            if q == NULL:
-                return -1
-            self.stamp = <uint32_t*>q
-            memset(self.stamp + self.local_cap, 0, (cap - self.local_cap) * sizeof(uint32_t))
             self.local_cap = cap
-        if need > self.dense_cap:
-            p = realloc(self.dense, need * sizeof(int32_t))
-            if p == NULL:
-                return -1
-            self.dense = <int32_t*>p
-            self.dense_cap = need
-        return 0
+        return grow_array(<void**>&self.dense, &self.dense_cap, nt + np_ + 1, sizeof(int32_t), -1)
 
     cdef Py_ssize_t _renumber(self) noexcept nogil:
         """Dense ids 0.. for the pair's tokens, in order of appearance."""

@@ -16,10 +16,11 @@ once, when the walk enters it: memory O(sqrt(m) * n / 64) words for large
 inputs, time at most twice the forward pass.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from rougekit._ids cimport ids_from, check_total
+from rougekit._mem cimport grow_array
 
 cdef extern from "_bits.h" nogil:
     int rk_popcount64(uint64_t x)
@@ -406,23 +407,6 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
 cdef Py_ssize_t ONE_WORD_MAX = 64
 
 
-cdef int _grow_zeroed(void** buf, Py_ssize_t* cap, Py_ssize_t need,
-                      size_t item, int fill) noexcept nogil:
-    """Grow *buf to at least need items, new items set to bytes of fill."""
-    cdef void* p
-    cdef Py_ssize_t new_cap
-    if need <= cap[0]:
-        return 0
-    new_cap = cap[0] * 2 if cap[0] * 2 > need else need
-    p = realloc(buf[0], new_cap * item)
-    if p == NULL:
-        return -1
-    memset(<char*>p + cap[0] * item, fill, (new_cap - cap[0]) * item)
-    buf[0] = p
-    cap[0] = new_cap
-    return 0
-
-
 cdef enum:
     # lcs_length_scratch keeps a mask table of vocab * W words while the bit
     # side has at most this many words (512 tokens); beyond, lcs_length_ids.
@@ -445,9 +429,9 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     W = (nb + 63) >> 6
     if W > PM_MAX_WORDS:
         return lcs_length_ids(a, na, b, nb, sc.head) if \
-            _grow_zeroed(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) == 0 \
+            grow_array(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) == 0 \
             else -1
-    if _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
+    if grow_array(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
         return -1
     for j in range(nb):
         sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
@@ -513,9 +497,9 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     for q in range(nc):
         if coff[q + 1] - coff[q] > maxlen:
             maxlen = coff[q + 1] - coff[q]
-    if (_grow_zeroed(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
-            or _grow_zeroed(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
-            or _grow_zeroed(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
+    if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
+            or grow_array(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
+            or grow_array(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
         return -1
     if maxlen + 1 > sc.rows_cap:
         free(sc.marks)

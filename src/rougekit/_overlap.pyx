@@ -9,10 +9,11 @@ the keys in order of first appearance. The clipped overlap
 sum_g min(count_a(g), count_b(g)) is then a pass over counts.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from rougekit._ids cimport ids_from, check_total
+from rougekit._mem cimport grow_array
 
 cdef uint64_t EMPTY = ~(<uint64_t>0)
 
@@ -96,19 +97,6 @@ cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
 cdef Py_ssize_t BIGRAM_TABLE = 1 << 20
 
 
-cdef int _grow_zero(int32_t** buf, Py_ssize_t* cap, Py_ssize_t need) noexcept nogil:
-    cdef void* p
-    if need <= cap[0]:
-        return 0
-    p = realloc(buf[0], need * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    memset(<int32_t*>p + cap[0], 0, (need - cap[0]) * sizeof(int32_t))
-    buf[0] = <int32_t*>p
-    cap[0] = need
-    return 0
-
-
 cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
     free(sc.cnt1)
     free(sc.cnt2)
@@ -127,7 +115,7 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
-        if _grow_zero(&sc.cnt1, &sc.cnt1_cap, vocab) < 0:
+        if grow_array(<void**>&sc.cnt1, &sc.cnt1_cap, vocab, sizeof(int32_t), 0) < 0:
             return -1
         cnt = sc.cnt1
         for i in range(na):
@@ -140,7 +128,7 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
             cnt[a[i]] = 0
         return hits
     if n == 2 and vocab * vocab <= BIGRAM_TABLE:
-        if _grow_zero(&sc.cnt2, &sc.cnt2_cap, vocab * vocab) < 0:
+        if grow_array(<void**>&sc.cnt2, &sc.cnt2_cap, vocab * vocab, sizeof(int32_t), 0) < 0:
             return -1
         cnt = sc.cnt2
         for i in range(ca):

@@ -17,9 +17,10 @@ tokens of one text land in a ``TokenBuf`` with its sentence boundaries
 whole-text tokens cut at the newlines.
 """
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
+from rougekit._mem cimport grow_array, grow_to
 from rougekit._porter cimport stem_ascii
 
 cdef extern from "_compat.h":
@@ -75,20 +76,12 @@ cdef void vocab_clear(Vocab* v) noexcept nogil:
 
 
 cdef int _grow_ids(Vocab* v) noexcept nogil:
+    # off, size and stem_of share v.cap.
     cdef Py_ssize_t cap = v.cap * 2
-    cdef void* p
-    p = realloc(v.off, cap * sizeof(Py_ssize_t))
-    if p == NULL:
+    if (grow_to(<void**>&v.off, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
+            or grow_to(<void**>&v.size, v.cap, cap, sizeof(int32_t), -1) < 0
+            or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0):
         return -1
-    v.off = <Py_ssize_t*>p
-    p = realloc(v.size, cap * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    v.size = <int32_t*>p
-    p = realloc(v.stem_of, cap * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    v.stem_of = <int32_t*>p
     v.cap = cap
     return 0
 
@@ -142,10 +135,9 @@ cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
 
 
 cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
-    cdef Py_ssize_t mask = v.nslots - 1, cap
+    cdef Py_ssize_t mask = v.nslots - 1
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
     cdef int32_t g
-    cdef void* p
     cdef uint64_t pre = _prefix(s, n)
     while v.slots[i].id != -1:
         if _matches(v, &v.slots[i], s, n, h, pre):
@@ -155,15 +147,8 @@ cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) n
         return -1
     if v.n == v.cap and _grow_ids(v) < 0:
         return -1
-    if v.pool_len + n > v.pool_cap:
-        cap = v.pool_cap * 2
-        while cap < v.pool_len + n:
-            cap *= 2
-        p = realloc(v.pool, cap)
-        if p == NULL:
-            return -1
-        v.pool = <char*>p
-        v.pool_cap = cap
+    if grow_array(<void**>&v.pool, &v.pool_cap, v.pool_len + n, 1, -1) < 0:
+        return -1
     g = <int32_t>v.n
     memcpy(v.pool + v.pool_len, s, <size_t>n)
     v.off[g] = v.pool_len
@@ -202,13 +187,8 @@ cdef void tokbuf_free(TokenBuf* t) noexcept nogil:
 
 
 cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
-    cdef void* p
-    if t.n == t.cap:
-        p = realloc(t.ids, 2 * t.cap * sizeof(int32_t))
-        if p == NULL:
-            return -1
-        t.ids = <int32_t*>p
-        t.cap *= 2
+    if t.n == t.cap and grow_array(<void**>&t.ids, &t.cap, t.n + 1, sizeof(int32_t), -1) < 0:
+        return -1
     t.ids[t.n] = g
     t.n += 1
     return 0
@@ -217,18 +197,7 @@ cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
 cdef inline int _reserve_word(TokenBuf* t, Py_ssize_t need) noexcept nogil:
     """Room for a word of ``need`` bytes plus one spare (stem_ascii may use
     the room up to word_cap)."""
-    cdef Py_ssize_t cap = t.word_cap
-    cdef void* p
-    if need + 1 <= cap:
-        return 0
-    while cap < need + 1:
-        cap *= 2
-    p = realloc(t.word, cap)
-    if p == NULL:
-        return -1
-    t.word = <char*>p
-    t.word_cap = cap
-    return 0
+    return grow_array(<void**>&t.word, &t.word_cap, need + 1, 1, -1)
 
 
 cdef int _add_word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, bint stem) noexcept nogil:
@@ -259,15 +228,10 @@ cdef int _add_word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, bint stem) n
 
 
 cdef inline int _end_sentence(TokenBuf* t) noexcept nogil:
-    cdef void* p
     if t.n == t.soff[t.ns]:
         return 0              # no tokens: rougeLsum ignores the sentence
-    if t.ns + 2 > t.scap:
-        p = realloc(t.soff, 2 * t.scap * sizeof(Py_ssize_t))
-        if p == NULL:
-            return -1
-        t.soff = <Py_ssize_t*>p
-        t.scap *= 2
+    if grow_array(<void**>&t.soff, &t.scap, t.ns + 2, sizeof(Py_ssize_t), -1) < 0:
+        return -1
     t.ns += 1
     t.soff[t.ns] = t.n
     return 0
