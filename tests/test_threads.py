@@ -226,3 +226,22 @@ def test_free_threaded_import_keeps_the_gil_disabled():
                           env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "False"
+
+
+@needs_engine
+def test_engine_with_more_types_than_its_stack_buffers(pairs):
+    """Over 16 rouge types (repeats allowed, as in rouge-score) the engine
+    scores into heap buffers: same results, busy or not."""
+    from rouge_score import rouge_scorer as reference
+    types = [f"rouge{n}" for n in range(1, 10)] + ["rougeL", "rougeLsum"]
+    types = types * 2
+    pairs = pairs[:50]
+    expected = [reference.RougeScorer(types).score(t, p) for t, p in pairs]
+    scorer = rouge_scorer.RougeScorer(types)
+    assert [scorer.score(t, p) for t, p in pairs] == expected
+    assert scorer._engine._hold(True)
+    try:
+        assert [scorer.score(t, p) for t, p in pairs] == expected
+    finally:
+        scorer._engine._hold(False)
+    assert scorer._engine_pool.qsize() == 1

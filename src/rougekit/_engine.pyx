@@ -218,25 +218,37 @@ cdef class Engine:
         cdef const void* dt
         cdef const void* dp
         cdef Py_ssize_t lt, lp
-        cdef double out[3 * 16]
-        cdef char iz[16]
+        cdef double out_stack[3 * 16]
+        cdef char iz_stack[16]
+        cdef double* out = out_stack
+        cdef char* iz = iz_stack
         if type(target) is not str or type(prediction) is not str:
             return self.fallback(target, prediction)
-        if self.ntypes > 16:
-            return self.score_range([target], [prediction], Cancel())[0]
         _buffer(target, &kt, &dt, &lt)
         _buffer(prediction, &kp, &dp, &lp)
-        if not rk_flag_try_acquire(&self.busy):
-            if self.overflow is None:
-                raise RuntimeError("this Engine is in use by another thread")
-            return self.overflow(target, prediction)
-        rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
-        rk_flag_release(&self.busy)
-        if rc == RC_NOMEM:
-            raise MemoryError()
-        if rc == RC_FALLBACK:
-            return self.fallback(target, prediction)
-        return _result(self.keys, self.score_cls, out, iz, self.ntypes)
+        if self.ntypes > 16:
+            out = <double*>malloc(3 * self.ntypes * sizeof(double))
+            iz = <char*>malloc(self.ntypes)
+            if out == NULL or iz == NULL:
+                free(out)
+                free(iz)
+                raise MemoryError()
+        try:
+            if not rk_flag_try_acquire(&self.busy):
+                if self.overflow is None:
+                    raise RuntimeError("this Engine is in use by another thread")
+                return self.overflow(target, prediction)
+            rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
+            rk_flag_release(&self.busy)
+            if rc == RC_NOMEM:
+                raise MemoryError()
+            if rc == RC_FALLBACK:
+                return self.fallback(target, prediction)
+            return _result(self.keys, self.score_cls, out, iz, self.ntypes)
+        finally:
+            if out != out_stack:
+                free(out)
+                free(iz)
 
     def _hold(self, bint held):
         """Testing hook: mark the engine in use (True) or free (False), as
