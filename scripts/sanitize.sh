@@ -30,7 +30,7 @@ mkdir -p "$WORK/tree"
 # Sources only: no built extensions, no generated C (cythonize regenerates it).
 tar -C "$ROOT" --exclude='*.so' --exclude='src/rougekit/*.c' --exclude='build' \
     --exclude='.git' --exclude='__pycache__' --exclude='*.egg-info' \
-    -cf - setup.py pyproject.toml src tests $( [ -d examples ] && echo examples ) \
+    -cf - setup.py pyproject.toml mypy.ini src tests $( [ -d examples ] && echo examples ) \
     $(ls README* 2>/dev/null) | tar -C "$WORK/tree" -xf -
 
 echo "=== build with ROUGEKIT_SANITIZE=1"
