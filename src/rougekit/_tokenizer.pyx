@@ -33,12 +33,42 @@ cdef enum:
     MAX_IDS = 0x7FFFFFF0
 
 
+# Token hashes: 8 bytes at a time (zero-padded), each chunk folded in with
+# splitmix64's finalizer. Tokens are short (most fit in one chunk), and every
+# key is compared in full on a hit, so the hash only spreads the keys.
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
+    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
+    cdef uint64_t p = 0
+    memcpy(&p, s, <size_t>(n if n < 8 else 8))
+    return p
+
+
 cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
-    # FNV-1a: tokens are short, and every key is compared in full on a hit.
-    cdef uint64_t h = 14695981039346656037ULL
-    cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ <uint8_t>s[i]) * 1099511628211ULL
+    """The hash of s[0:n]."""
+    cdef uint64_t h = _mix(_prefix(s, n) ^ (<uint64_t>n * 0x9E3779B97F4A7C15ULL))
+    cdef Py_ssize_t k = 8
+    while k < n:
+        h = _mix(h ^ _prefix(s + k, n - k))
+        k += 8
+    return h
+
+
+cdef inline uint64_t _hash_padded(const char* w, Py_ssize_t n, uint64_t pre) noexcept nogil:
+    """_hash(w, n), for a w whose bytes n .. n + 7 are zero and whose first
+    8 bytes are pre: whole 8-byte loads, no tail handling."""
+    cdef uint64_t h = _mix(pre ^ (<uint64_t>n * 0x9E3779B97F4A7C15ULL))
+    cdef uint64_t x
+    cdef Py_ssize_t k = 8
+    while k < n:
+        memcpy(&x, w + k, 8)
+        h = _mix(h ^ x)
+        k += 8
     return h
 
 
@@ -121,13 +151,6 @@ cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
     return _intern_hashed(v, s, n, _hash(s, n))
 
 
-cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
-    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
-    cdef uint64_t p = 0
-    memcpy(&p, s, <size_t>(n if n < 8 else 8))
-    return p
-
-
 cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
                           Py_ssize_t n, uint64_t h, uint64_t pre) noexcept nogil:
     return (slot.hash == h and slot.pre == pre and slot.size == n
@@ -194,14 +217,8 @@ cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
     return 0
 
 
-cdef inline int _reserve_word(TokenBuf* t, Py_ssize_t need) noexcept nogil:
-    """Room for a word of ``need`` bytes plus one spare (stem_ascii may use
-    the room up to word_cap)."""
-    return grow_array(<void**>&t.word, &t.word_cap, need + 1, 1, -1)
-
-
 cdef int _add_word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, bint stem) noexcept nogil:
-    """Add t.word[0:n] (FNV-1a hash h) as a token: its stem when stemming."""
+    """Add t.word[0:n] (hash h) as a token: its stem when stemming."""
     cdef Py_ssize_t sn
     cdef int32_t g, s
     g = _intern_hashed(v, t.word, n, h)
@@ -244,13 +261,15 @@ ctypedef fused uchar:
 
 
 # _ASCII_WORD[c]: the lowercase letter or digit ASCII character c stands for
-# in a word, or 0 where c separates words.
-cdef char _ASCII_WORD[128]
+# in a word, or 0 where c separates words. 256 entries, so that a 1-byte
+# (Latin-1) string needs no range check: no character in 128..255 lowercases
+# to ASCII, so those entries are 0.
+cdef char _ASCII_WORD[256]
 
 
 cdef void _load_ascii_table() noexcept:
     cdef int c
-    for c in range(128):
+    for c in range(256):
         if 97 <= c <= 122 or 48 <= c <= 57:
             _ASCII_WORD[c] = <char>c
         elif 65 <= c <= 90:
@@ -262,17 +281,11 @@ cdef void _load_ascii_table() noexcept:
 _load_ascii_table()
 
 
-cdef inline int32_t _find(const Vocab* v, char* w, Py_ssize_t n,
-                          uint64_t h) noexcept nogil:
-    """The id of w[0:n] (hash h) if interned, else -1. w is a TokenBuf's word
-    (room for at least 16 bytes): its bytes n..7 are zeroed here, so that
-    the first 8 bytes load as one word."""
+cdef inline int32_t _find(const Vocab* v, const char* w, Py_ssize_t n,
+                          uint64_t h, uint64_t pre) noexcept nogil:
+    """The id of w[0:n] (hash h, first 8 bytes pre) if interned, else -1."""
     cdef Py_ssize_t mask = v.nslots - 1
     cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
-    cdef uint64_t pre
-    if n < 8:
-        memset(w + n, 0, 8)
-    memcpy(&pre, w, 8)
     while v.slots[i].id != -1:
         if _matches(v, &v.slots[i], w, n, h, pre):
             return v.slots[i].id
@@ -280,11 +293,11 @@ cdef inline int32_t _find(const Vocab* v, char* w, Py_ssize_t n,
     return -1
 
 
-cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h,
+cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, uint64_t pre,
                       bint stem) noexcept nogil:
     """Add t.word[0:n] as a token: the common case (a known word, its stem
     known) here, the rest in _add_word."""
-    cdef int32_t g = _find(v, t.word, n, h)
+    cdef int32_t g = _find(v, t.word, n, h, pre)
     if g >= 0:
         if stem and n > 3:
             g = v.stem_of[g]
@@ -296,25 +309,34 @@ cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h,
     return _add_word(v, t, n, h, stem)
 
 
+# The word buffer keeps WORD_SLACK bytes beyond the word: 8 zero bytes that
+# pad its last 8-byte chunk for the hash, and one spare byte (stem_ascii may
+# use the room up to word_cap).
+cdef enum:
+    WORD_SLACK = 9
+
+
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
     # Two loops: over separators (and newlines), and over one word's
-    # characters, whose common case (ASCII) costs one table look-up. word and
-    # cap are local copies of t.word and t.word_cap: stores through a char*
-    # may alias anything, which would otherwise force the compiler to reload
-    # both for every character.
-    cdef Py_ssize_t i = 0, wl, cap = t.word_cap
+    # characters, whose common case (ASCII) is a table look-up and a store.
+    # The word loop stops at lim: the end of the text or of the buffer's
+    # room, whichever comes first (one compare for both). word and cap are
+    # local copies of t.word and t.word_cap: stores through a char* may alias
+    # anything, which would otherwise force the compiler to reload both for
+    # every character.
+    cdef Py_ssize_t i = 0, wl, lim, cap = t.word_cap
     cdef char* word = t.word
     cdef uint32_t ch
     cdef char c
     cdef int rc
-    cdef uint64_t h
+    cdef uint64_t pre
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
     while i < length:
         ch = s[i]
-        if ch < 128:
+        if uchar is uint8_t or ch < 128:
             c = _ASCII_WORD[ch]
         elif ch == 0x212A:        # KELVIN SIGN lowercases to "k"
             c = b'k'
@@ -327,34 +349,43 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                 return -1
             i += 1
             continue
-        # A word starts at i with character c.
+        # A word starts at i with character c (cap >= 64: room for it).
         wl = 0
-        h = 14695981039346656037ULL
-        while True:
-            # Keep one spare byte: stem_ascii may use the room up to word_cap.
-            if wl + 1 >= cap:
-                if _reserve_word(t, wl + 1) < 0:
-                    return -1
-                word = t.word
-                cap = t.word_cap
-            word[wl] = c
-            wl += 1
-            h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
-            i += 1
-            if ch == 0x130 or i >= length:
-                break
-            ch = s[i]
-            if ch < 128:
-                c = _ASCII_WORD[ch]
+        if ch != 0x130:
+            lim = i + (cap - WORD_SLACK)
+            if lim > length:
+                lim = length
+            while True:
+                word[wl] = c
+                wl += 1
+                i += 1
+                if i >= lim:
+                    if i >= length:
+                        break
+                    if grow_array(<void**>&t.word, &t.word_cap, 2 * cap, 1, -1) < 0:
+                        return -1
+                    word = t.word
+                    cap = t.word_cap
+                    lim = i + (cap - WORD_SLACK - wl)
+                    if lim > length:
+                        lim = length
+                ch = s[i]
+                if uchar is uint8_t or ch < 128:
+                    c = _ASCII_WORD[ch]
+                else:
+                    # the Kelvin sign goes on as "k"; "İ" ends the word below
+                    c = b'k' if ch == 0x212A else 0
                 if c == 0:
                     break
-            elif ch == 0x212A:
-                c = b'k'
-            elif ch == 0x130:
-                c = b'i'
-            else:
-                break
-        rc = _word(v, t, wl, h, stem)
+        if ch == 0x130:
+            # "İ" (first or last character of the word): "i", and the word
+            # ends. i < lim here, so there is room.
+            word[wl] = b'i'
+            wl += 1
+            i += 1
+        memset(word + wl, 0, 8)
+        memcpy(&pre, word, 8)
+        rc = _word(v, t, wl, _hash_padded(word, wl, pre), pre, stem)
         if rc != 0:
             return rc
         word = t.word          # _add_word may have grown the buffer
