@@ -33,15 +33,6 @@ cdef enum:
     MAX_IDS = 0x7FFFFFF0
 
 
-# Token hashes: 8 bytes at a time (zero-padded), each chunk folded in with
-# splitmix64's finalizer. Tokens are short (most fit in one chunk), and every
-# key is compared in full on a hit, so the hash only spreads the keys.
-cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL
-    return z ^ (z >> 31)
-
-
 cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
     """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
     cdef uint64_t p = 0
@@ -50,25 +41,14 @@ cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
 
 
 cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
-    """The hash of s[0:n]."""
-    cdef uint64_t h = _mix(_prefix(s, n) ^ (<uint64_t>n * 0x9E3779B97F4A7C15ULL))
-    cdef Py_ssize_t k = 8
-    while k < n:
-        h = _mix(h ^ _prefix(s + k, n - k))
-        k += 8
-    return h
-
-
-cdef inline uint64_t _hash_padded(const char* w, Py_ssize_t n, uint64_t pre) noexcept nogil:
-    """_hash(w, n), for a w whose bytes n .. n + 7 are zero and whose first
-    8 bytes are pre: whole 8-byte loads, no tail handling."""
-    cdef uint64_t h = _mix(pre ^ (<uint64_t>n * 0x9E3779B97F4A7C15ULL))
-    cdef uint64_t x
-    cdef Py_ssize_t k = 8
-    while k < n:
-        memcpy(&x, w + k, 8)
-        h = _mix(h ^ x)
-        k += 8
+    # FNV-1a: tokens are short, and every key is compared in full on a hit.
+    # The scan computes the same hash a character at a time, in registers,
+    # so the table slot is known without waiting for the word's bytes to be
+    # stored and reloaded.
+    cdef uint64_t h = 14695981039346656037ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ <uint8_t>s[i]) * 1099511628211ULL
     return h
 
 
@@ -310,8 +290,8 @@ cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, uint64_t 
 
 
 # The word buffer keeps WORD_SLACK bytes beyond the word: 8 zero bytes that
-# pad its last 8-byte chunk for the hash, and one spare byte (stem_ascii may
-# use the room up to word_cap).
+# pad its first 8 bytes for the slot prefix, and one spare byte (stem_ascii
+# may use the room up to word_cap).
 cdef enum:
     WORD_SLACK = 9
 
@@ -330,7 +310,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
     cdef uint32_t ch
     cdef char c
     cdef int rc
-    cdef uint64_t pre
+    cdef uint64_t pre, h
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
@@ -351,6 +331,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             continue
         # A word starts at i with character c (cap >= 64: room for it).
         wl = 0
+        h = 14695981039346656037ULL
         if ch != 0x130:
             lim = i + (cap - WORD_SLACK)
             if lim > length:
@@ -358,6 +339,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             while True:
                 word[wl] = c
                 wl += 1
+                h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
                 i += 1
                 if i >= lim:
                     if i >= length:
@@ -382,10 +364,11 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             # ends. i < lim here, so there is room.
             word[wl] = b'i'
             wl += 1
+            h = (h ^ <uint8_t>b'i') * 1099511628211ULL
             i += 1
         memset(word + wl, 0, 8)
         memcpy(&pre, word, 8)
-        rc = _word(v, t, wl, _hash_padded(word, wl, pre), pre, stem)
+        rc = _word(v, t, wl, h, pre, stem)
         if rc != 0:
             return rc
         word = t.word          # _add_word may have grown the buffer
