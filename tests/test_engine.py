@@ -164,3 +164,57 @@ def test_import_needs_neither_nltk_nor_rouge_score():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+needs_engine = pytest.mark.skipif(rouge_scorer.RougeScorer(["rouge1"])._engine is None,
+                                  reason="the compiled engine is not in use")
+
+
+@needs_engine
+def test_engine_results_are_left_to_refcounting_until_they_need_the_gc():
+    """The engine creates Scores (three numbers) untracked by the cyclic GC,
+    as CPython does for a tuple of numbers, and on 3.13 and before also the
+    result dict. Anything that could make a cycle tracks them again."""
+    import gc
+    import sysconfig
+    import weakref
+    free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
+    result = scorer.score("the cat sat", "the cat")
+    score = result["rouge1"]
+    assert not gc.is_tracked(score)
+    if sys.version_info < (3, 14) and not free_threaded:
+        assert not gc.is_tracked(result)
+        result["mine"] = []            # CPython re-tracks a dict given a container
+        assert gc.is_tracked(result)
+
+    # An attribute may refer to anything: the Score is tracked first, so a
+    # cycle through its __dict__ is collected.
+    class Canary:
+        pass
+    canary = Canary()
+    gone = weakref.ref(canary)
+    score.itself = score
+    score.canary = canary
+    assert gc.is_tracked(score)
+    del canary, score, result
+    gc.collect()
+    assert gone() is None
+
+    # and the numbers are rouge-score's, of rouge-score's types
+    from rouge_score import rouge_scorer as reference
+    want = reference.RougeScorer(["rouge1", "rougeL"]).score("the cat sat", "the cat")
+    got = scorer.score("the cat sat", "the cat")
+    assert got == want
+    assert [type(v) for v in got.values()] == [rouge_scorer.scoring.Score] * 2
+
+
+@needs_engine
+def test_a_score_cls_that_does_not_opt_in_stays_tracked():
+    import collections
+    import gc
+    from rougekit._engine import Engine
+    Plain = collections.namedtuple("Plain", "precision recall fmeasure")
+    engine = Engine([1], False, ["rouge1"], Plain, lambda t, p: {})
+    got = engine.score("a b", "a")
+    assert type(got["rouge1"]) is Plain and gc.is_tracked(got["rouge1"])

@@ -41,6 +41,23 @@ cdef extern from "_compat.h" nogil:
 cdef extern from "Python.h":
     ctypedef struct PyTypeObject
     object PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t nitems)
+    int PyObject_IS_GC(object o)
+    int PyObject_GC_IsTracked(object o)
+    void PyObject_GC_Track(void* o)
+    void PyObject_GC_UnTrack(void* o)
+
+cdef extern from *:
+    """
+    /* A result dict may be left untracked by the cyclic GC where CPython
+       itself re-tracks a dict when a trackable value is inserted (up to 3.13,
+       GIL builds); from 3.14 every dict stays tracked. */
+    #if PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+    #define RK_UNTRACK_RESULT_DICT 1
+    #else
+    #define RK_UNTRACK_RESULT_DICT 0
+    #endif
+    """
+    int RK_UNTRACK_RESULT_DICT
     void PyTuple_SET_ITEM(object p, Py_ssize_t pos, object o)
     void Py_INCREF(object o)
 
@@ -81,12 +98,14 @@ cdef class Engine:
     cdef object score_cls       # a tuple subclass (Score)
     cdef object fallback        # fallback(target, prediction) -> dict
     cdef object overflow        # overflow(target, prediction) -> dict
+    cdef bint untrack           # create score_cls instances untracked by the GC
     cdef long busy              # 1 while a thread uses the engine
 
     def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback,
                   overflow=None):
         cdef Py_ssize_t k
         _check_score_cls(score_cls)
+        self.untrack = getattr(score_cls, "_engine_may_untrack", False) is True
         if len(keys) != len(kinds):
             raise ValueError("one key per rouge kind")
         self.keys = keys
@@ -244,7 +263,7 @@ cdef class Engine:
                 raise MemoryError()
             if rc == RC_FALLBACK:
                 return self.fallback(target, prediction)
-            return _result(self.keys, self.score_cls, out, iz, self.ntypes)
+            return _result(self.keys, self.score_cls, self.untrack, out, iz, self.ntypes)
         finally:
             if out != out_stack:
                 free(out)
@@ -258,13 +277,20 @@ cdef class Engine:
         rk_flag_release(&self.busy)
         return True
 
-    def score_range(self, list targets, list predictions, Cancel cancel not None):
-        """Scores the pairs of two equally long lists of str, with the GIL
-        released while the pairs are scored. Stops early (returning None)
-        when ``cancel`` is set."""
-        cdef Py_ssize_t n = len(targets), i, nty = self.ntypes
+    def score_range(self, targets, predictions, Cancel cancel not None):
+        """Scores the pairs of two equally long sequences, with the GIL
+        released while the pairs of str are scored; other pairs go to
+        ``fallback``, in order. Stops early (returning None) when ``cancel``
+        is set."""
+        # Tuples of our own hold a reference to every text for the whole
+        # call, whatever other threads do to the caller's lists, and str
+        # buffers never move: so reading them without the GIL is safe.
+        cdef tuple ts = tuple(targets)
+        cdef tuple ps = tuple(predictions)
+        cdef Py_ssize_t n = len(ts), i, nty = self.ntypes
         cdef int rc = 0
-        if len(predictions) != n:
+        cdef list result
+        if len(ps) != n:
             raise ValueError("targets and predictions differ in length")
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
         cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
@@ -276,11 +302,13 @@ cdef class Engine:
             if (kinds == NULL or datas == NULL or lens == NULL or out == NULL
                     or iz == NULL or rcs == NULL):
                 raise MemoryError()
-            # The lists hold references to every str for the whole call, and
-            # str buffers never move, so reading them without the GIL is safe.
             for i in range(n):
-                _buffer(targets[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
-                _buffer(predictions[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
+                if type(ts[i]) is str and type(ps[i]) is str:
+                    _buffer(ts[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
+                    _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
+                    rcs[i] = RC_OK
+                else:
+                    rcs[i] = RC_FALLBACK
             if not rk_flag_try_acquire(&self.busy):
                 raise RuntimeError("this Engine is in use by another thread")
             with nogil:
@@ -288,6 +316,8 @@ cdef class Engine:
                     if rk_flag_get(&cancel.flag):
                         rc = 1
                         break
+                    if rcs[i] == RC_FALLBACK:
+                        continue
                     rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
                                              kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
                                              out + 3 * i * nty, iz + i * nty)
@@ -299,13 +329,13 @@ cdef class Engine:
                 raise MemoryError()
             if rc == 1:
                 return None
-            result = []
+            result = [None] * n
             for i in range(n):
                 if rcs[i] == RC_FALLBACK:
-                    result.append(self.fallback(targets[i], predictions[i]))
+                    result[i] = self.fallback(ts[i], ps[i])
                 else:
-                    result.append(_result(self.keys, self.score_cls, out + 3 * i * nty,
-                                          iz + i * nty, nty))
+                    result[i] = _result(self.keys, self.score_cls, self.untrack,
+                                        out + 3 * i * nty, iz + i * nty, nty)
             return result
         finally:
             free(kinds)
@@ -347,9 +377,11 @@ cdef inline int _buffer(object text, int* kind, const void** data,
 cdef object _int_zero = 0
 
 
-cdef inline object _triple(object score_cls, object p, object r, object f):
+cdef inline object _triple(object score_cls, bint untrack, object p, object r, object f):
     """score_cls(p, r, f) for a tuple subclass without its __new__: allocate
-    the 3-item instance and fill it, as tuple's own subtype constructor does."""
+    the 3-item instance and fill it, as tuple's own subtype constructor does.
+    With untrack, the instance is left untracked by the cyclic GC (see
+    scoring.Score, which tracks itself again if an attribute is set)."""
     cdef object o = PyType_GenericAlloc(<PyTypeObject*>score_cls, 3)
     Py_INCREF(p)
     PyTuple_SET_ITEM(o, 0, p)
@@ -357,16 +389,30 @@ cdef inline object _triple(object score_cls, object p, object r, object f):
     PyTuple_SET_ITEM(o, 1, r)
     Py_INCREF(f)
     PyTuple_SET_ITEM(o, 2, f)
+    if untrack:
+        PyObject_GC_UnTrack(<void*>o)
     return o
 
 
-cdef dict _result(list keys, score_cls, const double* out, const char* iz,
+cdef dict _result(list keys, score_cls, bint untrack, const double* out, const char* iz,
                   Py_ssize_t ntypes):
     cdef dict d = {}
     cdef Py_ssize_t k
     for k in range(ntypes):
         if iz[k]:
-            d[keys[k]] = _triple(score_cls, _int_zero, _int_zero, _int_zero)
+            d[keys[k]] = _triple(score_cls, untrack, _int_zero, _int_zero, _int_zero)
         else:
-            d[keys[k]] = _triple(score_cls, out[3 * k], out[3 * k + 1], out[3 * k + 2])
+            d[keys[k]] = _triple(score_cls, untrack, out[3 * k], out[3 * k + 1],
+                                 out[3 * k + 2])
+    if untrack and RK_UNTRACK_RESULT_DICT:
+        # Its keys are str and its values untracked Scores: no cycle through
+        # it. CPython tracks it again if a trackable value is put in it.
+        PyObject_GC_UnTrack(<void*>d)
     return d
+
+
+def gc_track(obj):
+    """Track obj in the cyclic GC again if it is a GC type left untracked
+    (scoring.Score calls this before an attribute is set)."""
+    if PyObject_IS_GC(obj) and not PyObject_GC_IsTracked(obj):
+        PyObject_GC_Track(<void*>obj)

@@ -289,9 +289,8 @@ class RougeScorer(scoring.BaseScorer):
 
         def run(bounds):
             lo, hi = bounds
+            # Pairs that are not both str come back to _score_python.
             ts, ps = targets[lo:hi], predictions[lo:hi]
-            if not all(type(x) is str for x in ts) or not all(type(x) is str for x in ps):
-                return [self.score(t, p) for t, p in zip(ts, ps)]
             try:
                 engine = self._engine_pool.get_nowait()
             except queue.Empty:
