@@ -1,5 +1,6 @@
 """The ``rougekit`` command, run for real in a subprocess."""
 import json
+from fractions import Fraction
 import subprocess
 import sys
 from pathlib import Path
@@ -24,17 +25,15 @@ def write(tmp_path, name, data):
 
 
 def reference_means(cands, refs_per_item, use_stemmer=False):
+    """rouge-score's per-item scores (its score_multi for several references),
+    averaged as rougekit defines its means: the float nearest the exact mean."""
     scorer = ref.RougeScorer(TYPES, use_stemmer=use_stemmer)
-    sums = {t: [0.0, 0.0, 0.0] for t in TYPES}
-    for cand, refs in zip(cands, refs_per_item):
-        s = scorer.score_multi(refs, cand) if len(refs) > 1 else scorer.score(refs[0], cand)
-        for t in TYPES:
-            sums[t][0] += s[t].precision
-            sums[t][1] += s[t].recall
-            sums[t][2] += s[t].fmeasure
-    n = len(cands)
-    return {t: {"precision": p / n, "recall": r / n, "fmeasure": f / n}
-            for t, (p, r, f) in sums.items()}
+    items = [scorer.score_multi(refs, cand) if len(refs) > 1 else scorer.score(refs[0], cand)
+             for cand, refs in zip(cands, refs_per_item)]
+    n = len(items)
+    return {t: {field: float(sum(Fraction(getattr(s[t], field)) for s in items) / n)
+                for field in ("precision", "recall", "fmeasure")}
+            for t in TYPES}
 
 
 def lines(path):

@@ -5,6 +5,7 @@ policy with counts derived here from first principles (collections.Counter).
 """
 import doctest
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -55,10 +56,15 @@ def first_max(scores, field):
     return best
 
 
+def exact_mean(values):
+    """The float nearest the exact mean: rougekit's definition of every mean."""
+    values = list(values)
+    return float(sum(map(Fraction, values)) / len(values))
+
+
 def mean_score(scores):
-    n = len(scores)
-    return Score(sum(s.precision for s in scores) / n, sum(s.recall for s in scores) / n,
-                 sum(s.fmeasure for s in scores) / n)
+    return Score(exact_mean(s.precision for s in scores), exact_mean(s.recall for s in scores),
+                 exact_mean(s.fmeasure for s in scores))
 
 
 # --- seed 003's example with each policy -------------------------------------------
@@ -372,3 +378,31 @@ def test_compiled_batch_path_equals_python_path(corpus_pairs, policy, use_stemme
                         tokenizer=DefaultTokenizer(use_stemmer))
     assert fast.per_item == slow.per_item
     assert fast.scores == slow.scores
+
+
+def test_corpus_mean_of_equal_scores_is_that_score():
+    """Means are exact, not summed in floats: ten items that each score
+    rouge1 P = 0.1 have mean P 0.1 (summed left to right, ten 0.1s make
+    0.9999999999999999), and the means do not depend on the item order or on
+    the Python version (sum() of floats changed in 3.12)."""
+    cand = "a b c d e f g h i j"          # 10 tokens, 1 hit: P = 1/10
+    result = score_corpus([cand] * 10, ["a"] * 10, ["rouge1"])
+    assert result.per_item[0]["rouge1"].precision == 0.1
+    assert result.scores["rouge1"].precision == 0.1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(CANDIDATES[:3] + ["the cat", "gunman police", "a"]),
+                min_size=1, max_size=12), st.randoms(use_true_random=False))
+def test_corpus_means_are_exact_and_order_free(cands, rnd):
+    refs = [REFERENCES[i % 3] for i in range(len(cands))]
+    result = score_corpus(cands, refs, TYPES)
+    for t in TYPES:
+        assert result.scores[t] == mean_score([item[t] for item in result.per_item])
+    order = list(range(len(cands)))
+    rnd.shuffle(order)
+    shuffled = score_corpus([cands[i] for i in order], [refs[i] for i in order], TYPES)
+    assert shuffled.scores == result.scores
+    agg = rougekit.MeanAggregator()
+    agg.add_many(result.per_item)
+    assert agg.result() == result.scores

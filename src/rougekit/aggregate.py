@@ -49,7 +49,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from rougekit.scoring import Score
 
-__all__ = ["MeanAggregator"]
+__all__ = ["MeanAggregator", "exact_mean"]
 
 # Every finite double is an integer multiple of 2**-_SCALE_BITS.
 _SCALE_BITS = 1074
@@ -64,6 +64,26 @@ def _fixed(value: Any) -> int:
         raise ValueError(f"scores must be finite numbers, got {value!r}")
     numerator, denominator = x.as_integer_ratio()  # denominator: a power of 2
     return numerator << (_SCALE_BITS - (denominator.bit_length() - 1))
+
+
+def exact_mean(values: Iterable[Any]) -> float:
+    """The float nearest the exact mean of ``values`` (finite numbers, at
+    least one), ties to even: ``float(sum(map(Fraction, values)) / n)``.
+
+    Unlike ``sum(values) / n`` it does not depend on the order of the values
+    or on the Python version (``sum`` of floats is compensated from Python
+    3.12 on, so its last bit differs from 3.11's), and the mean of n copies
+    of x is x. ``score_corpus`` and the command line report means with it,
+    and ``MeanAggregator`` gives the same floats.
+
+    >>> exact_mean([0.1] * 10), sum([0.1] * 10) / 10 == 0.1
+    (0.1, False)
+    """
+    fixed = [_fixed(v) for v in values]
+    if not fixed:
+        raise ValueError("exact_mean needs at least one value")
+    # int / int is correctly rounded in Python, however large the ints.
+    return sum(fixed) / (len(fixed) << _SCALE_BITS)
 
 
 _result_classes: Dict[Tuple[str, ...], Any] = {Score._fields: Score}

@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from rougekit import __version__
-from rougekit.corpus import MULTI_REF_POLICIES, score_corpus
+from rougekit.corpus import MULTI_REF_POLICIES, corpus_means, score_corpus
 from rougekit.rouge_scorer import RougeScorer
 from rougekit.scoring import AggregateScore, Score
 from rougekit.significance import approximate_randomization, bootstrap_interval, paired_bootstrap
@@ -213,14 +213,6 @@ def score_items(candidates, references, types, args, progress, done=0):
         per_item.extend(part.per_item)
         progress.update(done + len(per_item))
     return per_item
-
-
-def corpus_means(per_item, types):
-    """score_corpus's corpus scores: per type, the mean over items of P, R and
-    F, summed in item order as score_corpus does, so the floats are equal."""
-    n = len(per_item)
-    return {t: Score(*(sum(column) / n for column in zip(*(item[t] for item in per_item))))
-            for t in types}
 
 
 def item_matrix(per_item, types):

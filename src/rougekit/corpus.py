@@ -36,7 +36,11 @@ and rouge type:
 
 With one reference every policy gives that reference's score. The corpus
 score of a rouge type is the mean over items of the item precisions, recalls
-and F-measures.
+and F-measures: each the float nearest the exact mean (``aggregate.exact_mean``),
+so it is the same on every Python version and in any order of the items, and
+equal to ``MeanAggregator``'s. (``sum(values) / n`` is not: Python 3.12 made
+``sum`` of floats compensated, which changes last bits from 3.11's.) The
+``mean`` and ``jackknife`` policies average the same way.
 
 The signature records every option that changes the numbers, as sacreBLEU's,
 in fields ``key:value`` joined by "|":
@@ -58,6 +62,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from rougekit._checks import as_list
+from rougekit.aggregate import exact_mean
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._version import __version__
 from rougekit.scoring import AggregateScore, Score
@@ -211,8 +216,14 @@ def _first_max(scores, field):
 
 
 def _mean(scores):
-    m = len(scores)
-    return Score(*(sum(column) / m for column in zip(*scores)))
+    """Per field, the float nearest the exact mean (``aggregate.exact_mean``):
+    the same floats in any item order and on every Python version."""
+    return Score(*(exact_mean(column) for column in zip(*scores)))
+
+
+def corpus_means(per_item, types):
+    """The corpus scores: per rouge type, the means over items of P, R and F."""
+    return {t: _mean([item[t] for item in per_item]) for t in types}
 
 
 def _combine(policy, counts):
@@ -337,7 +348,7 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
             per_item.append({name: _combine(multi_ref, [_counts(kind, cand, r) for r in refs])
                              for name, kind in types})
 
-    scores = {name: _mean([item[name] for item in per_item]) for name, _ in types}
+    scores = corpus_means(per_item, [name for name, _ in types])
     intervals = _bootstrap(per_item, scores, bootstrap, confidence, seed) \
         if bootstrap else None
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
