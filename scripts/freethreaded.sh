@@ -65,7 +65,7 @@ VPY=$WORK/venv/bin/python
 # Wheels only for the compiled dependencies: newer hypothesis releases have a
 # Rust part whose sdist would need crates.io.
 "$VPY" -m pip install -q --only-binary=numpy,hypothesis,regex \
-  "Cython>=3.1" setuptools "numpy>=1.21" "pytest>=7" "hypothesis>=6" \
+  "Cython>=3.1" "setuptools>=77" "numpy>=1.21" "pytest>=7" "hypothesis>=6" \
   "rouge-score==0.1.2" "nltk>=3.6"
 
 echo "=== build the extension in a copy of the tree"
