@@ -182,7 +182,9 @@ def test_engine_results_are_left_to_refcounting_until_they_need_the_gc():
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
     result = scorer.score("the cat sat", "the cat")
     score = result["rouge1"]
-    assert not gc.is_tracked(score)
+    # With the GIL disabled Scores stay tracked: re-tracking on demand would
+    # race between threads.
+    assert gc.is_tracked(score) == free_threaded
     if sys.version_info < (3, 14) and not free_threaded:
         assert not gc.is_tracked(result)
         result["mine"] = []            # CPython re-tracks a dict given a container
@@ -207,6 +209,37 @@ def test_engine_results_are_left_to_refcounting_until_they_need_the_gc():
     got = scorer.score("the cat sat", "the cat")
     assert got == want
     assert [type(v) for v in got.values()] == [rouge_scorer.scoring.Score] * 2
+
+
+@needs_engine
+def test_engine_scores_hash_and_compare_as_tuples():
+    """The engine fills Score tuples itself; they must hash as tuples do (on
+    3.14+ a tuple caches its hash, and a hand-made one must start with the
+    cache empty), so sets and dict keys of scores work."""
+    from rougekit.scoring import Score
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    got = scorer.score("the cat sat on the mat", "the cat sat")
+    got.update(scorer.score_batch(["a b", ""], ["a b", "x"])[0])
+    for score in list(got.values()) + list(scorer.score("", "x").values()):
+        assert hash(score) == hash(tuple(score)) == hash(Score(*score))
+        assert score in {Score(*score)} and tuple(score) in {score}
+    assert len({scorer.score("a", "a")["rouge1"], Score(1.0, 1.0, 1.0)}) == 1
+
+
+@needs_engine
+def test_engine_keeps_its_own_keys():
+    """The engine reads its result keys without bounds checks, so it holds a
+    copy: emptying the list it was given cannot make it read past the end."""
+    from rouge_score import rouge_scorer as reference
+    from rougekit._engine import Cancel, Engine
+    from rougekit.scoring import Score
+    types = ["rouge1", "rouge2", "rougeL"]
+    keys = list(types)
+    engine = Engine([1, 2, -1], False, keys, Score, lambda t, p: {})
+    keys.clear()
+    want = reference.RougeScorer(types).score("a b c", "a c")
+    assert engine.score("a b c", "a c") == want
+    assert engine.score_range(["a b c"], ["a c"], Cancel()) == [want]
 
 
 @needs_engine

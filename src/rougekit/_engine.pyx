@@ -19,6 +19,8 @@ engine from its pool), and ``score_range`` raises ``RuntimeError``.
 ``score_batch`` gives each worker thread an engine of its own. So the module
 is safe on free-threaded CPython, and declares it.
 """
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
@@ -56,8 +58,28 @@ cdef extern from *:
     #else
     #define RK_UNTRACK_RESULT_DICT 0
     #endif
+    /* Scores are left untracked only with the GIL: gc_track's "is it
+       tracked? then track it" would race between threads setting attributes
+       on one Score when the GIL is disabled (tracking twice is fatal). */
+    #ifdef Py_GIL_DISABLED
+    #define RK_UNTRACK_SCORES 0
+    #else
+    #define RK_UNTRACK_SCORES 1
+    #endif
+    /* From 3.14 a tuple caches its hash in ob_hash, -1 meaning "not yet
+       computed"; memory from PyType_GenericAlloc is zeroed, so a tuple
+       filled by hand must reset it, as CPython's tuple_subtype_new does. */
+    static inline void rk_tuple_reset_hash(PyObject *o) {
+    #if PY_VERSION_HEX >= 0x030E0000
+        ((PyTupleObject *)o)->ob_hash = -1;
+    #else
+        (void)o;
+    #endif
+    }
     """
     int RK_UNTRACK_RESULT_DICT
+    int RK_UNTRACK_SCORES
+    void rk_tuple_reset_hash(object o)
     void PyTuple_SET_ITEM(object p, Py_ssize_t pos, object o)
     void Py_INCREF(object o)
 
@@ -71,6 +93,8 @@ cdef enum:
     RC_OK = 0
     RC_NOMEM = -1
     RC_FALLBACK = -2
+    # Tokens of a pair that the kernels take (positions and counts are int32)
+    MAX_PAIR_TOKENS = 0x7FFFFFF0
 
 
 cdef inline double _fmeasure(double p, double r) noexcept nogil:
@@ -94,7 +118,7 @@ cdef class Engine:
     cdef bint stem
     cdef LcsScratch lcs_scratch
     cdef OverlapScratch overlap_scratch
-    cdef list keys              # result dict keys, one per rouge type
+    cdef tuple keys             # result dict keys, one per rouge type
     cdef object score_cls       # a tuple subclass (Score)
     cdef object fallback        # fallback(target, prediction) -> dict
     cdef object overflow        # overflow(target, prediction) -> dict
@@ -105,10 +129,13 @@ cdef class Engine:
                   overflow=None):
         cdef Py_ssize_t k
         _check_score_cls(score_cls)
-        self.untrack = getattr(score_cls, "_engine_may_untrack", False) is True
+        self.untrack = (RK_UNTRACK_SCORES
+                        and getattr(score_cls, "_engine_may_untrack", False) is True)
         if len(keys) != len(kinds):
             raise ValueError("one key per rouge kind")
-        self.keys = keys
+        # A tuple of our own: _result reads keys[k] for k < ntypes unchecked,
+        # so nobody may shrink it.
+        self.keys = tuple(keys)
         self.score_cls = score_cls
         self.fallback = fallback
         self.overflow = overflow
@@ -188,6 +215,10 @@ cdef class Engine:
             return rc
         nt = self.tt.n
         np_ = self.tp.n
+        if nt + np_ >= MAX_PAIR_TOKENS:
+            # The kernels count and index in 32 bits; the Python path checks
+            # this bound and says so.
+            return RC_FALLBACK
         if self._reserve(nt, np_) < 0:
             return RC_NOMEM
         nloc = self._renumber()
@@ -292,6 +323,8 @@ cdef class Engine:
         cdef list result
         if len(ps) != n:
             raise ValueError("targets and predictions differ in length")
+        if n > (PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(double) - 1) // (3 * (nty if nty > 0 else 1)):
+            raise MemoryError()
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
         cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
         cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
@@ -383,6 +416,7 @@ cdef inline object _triple(object score_cls, bint untrack, object p, object r, o
     With untrack, the instance is left untracked by the cyclic GC (see
     scoring.Score, which tracks itself again if an attribute is set)."""
     cdef object o = PyType_GenericAlloc(<PyTypeObject*>score_cls, 3)
+    rk_tuple_reset_hash(o)
     Py_INCREF(p)
     PyTuple_SET_ITEM(o, 0, p)
     Py_INCREF(r)
@@ -394,7 +428,7 @@ cdef inline object _triple(object score_cls, bint untrack, object p, object r, o
     return o
 
 
-cdef dict _result(list keys, score_cls, bint untrack, const double* out, const char* iz,
+cdef dict _result(tuple keys, score_cls, bint untrack, const double* out, const char* iz,
                   Py_ssize_t ntypes):
     cdef dict d = {}
     cdef Py_ssize_t k
