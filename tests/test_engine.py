@@ -251,3 +251,35 @@ def test_a_score_cls_that_does_not_opt_in_stays_tracked():
     engine = Engine([1], False, ["rouge1"], Plain, lambda t, p: {})
     got = engine.score("a b", "a")
     assert type(got["rouge1"]) is Plain and gc.is_tracked(got["rouge1"])
+
+
+@needs_engine
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+def test_vocabulary_restarts_with_the_same_scores(use_stemmer):
+    """Past VOCAB_RESET distinct tokens an engine starts afresh (vocabulary,
+    stem cache, id tables and kernel scratch freed): scores stay rouge-score's
+    across restarts, including for a pair that itself exceeds the limit."""
+    from rougekit._engine import _set_vocab_reset
+    rng = random.Random(7)
+    words = ["run", "running", "cats", "the", "happiness", "x1"] + [
+        "w%d%s" % (i, s) for i in range(400) for s in ("", "ing", "s")]
+    pairs = [(text(rng, rng.randrange(0, 80), words, 9), text(rng, rng.randrange(0, 60), words, 7))
+             for _ in range(300)]
+    pairs.append((" ".join(words), " ".join(reversed(words))))   # > limit alone
+    pairs.append(("the cat", "the cats"))
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    reference = ref_rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+    old = _set_vocab_reset(100)
+    try:
+        scorer = rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+        sizes = []
+        for t, p in pairs:
+            assert scorer.score(t, p) == reference.score(t, p)
+            sizes.append(scorer._engine._vocab_size())
+        assert scorer.score_batch([t for t, _ in pairs], [p for _, p in pairs],
+                                  threads=2) == [reference.score(t, p) for t, p in pairs]
+    finally:
+        _set_vocab_reset(old)
+    # it did restart: the size fell, and never grew past the limit plus a pair
+    assert any(b < a for a, b in zip(sizes, sizes[1:]))
+    assert max(sizes[:-2]) <= 100 + 2 * 80 * 2

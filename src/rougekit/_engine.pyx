@@ -31,7 +31,7 @@ from rougekit._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
 from rougekit._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                  overlap_scratch_free)
 from rougekit._tokenizer cimport (TokenBuf, Vocab, str_buffer, tokbuf_free,
-                                  tokbuf_init, tokenize_text, vocab_clear,
+                                  tokbuf_init, tokenize_text,
                                   vocab_free, vocab_init)
 
 cdef extern from "_compat.h" nogil:
@@ -86,15 +86,28 @@ cdef extern from *:
 cdef enum:
     KIND_L = -1
     KIND_LSUM = -2
-    # Start the vocabulary afresh past this many distinct tokens, so a
-    # long-lived scorer's memory stays bounded.
-    VOCAB_RESET = 1 << 21
     # score_pair's return codes
     RC_OK = 0
     RC_NOMEM = -1
     RC_FALLBACK = -2
     # Tokens of a pair that the kernels take (positions and counts are int32)
     MAX_PAIR_TOKENS = 0x7FFFFFF0
+
+
+# Start the vocabulary afresh past this many distinct tokens, so a
+# long-lived scorer's memory stays bounded (a testing hook can lower it).
+cdef Py_ssize_t VOCAB_RESET = 1 << 21
+
+
+def _set_vocab_reset(Py_ssize_t tokens):
+    """Testing hook: the vocabulary size past which an engine starts afresh.
+    Returns the previous value. Not thread-safe; tests only."""
+    global VOCAB_RESET
+    if tokens < 1:
+        raise ValueError("tokens must be >= 1")
+    old = VOCAB_RESET
+    VOCAB_RESET = tokens
+    return old
 
 
 cdef inline double _fmeasure(double p, double r) noexcept nogil:
@@ -178,6 +191,25 @@ cdef class Engine:
             self.local_cap = cap
         return grow_array(<void**>&self.dense, &self.dense_cap, nt + np_ + 1, sizeof(int32_t), -1)
 
+    cdef int _restart(self) noexcept nogil:
+        """Forget the vocabulary and give back the memory sized by it (the
+        id tables, the per-id arrays and the kernels' scratch), so that one
+        pair with millions of distinct tokens does not pin that memory for
+        the engine's lifetime."""
+        vocab_free(&self.vocab)
+        free(self.local)
+        free(self.stamp)
+        self.local = NULL
+        self.stamp = NULL
+        self.local_cap = 0
+        lcs_scratch_free(&self.lcs_scratch)
+        overlap_scratch_free(&self.overlap_scratch)
+        return vocab_init(&self.vocab)
+
+    def _vocab_size(self):
+        """Testing hook: how many distinct tokens (and stems) are interned."""
+        return self.vocab.n
+
     cdef Py_ssize_t _renumber(self) noexcept nogil:
         """Dense ids 0.. for the pair's tokens, in order of appearance."""
         cdef Py_ssize_t i, nloc = 0, nt = self.tt.n
@@ -206,8 +238,9 @@ cdef class Engine:
         cdef double p, r
         cdef int32_t* dt
         cdef int32_t* dp
-        if self.vocab.n > VOCAB_RESET:
-            vocab_clear(&self.vocab)
+        # (slots is NULL only after a restart that ran out of memory)
+        if (self.vocab.n > VOCAB_RESET or self.vocab.slots == NULL) and self._restart() < 0:
+            return RC_NOMEM
         rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem)
         if rc == 0:
             rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem)

@@ -37,7 +37,6 @@ ctypedef struct TokenBuf:
 
 cdef int vocab_init(Vocab* v) noexcept nogil
 cdef void vocab_free(Vocab* v) noexcept nogil
-cdef void vocab_clear(Vocab* v) noexcept nogil
 cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil
 cdef void tokbuf_free(TokenBuf* t) noexcept nogil

@@ -79,12 +79,6 @@ cdef void vocab_free(Vocab* v) noexcept nogil:
     memset(v, 0, sizeof(Vocab))
 
 
-cdef void vocab_clear(Vocab* v) noexcept nogil:
-    v.n = 0
-    v.pool_len = 0
-    memset(v.slots, 0xFF, v.nslots * sizeof(Slot))
-
-
 cdef int _grow_ids(Vocab* v) noexcept nogil:
     # off, size and stem_of share v.cap.
     cdef Py_ssize_t cap = v.cap * 2
