@@ -8,6 +8,7 @@ import random
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenize as ref_tokenize
 
@@ -283,3 +284,36 @@ def test_vocabulary_restarts_with_the_same_scores(use_stemmer):
     # it did restart: the size fell, and never grew past the limit plus a pair
     assert any(b < a for a, b in zip(sizes, sizes[1:]))
     assert max(sizes[:-2]) <= 100 + 2 * 80 * 2
+
+
+def _reference_sentences(text, stem):
+    from nltk.stem import porter
+    stemmer = porter.PorterStemmer() if stem else None
+    return [toks for toks in (ref_tokenize.tokenize(line, stemmer) for line in text.split("\n"))
+            if toks]
+
+
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
+def test_one_byte_texts_at_every_length_and_offset(stem):
+    """1-byte (Latin-1) texts take the bitmap scanner (16 bytes at a time):
+    words that start, end or run across a 16- or 64-byte boundary or the end
+    of the text, of up to and past 8 bytes (one hash chunk), newlines
+    anywhere, Latin-1 letters that are not word characters."""
+    tok = compiled("rougekit._tokenizer")
+    every = "".join("a" + chr(c) + "B " for c in range(256))    # each Latin-1 character
+    assert tok.sentences(every, stem) == _reference_sentences(every, stem)
+    for k in (1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130):
+        for sep in (" ", "\n", "\xe9", ".\n ", "\xff\x00"):
+            unit = ("Ab9" * 50)[:k] + sep
+            base = unit * (200 // len(unit) + 2)
+            for offset in (0, 1, 5):
+                for n in range(0, 200):
+                    text = base[offset:offset + n]
+                    assert tok.sentences(text, stem) == _reference_sentences(text, stem), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t", max_size=400), st.booleans())
+def test_property_one_byte_texts(text, stem):
+    tok = compiled("rougekit._tokenizer")
+    assert tok.sentences(text, stem) == _reference_sentences(text, stem)

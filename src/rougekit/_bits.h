@@ -35,4 +35,17 @@ static inline int rk_high_bit64(uint64_t x) {
 }
 #endif
 
+/* Index of the lowest set bit of x != 0. */
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_AMD64))
+static inline int rk_low_bit64(uint64_t x) {
+    unsigned long i; _BitScanForward64(&i, x); return (int)i;
+}
+#elif defined(__GNUC__) || defined(__clang__)
+static inline int rk_low_bit64(uint64_t x) { return __builtin_ctzll(x); }
+#else
+static inline int rk_low_bit64(uint64_t x) {
+    int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i;
+}
+#endif
+
 #endif

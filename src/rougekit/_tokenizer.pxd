@@ -1,4 +1,4 @@
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
 ctypedef struct Slot:
     # One entry of the open-addressing table: id -1 marks an empty slot.
@@ -34,6 +34,12 @@ ctypedef struct TokenBuf:
     # The token being read, and room to stem it.
     char* word
     Py_ssize_t word_cap
+    # 1-byte texts: the text lowercased (8 bytes of padding after it) and
+    # its word and newline bitmaps (_classify.h).
+    uint8_t* low
+    Py_ssize_t low_cap
+    uint64_t* bits
+    Py_ssize_t bits_cap
 
 cdef int vocab_init(Vocab* v) noexcept nogil
 cdef void vocab_free(Vocab* v) noexcept nogil

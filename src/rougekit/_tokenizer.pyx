@@ -6,9 +6,13 @@ rouge-score lowercases the text with ``str.lower()`` and keeps the runs of
 ``a-z0-9``. Lowercasing maps exactly two non-ASCII characters to ASCII
 letters: U+0130 'İ' becomes 'i' followed by a combining dot (which then ends
 the token) and U+212A, the Kelvin sign, becomes 'k' (tests check this against
-every code point of the running Python). So one pass over the str's own
-buffer (1, 2 or 4 bytes a character) finds the tokens, with no Python object
-per token.
+every code point of the running Python). So the tokens are found in the
+str's own buffer, with no Python object per token. A 1-byte (Latin-1) text,
+the common case, has no such character: one pass 16 bytes at a time (SSE2;
+byte by byte elsewhere, same result) lowercases it and marks its word
+characters and newlines in bitmaps, and the words are taken with bit scans
+(``_scan_latin1``). 2- and 4-byte texts are read a character at a time
+(``_scan``).
 
 Token strings are interned in a ``Vocab``: a hash table of ids over a byte
 pool, which also caches each token's Porter stem as the id of the stem. The
@@ -33,23 +37,47 @@ cdef enum:
     MAX_IDS = 0x7FFFFFF0
 
 
+cdef extern from "_classify.h" nogil:
+    void rk_classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
+                            uint64_t* word, uint64_t* nl)
+    uint64_t rk_load_prefix(const uint8_t* p, Py_ssize_t n)
+
+cdef extern from "_bits.h" nogil:
+    int rk_low_bit64(uint64_t x)
+
+
 cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
-    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
+    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them (and
+    rk_load_prefix reads them)."""
     cdef uint64_t p = 0
     memcpy(&p, s, <size_t>(n if n < 8 else 8))
     return p
 
 
-cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
-    # FNV-1a: tokens are short, and every key is compared in full on a hit.
-    # The scan computes the same hash a character at a time, in registers,
-    # so the table slot is known without waiting for the word's bytes to be
-    # stored and reloaded.
-    cdef uint64_t h = 14695981039346656037ULL
-    cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ <uint8_t>s[i]) * 1099511628211ULL
+# Token hash: the token's bytes in 8-byte chunks (as _prefix reads them);
+# every chunk but the last is mixed in with a multiply, the last one and the
+# length go through a finalizer. A token of up to 8 bytes (most) takes one
+# load, a mask and the finalizer: no loop over its characters.
+cdef uint64_t HASH_SEED = 0x9E3779B97F4A7C15ULL
+cdef uint64_t HASH_MUL = 0xFF51AFD7ED558CCDULL
+cdef uint64_t HASH_FIN = 0xC4CEB9FE1A85EC53ULL
+
+
+cdef inline uint64_t _finish(uint64_t h, uint64_t last, Py_ssize_t n) noexcept nogil:
+    h = (h ^ last ^ (<uint64_t>n << 56)) * HASH_MUL
+    h ^= h >> 33
+    h *= HASH_FIN
+    h ^= h >> 29
     return h
+
+
+cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = HASH_SEED
+    cdef Py_ssize_t k = 0
+    while n - k > 8:
+        h = (h ^ _prefix(s + k, 8)) * HASH_MUL
+        k += 8
+    return _finish(h, _prefix(s + k, n - k), n)
 
 
 cdef int vocab_init(Vocab* v) noexcept nogil:
@@ -180,6 +208,8 @@ cdef void tokbuf_free(TokenBuf* t) noexcept nogil:
     free(t.ids)
     free(t.soff)
     free(t.word)
+    free(t.low)
+    free(t.bits)
     memset(t, 0, sizeof(TokenBuf))
 
 
@@ -191,17 +221,24 @@ cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
     return 0
 
 
-cdef int _add_word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, bint stem) noexcept nogil:
-    """Add t.word[0:n] (hash h) as a token: its stem when stemming."""
+cdef int _add_word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
+                   bint stem) noexcept nogil:
+    """Add w[0:n] (hash h) as a token: its stem when stemming."""
     cdef Py_ssize_t sn
     cdef int32_t g, s
-    g = _intern_hashed(v, t.word, n, h)
+    g = _intern_hashed(v, w, n, h)
     if g < 0:
         return -1
     # Only words longer than 3 characters are stemmed (rouge-score).
     if stem and n > 3:
         s = v.stem_of[g]
         if s == -1:
+            # the stemmer works in place, in t.word (with room to spare)
+            if n + WORD_SLACK > t.word_cap and grow_array(
+                    <void**>&t.word, &t.word_cap, n + WORD_SLACK, 1, -1) < 0:
+                return -1
+            if w != t.word:
+                memcpy(t.word, w, <size_t>n)
             sn = stem_ascii(t.word, n, t.word_cap)
             if sn < 0:
                 return -2
@@ -267,31 +304,31 @@ cdef inline int32_t _find(const Vocab* v, const char* w, Py_ssize_t n,
     return -1
 
 
-cdef inline int _word(Vocab* v, TokenBuf* t, Py_ssize_t n, uint64_t h, uint64_t pre,
-                      bint stem) noexcept nogil:
-    """Add t.word[0:n] as a token: the common case (a known word, its stem
+cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
+                      uint64_t pre, bint stem) noexcept nogil:
+    """Add w[0:n] as a token: the common case (a known word, its stem
     known) here, the rest in _add_word."""
-    cdef int32_t g = _find(v, t.word, n, h, pre)
+    cdef int32_t g = _find(v, w, n, h, pre)
     if g >= 0:
         if stem and n > 3:
             g = v.stem_of[g]
             if g == -2:
                 return 0          # an empty stem: rouge-score drops the token
             if g == -1:
-                return _add_word(v, t, n, h, stem)
+                return _add_word(v, t, w, n, h, stem)
         return _push_id(t, g)
-    return _add_word(v, t, n, h, stem)
+    return _add_word(v, t, w, n, h, stem)
 
 
-# The word buffer keeps WORD_SLACK bytes beyond the word: 8 zero bytes that
-# pad its first 8 bytes for the slot prefix, and one spare byte (stem_ascii
+# The word buffer keeps WORD_SLACK spare bytes beyond the word (stem_ascii
 # may use the room up to word_cap).
 cdef enum:
-    WORD_SLACK = 9
+    WORD_SLACK = 1
 
 
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
+    # Texts of 2 or 4 bytes a character (1-byte texts: _scan_latin1).
     # Two loops: over separators (and newlines), and over one word's
     # characters, whose common case (ASCII) is a table look-up and a store.
     # The word loop stops at lim: the end of the text or of the buffer's
@@ -304,7 +341,6 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
     cdef uint32_t ch
     cdef char c
     cdef int rc
-    cdef uint64_t pre, h
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
@@ -325,7 +361,6 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             continue
         # A word starts at i with character c (cap >= 64: room for it).
         wl = 0
-        h = 14695981039346656037ULL
         if ch != 0x130:
             lim = i + (cap - WORD_SLACK)
             if lim > length:
@@ -333,7 +368,6 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             while True:
                 word[wl] = c
                 wl += 1
-                h = (h ^ <uint8_t>c) * 1099511628211ULL     # FNV-1a, as _hash
                 i += 1
                 if i >= lim:
                     if i >= length:
@@ -358,11 +392,8 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             # ends. i < lim here, so there is room.
             word[wl] = b'i'
             wl += 1
-            h = (h ^ <uint8_t>b'i') * 1099511628211ULL
             i += 1
-        memset(word + wl, 0, 8)
-        memcpy(&pre, word, 8)
-        rc = _word(v, t, wl, h, pre, stem)
+        rc = _word(v, t, word, wl, _hash(word, wl), _prefix(word, wl), stem)
         if rc != 0:
             return rc
         word = t.word          # _add_word may have grown the buffer
@@ -370,12 +401,91 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
     return _end_sentence(t)
 
 
+cdef uint64_t ONES = ~(<uint64_t>0)
+
+
+cdef inline bint _any_bit(const uint64_t* bits, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """Whether any of bits a..b-1 (a <= b) is set."""
+    cdef Py_ssize_t w
+    cdef uint64_t m
+    if a >= b:
+        return False
+    w = a >> 6
+    m = bits[w] & (ONES << (a & 63))
+    while (w << 6) + 64 < b:
+        if m:
+            return True
+        w += 1
+        m = bits[w]
+    if (b & 63) != 0:
+        m &= ONES >> (64 - (b & 63))
+    return m != 0
+
+
+cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,
+                      bint stem) noexcept nogil:
+    # 1-byte texts: only ASCII letters and digits are word characters, so
+    # one pass (rk_classify_latin1, 16 bytes at a time) lowercases the text
+    # and marks its word characters and newlines in bitmaps; the words are
+    # then found with bit scans and hashed a chunk at a time, with no branch
+    # per character.
+    cdef Py_ssize_t nw = (length + 63) >> 6, wi, start, end, pos = 0
+    cdef uint64_t bits, h, pre
+    cdef uint64_t* wbits
+    cdef uint64_t* nl
+    cdef const uint8_t* w
+    cdef int rc
+    if (grow_array(<void**>&t.low, &t.low_cap, length + 8, 1, -1) < 0
+            or grow_array(<void**>&t.bits, &t.bits_cap, 2 * nw + 2, sizeof(uint64_t), -1) < 0):
+        return -1
+    wbits = t.bits
+    nl = t.bits + nw + 1
+    rk_classify_latin1(s, length, t.low, wbits, nl)
+    memset(t.low + length, 0, 8)
+    wbits[nw] = 0                     # a sentinel: no word past the end
+    t.n = 0
+    t.ns = 0
+    t.soff[0] = 0
+    wi = 0
+    bits = wbits[0]
+    while True:
+        while bits == 0:
+            wi += 1
+            if wi >= nw:
+                return _end_sentence(t)
+            bits = wbits[wi]
+        start = (wi << 6) + rk_low_bit64(bits)
+        # the word ends at the first clear bit after start
+        bits = ~bits & (ONES << (start & 63))
+        while bits == 0:
+            wi += 1
+            bits = ~wbits[wi]         # wbits[nw] is 0: ends there at the latest
+        end = (wi << 6) + rk_low_bit64(bits)
+        if end > length:
+            end = length
+        if _any_bit(nl, pos, start) and _end_sentence(t) < 0:
+            return -1
+        w = t.low + start
+        pre = rk_load_prefix(w, end - start)
+        if end - start <= 8:
+            h = _finish(HASH_SEED, pre, end - start)
+        else:
+            h = _hash(<const char*>w, end - start)
+        rc = _word(v, t, <const char*>w, end - start, h, pre, stem)
+        if rc != 0:
+            return rc
+        pos = end
+        if end >= length:
+            return _end_sentence(t)
+        bits = wbits[wi] & (ONES << (end & 63))     # end lies in word wi
+
+
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
                        Py_ssize_t length, bint stem) noexcept nogil:
     """Tokenize a str's buffer into ``out``: 0, or -1 (out of memory) or -2
     (a stem the C stemmer could not write; use the Python path)."""
     if kind == 1:
-        return _scan(v, out, <const uint8_t*>data, length, stem)
+        return _scan_latin1(v, out, <const uint8_t*>data, length, stem)
     if kind == 2:
         return _scan(v, out, <const uint16_t*>data, length, stem)
     return _scan(v, out, <const uint32_t*>data, length, stem)
