@@ -294,16 +294,20 @@ def _reference_sentences(text, stem):
 
 
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
-def test_one_byte_texts_at_every_length_and_offset(stem):
-    """1-byte (Latin-1) texts take the bitmap scanner (16 bytes at a time):
-    words that start, end or run across a 16- or 64-byte boundary or the end
-    of the text, of up to and past 8 bytes (one hash chunk), newlines
-    anywhere, Latin-1 letters that are not word characters."""
+def test_texts_at_every_length_and_offset(stem):
+    """The bitmap scanner (1-, 2- and 4-byte texts classified 16 characters
+    at a time) and the character loop (texts with "İ"): words that start,
+    end or run across a 16- or 64-character boundary or the end of the text,
+    of up to and past 8 bytes (one hash chunk), newlines anywhere, letters
+    that are not word characters, the Kelvin sign."""
     tok = compiled("rougekit._tokenizer")
     every = "".join("a" + chr(c) + "B " for c in range(256))    # each Latin-1 character
     assert tok.sentences(every, stem) == _reference_sentences(every, stem)
     for k in (1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130):
-        for sep in (" ", "\n", "\xe9", ".\n ", "\xff\x00"):
+        for sep in (" ", "\n", "\xe9", ".\n ", "\xff\x00",
+                    # 2-byte texts (saturated to bytes), with the Kelvin sign
+                    # (classified a character at a time), 4-byte texts, "İ"
+                    "\u2019", "\u0100\n", "\u212a ", "\U0001f600", "\u0130", " \u0130\n"):
             unit = ("Ab9" * 50)[:k] + sep
             base = unit * (200 // len(unit) + 2)
             for offset in (0, 1, 5):
@@ -313,7 +317,21 @@ def test_one_byte_texts_at_every_length_and_offset(stem):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t", max_size=400), st.booleans())
-def test_property_one_byte_texts(text, stem):
+@given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t\u2019\u0100\u212a\U0001f600\u0130",
+               max_size=400), st.booleans())
+def test_property_one_two_four_byte_texts(text, stem):
     tok = compiled("rougekit._tokenizer")
     assert tok.sentences(text, stem) == _reference_sentences(text, stem)
+
+
+def test_every_code_point_on_each_classifier():
+    """Each code point between letters, on each path: 2-byte texts without
+    U+0130 and U+212A (16 at a time, saturated to bytes), 2-byte texts with
+    the Kelvin sign and 4-byte texts (a character at a time), texts with "İ"
+    (the character loop)."""
+    tok = compiled("rougekit._tokenizer")
+    special = (0x130, 0x212A)
+    bmp = "".join("a" + chr(c) + "B " for c in range(0x10000) if c not in special)
+    astral = "".join("a" + chr(c) + "B " for c in range(0x10000, 0x30000, 7))
+    for text in (bmp, bmp + "\u212a", bmp + "\u0130", astral + bmp, astral + "\u0130"):
+        assert tok.tokenize(text, False) == ref_tokenize.tokenize(text, None)

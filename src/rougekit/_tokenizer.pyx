@@ -11,8 +11,10 @@ str's own buffer, with no Python object per token. A 1-byte (Latin-1) text,
 the common case, has no such character: one pass 16 bytes at a time (SSE2;
 byte by byte elsewhere, same result) lowercases it and marks its word
 characters and newlines in bitmaps, and the words are taken with bit scans
-(``_scan_latin1``). 2- and 4-byte texts are read a character at a time
-(``_scan``).
+(``_scan_latin1``). 2- and 4-byte texts are classified into the same
+bitmaps a character at a time, without data-dependent branches
+(``_classify_wide``); only a text with an "İ", whose "i" ends a word, is
+read with the character loop (``_scan``).
 
 Token strings are interned in a ``Vocab``: a hash table of ids over a byte
 pool, which also caches each token's Porter stem as the id of the stem. The
@@ -40,6 +42,10 @@ cdef enum:
 cdef extern from "_classify.h" nogil:
     void rk_classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
                             uint64_t* word, uint64_t* nl)
+    int rk_classify_ucs2(const uint16_t* s, Py_ssize_t n, uint8_t* low,
+                         uint64_t* word, uint64_t* nl)
+    int rk_classify_ucs4(const uint32_t* s, Py_ssize_t n, uint8_t* low,
+                         uint64_t* word, uint64_t* nl)
     uint64_t rk_load_prefix(const uint8_t* p, Py_ssize_t n)
 
 cdef extern from "_bits.h" nogil:
@@ -328,7 +334,7 @@ cdef enum:
 
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
                bint stem) noexcept nogil:
-    # Texts of 2 or 4 bytes a character (1-byte texts: _scan_latin1).
+    # A character at a time: the texts that have an "İ".
     # Two loops: over separators (and newlines), and over one word's
     # characters, whose common case (ASCII) is a table look-up and a store.
     # The word loop stops at lim: the end of the text or of the buffer's
@@ -422,25 +428,56 @@ cdef inline bint _any_bit(const uint64_t* bits, Py_ssize_t a, Py_ssize_t b) noex
     return m != 0
 
 
-cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,
-                      bint stem) noexcept nogil:
-    # 1-byte texts: only ASCII letters and digits are word characters, so
-    # one pass (rk_classify_latin1, 16 bytes at a time) lowercases the text
-    # and marks its word characters and newlines in bitmaps; the words are
-    # then found with bit scans and hashed a chunk at a time, with no branch
-    # per character.
-    cdef Py_ssize_t nw = (length + 63) >> 6, wi, start, end, pos = 0
-    cdef uint64_t bits, h, pre
-    cdef uint64_t* wbits
-    cdef uint64_t* nl
-    cdef const uint8_t* w
-    cdef int rc
+cdef inline int _bitmap_room(TokenBuf* t, Py_ssize_t length) noexcept nogil:
+    cdef Py_ssize_t nw = (length + 63) >> 6
     if (grow_array(<void**>&t.low, &t.low_cap, length + 8, 1, -1) < 0
             or grow_array(<void**>&t.bits, &t.bits_cap, 2 * nw + 2, sizeof(uint64_t), -1) < 0):
         return -1
-    wbits = t.bits
-    nl = t.bits + nw + 1
-    rk_classify_latin1(s, length, t.low, wbits, nl)
+    return 0
+
+
+cdef int _classify_wide(TokenBuf* t, const uchar* s, Py_ssize_t length) noexcept nogil:
+    """The bitmaps of rk_classify_latin1 for a 2- or 4-byte text, a character
+    at a time with no data-dependent branch; the Kelvin sign is the word
+    character "k". Returns 1 (the bitmaps then unfinished) when the text has
+    an "İ": its "i" ends a word, which the bitmaps cannot say, and _scan
+    takes the text."""
+    cdef Py_ssize_t i, base, top, nw = (length + 63) >> 6
+    cdef uint64_t* wbits = t.bits
+    cdef uint64_t* nl = t.bits + nw + 1
+    cdef uint8_t* low = t.low
+    cdef uint64_t wm, nm
+    cdef uint32_t ch
+    cdef uint8_t c
+    cdef bint dotted = False
+    for base in range(0, length, 64):
+        top = base + 64 if base + 64 < length else length
+        wm = 0
+        nm = 0
+        for i in range(base, top):
+            ch = s[i]
+            dotted |= ch == 0x130
+            c = <uint8_t>_ASCII_WORD[ch] if ch < 128 else (b'k' if ch == 0x212A else 0)
+            low[i] = c
+            wm |= (<uint64_t>(c != 0)) << (i - base)
+            nm |= (<uint64_t>(ch == 10)) << (i - base)
+        wbits[base >> 6] = wm
+        nl[base >> 6] = nm
+        if dotted:
+            return 1
+    return 0
+
+
+cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noexcept nogil:
+    # The text classified (t.low lowercased, word and newline bitmaps in
+    # t.bits): the words are found with bit scans and hashed a chunk at a
+    # time, with no branch per character.
+    cdef Py_ssize_t nw = (length + 63) >> 6, wi, start, end, pos = 0
+    cdef uint64_t bits, h, pre
+    cdef uint64_t* wbits = t.bits
+    cdef uint64_t* nl = t.bits + nw + 1
+    cdef const uint8_t* w
+    cdef int rc
     memset(t.low + length, 0, 8)
     wbits[nw] = 0                     # a sentinel: no word past the end
     t.n = 0
@@ -480,6 +517,35 @@ cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length
         bits = wbits[wi] & (ONES << (end & 63))     # end lies in word wi
 
 
+cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,
+                      bint stem) noexcept nogil:
+    # 1-byte texts: only ASCII letters and digits are word characters, so
+    # one pass (rk_classify_latin1, 16 bytes at a time) lowercases the text
+    # and marks its word characters and newlines in bitmaps.
+    if _bitmap_room(t, length) < 0:
+        return -1
+    rk_classify_latin1(s, length, t.low, t.bits, t.bits + ((length + 63) >> 6) + 1)
+    return _scan_bitmaps(v, t, length, stem)
+
+
+cdef int _scan_wide(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
+                    bint stem) noexcept nogil:
+    # Saturated to bytes 16 characters at a time and classified as Latin-1,
+    # unless the text has one of the two characters that lowercase to ASCII.
+    cdef Py_ssize_t nw = (length + 63) >> 6
+    if _bitmap_room(t, length) < 0:
+        return -1
+    if uchar is uint16_t:
+        if not rk_classify_ucs2(s, length, t.low, t.bits, t.bits + nw + 1):
+            return _scan_bitmaps(v, t, length, stem)
+    elif uchar is uint32_t:
+        if not rk_classify_ucs4(s, length, t.low, t.bits, t.bits + nw + 1):
+            return _scan_bitmaps(v, t, length, stem)
+    if _classify_wide(t, s, length):
+        return _scan(v, t, s, length, stem)
+    return _scan_bitmaps(v, t, length, stem)
+
+
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
                        Py_ssize_t length, bint stem) noexcept nogil:
     """Tokenize a str's buffer into ``out``: 0, or -1 (out of memory) or -2
@@ -487,8 +553,8 @@ cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
     if kind == 1:
         return _scan_latin1(v, out, <const uint8_t*>data, length, stem)
     if kind == 2:
-        return _scan(v, out, <const uint16_t*>data, length, stem)
-    return _scan(v, out, <const uint32_t*>data, length, stem)
+        return _scan_wide(v, out, <const uint16_t*>data, length, stem)
+    return _scan_wide(v, out, <const uint32_t*>data, length, stem)
 
 
 cdef int str_buffer(str text, int* kind, const void** data, Py_ssize_t* length) except -1:
