@@ -19,6 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. scripts/_copy_tree.sh
 START=$SECONDS
 VERSION=3.13.5
 TARBALL=python3.13_${VERSION}.orig.tar.xz
@@ -69,11 +70,7 @@ VPY=$WORK/venv/bin/python
   "rouge-score==0.1.2" "nltk>=3.6"
 
 echo "=== build the extension in a copy of the tree"
-mkdir -p "$WORK/tree"
-tar -C "$ROOT" --exclude='*.so' --exclude='src/rougekit/*.c' --exclude='build' \
-    --exclude='.git' --exclude='__pycache__' --exclude='*.egg-info' \
-    -cf - setup.py pyproject.toml mypy.ini src tests $( [ -d examples ] && echo examples ) \
-    $(ls README* 2>/dev/null) | tar -C "$WORK/tree" -xf -
+copy_tree "$ROOT" "$WORK/tree"
 (cd "$WORK/tree" && "$VPY" setup.py build_ext --inplace -q >"$WORK/build.log" 2>&1) || {
   cat "$WORK/build.log"; exit 1; }
 

@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. scripts/_copy_tree.sh
 PY=${PYTHON:-python3}
 CC=${CC:-gcc}
 START=$SECONDS
@@ -26,12 +27,7 @@ LIBASAN=$("$CC" -print-file-name=libasan.so)
 [ -f "$LIBASAN" ] || { echo "sanitize: libasan.so not found ($CC -print-file-name=libasan.so)" >&2; exit 1; }
 
 echo "=== copy the tree to $WORK/tree"
-mkdir -p "$WORK/tree"
-# Sources only: no built extensions, no generated C (cythonize regenerates it).
-tar -C "$ROOT" --exclude='*.so' --exclude='src/rougekit/*.c' --exclude='build' \
-    --exclude='.git' --exclude='__pycache__' --exclude='*.egg-info' \
-    -cf - setup.py pyproject.toml mypy.ini src tests $( [ -d examples ] && echo examples ) \
-    $(ls README* 2>/dev/null) | tar -C "$WORK/tree" -xf -
+copy_tree "$ROOT" "$WORK/tree"
 
 echo "=== build with ROUGEKIT_SANITIZE=1"
 (cd "$WORK/tree" && ROUGEKIT_SANITIZE=1 CC="$CC" "$PY" setup.py build_ext --inplace -q \
