@@ -7,14 +7,14 @@ rouge-score lowercases the text with ``str.lower()`` and keeps the runs of
 letters: U+0130 'İ' becomes 'i' followed by a combining dot (which then ends
 the token) and U+212A, the Kelvin sign, becomes 'k' (tests check this against
 every code point of the running Python). So the tokens are found in the
-str's own buffer, with no Python object per token. A 1-byte (Latin-1) text,
-the common case, has no such character: one pass 16 bytes at a time (SSE2;
-byte by byte elsewhere, same result) lowercases it and marks its word
-characters and newlines in bitmaps, and the words are taken with bit scans
-(``_scan_latin1``). 2- and 4-byte texts are classified into the same
-bitmaps a character at a time, without data-dependent branches
-(``_classify_wide``); only a text with an "İ", whose "i" ends a word, is
-read with the character loop (``_scan``).
+str's own buffer, with no Python object per token. One pass 16 characters
+at a time (SSE2; a character at a time elsewhere, same result; _classify.h)
+lowercases the text into bytes and marks its word characters and newlines
+in bitmaps, and the words are taken with bit scans (``_scan_bitmaps``).
+Characters above 0xFF are classified as 0xFF (no word character), which is
+right for all but the two above: a 2- or 4-byte text with a Kelvin sign is
+classified a character at a time (``_classify_wide``), and a text with an
+"İ", whose "i" ends a word, is read with the character loop (``_scan``).
 
 Token strings are interned in a ``Vocab``: a hash table of ids over a byte
 pool, which also caches each token's Porter stem as the id of the stem. The
