@@ -75,8 +75,16 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
         rk_classify_byte(s[i], i, low, word, nl);
 }
 
-#define RK_SPECIAL(ch) ((ch) == 0x130 || (ch) == 0x212A)
-#define RK_SATURATE(ch) ((uint8_t)((ch) > 0xFF ? 0xFF : (ch)))
+/* One character ch of a 2- or 4-byte text at position i, saturated to a
+   byte; 1 (nothing classified) for U+0130 and U+212A, else 0. */
+static inline int rk_classify_wide_char(uint32_t ch, Py_ssize_t i, uint8_t *low,
+                                        uint64_t *word, uint64_t *nl)
+{
+    if (ch == 0x130 || ch == 0x212A)
+        return 1;
+    rk_classify_byte((uint8_t)(ch > 0xFF ? 0xFF : ch), i, low, word, nl);
+    return 0;
+}
 
 static inline int rk_classify_ucs2(const uint16_t *s, Py_ssize_t n, uint8_t *low,
                                    uint64_t *word, uint64_t *nl)
@@ -105,11 +113,9 @@ static inline int rk_classify_ucs2(const uint16_t *s, Py_ssize_t n, uint8_t *low
         }
     }
 #endif
-    for (; i < n; i++) {
-        if (RK_SPECIAL(s[i]))
+    for (; i < n; i++)
+        if (rk_classify_wide_char(s[i], i, low, word, nl))
             return 1;
-        rk_classify_byte(RK_SATURATE(s[i]), i, low, word, nl);
-    }
     return 0;
 }
 
@@ -140,11 +146,9 @@ static inline int rk_classify_ucs4(const uint32_t *s, Py_ssize_t n, uint8_t *low
         }
     }
 #endif
-    for (; i < n; i++) {
-        if (RK_SPECIAL(s[i]))
+    for (; i < n; i++)
+        if (rk_classify_wide_char(s[i], i, low, word, nl))
             return 1;
-        rk_classify_byte(RK_SATURATE(s[i]), i, low, word, nl);
-    }
     return 0;
 }
 
