@@ -1,8 +1,8 @@
 """The ``rougekit`` command, run for real in a subprocess."""
 import json
-from fractions import Fraction
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest

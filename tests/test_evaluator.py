@@ -1,17 +1,22 @@
 """rougekit.evaluator: seed 001's rouge_1_score and seeds 002/004's
 RougeScoreEvaluator, checked against first principles and rouge-score."""
-import doctest
 import dataclasses
+import doctest
 import types
 
 import pytest
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
-from rougekit.evaluator import (Evaluation, MeasureType, MissingFieldError,
-                                RougeScoreEvaluator, RougeType, rouge_1_score)
+from rougekit.evaluator import (
+    Evaluation,
+    MeasureType,
+    MissingFieldError,
+    RougeScoreEvaluator,
+    RougeType,
+    rouge_1_score,
+)
 from rougekit.scoring import fmeasure
 from rougekit.word_tokenizers import WhitespaceTokenizer
-
 
 # --- seed 001: rouge_1_score -------------------------------------------------------
 

@@ -15,7 +15,6 @@ from rouge_score import scoring as ref_scoring
 
 from rougekit import hf
 
-
 # ---------------------------------------------------------------------------
 # evaluate's metric, on rouge-score (the logic of Rouge._compute, unchanged)
 # ---------------------------------------------------------------------------

@@ -7,13 +7,23 @@ import doctest
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenizers as ref_tokenizers
 
 from rougekit.scoring import Score, fmeasure
-from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2, rouge_l,
-                                    rouge_lsum, rouge_n)
+from rougekit.token_metrics import (
+    f1,
+    fbeta,
+    lcs,
+    overlap,
+    rouge1,
+    rouge2,
+    rouge_l,
+    rouge_lsum,
+    rouge_n,
+)
 
 CANDIDATE = ["the", "cat", "is", "sitting", "on", "the", "mat"]
 REFERENCE = ["the", "cat", "sat", "on", "the", "mat"]

@@ -3,15 +3,21 @@ import doctest
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenizers as ref_tokenizers
 
 from rougekit import rouge_scorer
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
-from rougekit.word_tokenizers import (TOKENIZER_NAMES, CharTokenizer, RougeScoreTokenizer,
-                                      UnicodeWordTokenizer, WhitespaceTokenizer,
-                                      get_tokenizer)
+from rougekit.word_tokenizers import (
+    TOKENIZER_NAMES,
+    CharTokenizer,
+    RougeScoreTokenizer,
+    UnicodeWordTokenizer,
+    WhitespaceTokenizer,
+    get_tokenizer,
+)
 
 unicode_tokens = UnicodeWordTokenizer().tokenize
 

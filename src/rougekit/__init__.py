@@ -16,19 +16,34 @@ rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 "pure" (its pure-Python twin: used when the extension is not built, or forced
 with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 """
-from rougekit._version import __version__
-from rougekit._backend import NAME as BACKEND
 from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
-from rougekit.corpus import CorpusResult, score_corpus
-from rougekit.evaluator import (Evaluation, MeasureType, MissingFieldError,
-                                RougeScoreEvaluator, RougeType, rouge_1_score)
-from rougekit.scoring import Score
-from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2,
-                                    rouge_l, rouge_lsum, rouge_n)
-from rougekit.word_tokenizers import get_tokenizer
+from rougekit._backend import NAME as BACKEND
+from rougekit._version import __version__
 from rougekit.aggregate import MeanAggregator
+from rougekit.corpus import CorpusResult, score_corpus
+from rougekit.evaluator import (
+                                Evaluation,
+                                MeasureType,
+                                MissingFieldError,
+                                RougeScoreEvaluator,
+                                RougeType,
+                                rouge_1_score,
+)
 from rougekit.hf import compute
+from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
+from rougekit.token_metrics import (
+                                f1,
+                                fbeta,
+                                lcs,
+                                overlap,
+                                rouge1,
+                                rouge2,
+                                rouge_l,
+                                rouge_lsum,
+                                rouge_n,
+)
+from rougekit.word_tokenizers import get_tokenizer
 
 __all__ = [
     "__version__", "BACKEND",

@@ -39,8 +39,8 @@ ROUGE-1 F 0.60 and ROUGE-L F 0.30, as "The"/"the", "dog."/"dog" and
 """
 import dataclasses
 import enum
-from typing import Any, Dict
 from collections.abc import Mapping
+from typing import Any, Dict
 
 from rougekit import token_metrics
 from rougekit._counts import ngram_counts

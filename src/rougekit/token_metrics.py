@@ -21,11 +21,10 @@ would be scored as a sequence of characters. Pass ``text.split()``, or a
 tokenizer's output (``rougekit.word_tokenizers``).
 """
 import math
-import numbers
 import sys
-from typing import Any, Hashable, Iterable, Optional, Sequence
+from typing import Hashable, Iterable
 
-from rougekit._checks import as_list
+from rougekit._checks import as_list, check_int, check_real
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit.scoring import Score, fmeasure
 
@@ -61,11 +60,7 @@ def _score(hits, candidate_total, reference_total):
 
 
 def _check_n(n):
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    return int(n)
+    return check_int("n", n, minimum=1)
 
 
 def rouge_n(candidate: Iterable[Hashable], reference: Iterable[Hashable], n: int) -> Score:
@@ -190,10 +185,7 @@ def f1(precision: float, recall: float) -> float:
 
 def _check_unit(value, name):
     """A precision or recall: a real number in [0, 1] (NaN is not)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
-    if not 0 <= float(value) <= 1:
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    check_real(name, value, 0, 1, what="a real number")
 
 
 def fbeta(precision: float, recall: float, beta: float) -> float:
@@ -208,8 +200,7 @@ def fbeta(precision: float, recall: float, beta: float) -> float:
     """
     _check_unit(precision, "precision")
     _check_unit(recall, "recall")
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
+    check_real("beta", beta, what="a real number")
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
     beta = float(beta)
