@@ -19,6 +19,7 @@ with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
 from rougekit._backend import NAME as BACKEND
 from rougekit._version import __version__
+from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
 from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult, score_corpus
 from rougekit.evaluator import (
@@ -59,4 +60,6 @@ __all__ = [
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
+    # warnings (filter them by class)
+    "RougekitWarning", "TokenizationWarning", "SentenceSplitWarning",
 ]

@@ -129,6 +129,10 @@ class RougeScorer(scoring.BaseScorer):
         self._engine = None
         self._engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
         stemming = tokenizers.default_stemming(self._tokenizer)
+        # The default tokenizer's "no silent zeros" check (rougekit._letters),
+        # shared with the engines: one warning per scorer.
+        self._letter_check = getattr(self._tokenizer, "_letters", None) \
+            if stemming is not None else None
         if types and not self._split_summaries and stemming is not None:
             self._use_stemmer = stemming
             self._engine = self._new_engine()
@@ -146,7 +150,8 @@ class RougeScorer(scoring.BaseScorer):
 
     def _new_engine(self):
         return _backend.engine.Engine(self._kinds, self._use_stemmer, self._keys,
-                                      scoring.Score, self._score_python, self._score_pooled)
+                                      scoring.Score, self._score_python, self._score_pooled,
+                                      self._letter_check)
 
     def _engine_from_pool(self):
         try:
@@ -242,15 +247,27 @@ class RougeScorer(scoring.BaseScorer):
         if self._engine is None:
             return [self.score(t, p) for t, p in zip(targets, predictions)]
 
+        check = self._letter_check
+        suspicious: Dict[int, List[int]] = {}  # chunk start -> positions
+
         def run(lo, hi, cancel):
             # Pairs that are not both str come back to _score_python.
             engine = self._engine_from_pool()
+            sus = None if check is None or check.done else suspicious.setdefault(lo, [])
             try:
-                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel)
+                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel, sus)
             finally:
                 self._engine_pool.put(engine)
 
-        return [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
+        scores = [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
+        if check is not None:
+            # here, in order, rather than in the worker threads
+            for lo in sorted(suspicious):
+                for k in suspicious[lo]:
+                    text = (targets if k % 2 == 0 else predictions)[lo + k // 2]
+                    if not check(text):
+                        return scores
+        return scores
 
     def score_multi_batch(self, targets_list: Sequence[Sequence[Text]],
                           predictions: Sequence[Text], threads: Optional[int] = None

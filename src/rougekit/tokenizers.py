@@ -5,12 +5,19 @@ rougekit's own Porter stemmer, which stems exactly as NLTK's
 ``PorterStemmer()`` does; stems are cached per tokenizer (a corpus has far
 fewer distinct words than tokens). The cache is a dict whose single get and
 set are atomic, so one tokenizer may serve many threads.
+
+The default tokenizer keeps only ASCII letters and digits: the first text
+whose letters it mostly drops (Chinese, Russian, Hindi...) gets a
+``rougekit.TokenizationWarning`` naming the ``lang=`` or tokenizer to use
+(once per tokenizer; ``rougekit._letters``). The tokens stay rouge-score's.
 """
 import abc
 from typing import List, Optional, Union
 
 from rougekit import _backend
 from rougekit import tokenize as _tokenize_mod
+from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._letters import LetterCheck
 
 __all__ = ["Tokenizer", "DefaultTokenizer"]
 
@@ -32,9 +39,18 @@ class DefaultTokenizer(Tokenizer):
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self._stemmer = _backend.porter.StemCache() if use_stemmer else None
+        self._letters = LetterCheck()
 
     def tokenize(self, text: Union[str, bytes]) -> List[str]:
-        return _tokenize_mod.tokenize(text, self._stemmer)
+        tokens = _tokenize_mod.tokenize(text, self._stemmer)
+        letters = getattr(self, "_letters", None)  # None: unpickled from an old state
+        if letters is not None and not letters.done and not text.isascii():
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")  # valid: tokenize decoded it
+            # the pre-check of rougekit._letters (stems may be shorter)
+            if 2 * sum(map(len, WORD_RE.findall(text.lower()))) < len(text):
+                letters(text)
+        return tokens
 
 
 def default_stemming(tokenizer: object) -> Optional[bool]:

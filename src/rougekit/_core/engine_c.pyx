@@ -19,6 +19,14 @@ the GIL is enabled: ``score`` on an engine that another thread is using calls
 engine from its pool), and ``score_range`` raises ``RuntimeError``.
 ``score_batch`` gives each worker thread an engine of its own. So the module
 is safe on free-threaded CPython, and declares it.
+
+"No silent zeros": the tokenizer counts the characters of a text that land in
+its tokens (``TokenBuf.kept``). A text that is not ASCII and keeps fewer than
+half of its characters may have lost most of its letters: ``score`` gives it
+to ``letters_check`` (``rougekit._letters.LetterCheck``: it counts exactly
+and warns once), until that returns False; ``score_range`` appends its
+position to ``suspicious`` for the caller to check in order. Other texts cost
+one compare.
 """
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
@@ -41,6 +49,7 @@ cdef extern from "compat.h" nogil:
     int rk_flag_get(long* f)
 
 cdef extern from "Python.h":
+    int PyUnicode_IS_ASCII(object o)
     ctypedef struct PyTypeObject
     object PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t nitems)
     int PyObject_IS_GC(object o)
@@ -135,11 +144,13 @@ cdef class Engine:
     cdef object score_cls       # a tuple subclass (Score)
     cdef object fallback        # fallback(target, prediction) -> dict
     cdef object overflow        # overflow(target, prediction) -> dict
+    cdef object letters_check   # letters_check(text) -> keep checking?, or None
+    cdef long letters_done      # set once letters_check returned False
     cdef bint untrack           # create score_cls instances untracked by the GC
     cdef long busy              # 1 while a thread uses the engine
 
     def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback,
-                  overflow=None):
+                  overflow=None, letters_check=None):
         cdef Py_ssize_t k
         _check_score_cls(score_cls)
         self.untrack = (RK_UNTRACK_SCORES
@@ -152,6 +163,8 @@ cdef class Engine:
         self.score_cls = score_cls
         self.fallback = fallback
         self.overflow = overflow
+        self.letters_check = letters_check
+        self.letters_done = 0
         self.busy = 0
         self.ntypes = len(kinds)
         self.kinds = <int*>malloc((self.ntypes + 1) * sizeof(int))
@@ -300,7 +313,7 @@ cdef class Engine:
         cdef int kt, kp, rc
         cdef const void* dt
         cdef const void* dp
-        cdef Py_ssize_t lt, lp
+        cdef Py_ssize_t lt, lp, kept_t, kept_p
         cdef double out_stack[3 * 16]
         cdef char iz_stack[16]
         cdef double* out = out_stack
@@ -322,16 +335,29 @@ cdef class Engine:
                     raise RuntimeError("this Engine is in use by another thread")
                 return self.overflow(target, prediction)
             rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
+            kept_t = self.tt.kept
+            kept_p = self.tp.kept
             rk_flag_release(&self.busy)
             if rc == RC_NOMEM:
                 raise MemoryError()
             if rc == RC_FALLBACK:
                 return self.fallback(target, prediction)
-            return _result(self.keys, self.score_cls, self.untrack, out, iz, self.ntypes)
+            result = _result(self.keys, self.score_cls, self.untrack, out, iz, self.ntypes)
+            if self.letters_check is not None and not rk_flag_get(&self.letters_done):
+                self._check_letters(target, lt, kept_t)
+                self._check_letters(prediction, lp, kept_p)
+            return result
         finally:
             if out != out_stack:
                 free(out)
                 free(iz)
+
+    cdef int _check_letters(self, object text, Py_ssize_t length, Py_ssize_t kept) except -1:
+        if (2 * kept < length and not PyUnicode_IS_ASCII(text)
+                and not rk_flag_get(&self.letters_done)
+                and not self.letters_check(text)):
+            rk_flag_set(&self.letters_done)
+        return 0
 
     def _hold(self, bint held):
         """Testing hook: mark the engine in use (True) or free (False), as
@@ -341,11 +367,13 @@ cdef class Engine:
         rk_flag_release(&self.busy)
         return True
 
-    def score_range(self, targets, predictions, Cancel cancel not None):
+    def score_range(self, targets, predictions, Cancel cancel not None, list suspicious=None):
         """Scores the pairs of two equally long sequences, with the GIL
         released while the pairs of str are scored; other pairs go to
         ``fallback``, in order. Stops early (returning None) when ``cancel``
-        is set."""
+        is set. With a list ``suspicious``, appends ``2 * i`` (target) and
+        ``2 * i + 1`` (prediction) for each text of pair i scored here that
+        may have lost most of its letters (module docstring), in order."""
         # Tuples of our own hold a reference to every text for the whole
         # call, whatever other threads do to the caller's lists, and str
         # buffers never move: so reading them without the GIL is safe.
@@ -364,15 +392,23 @@ cdef class Engine:
         cdef double* out = <double*>malloc((3 * n * nty + 1) * sizeof(double))
         cdef char* iz = <char*>malloc(n * nty + 1)
         cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
+        # sus[i]: bit 0 (target) and bit 1 (prediction) set for the texts
+        # that are not ASCII, then cleared where the text kept enough.
+        cdef char* sus = <char*>malloc(n + 1)
+        cdef bint check = suspicious is not None
         try:
             if (kinds == NULL or datas == NULL or lens == NULL or out == NULL
-                    or iz == NULL or rcs == NULL):
+                    or iz == NULL or rcs == NULL or sus == NULL):
                 raise MemoryError()
             for i in range(n):
+                sus[i] = 0
                 if type(ts[i]) is str and type(ps[i]) is str:
                     _buffer(ts[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
                     _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
                     rcs[i] = RC_OK
+                    if check:
+                        sus[i] = ((not PyUnicode_IS_ASCII(ts[i]))
+                                  | ((not PyUnicode_IS_ASCII(ps[i])) << 1))
                 else:
                     rcs[i] = RC_FALLBACK
             if not rk_flag_try_acquire(&self.busy):
@@ -390,12 +426,24 @@ cdef class Engine:
                     if rcs[i] == RC_NOMEM:
                         rc = -1
                         break
+                    if sus[i]:
+                        if rcs[i] != RC_OK:
+                            sus[i] = 0
+                        else:
+                            sus[i] &= ((2 * self.tt.kept < lens[2 * i])
+                                       | ((2 * self.tp.kept < lens[2 * i + 1]) << 1))
                 rk_flag_release(&self.busy)
             if rc == -1:
                 raise MemoryError()
             if rc == 1:
                 return None
             result = [None] * n
+            if check:
+                for i in range(n):
+                    if sus[i] & 1:
+                        suspicious.append(2 * i)
+                    if sus[i] & 2:
+                        suspicious.append(2 * i + 1)
             for i in range(n):
                 if rcs[i] == RC_FALLBACK:
                     result[i] = self.fallback(ts[i], ps[i])
@@ -410,6 +458,7 @@ cdef class Engine:
             free(out)
             free(iz)
             free(rcs)
+            free(sus)
 
 
 cdef class Cancel:

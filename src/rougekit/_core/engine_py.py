@@ -8,6 +8,8 @@ result dict's keys in the same order; ``score_cls(precision, recall,
 fmeasure)`` builds each score. A pair that is not two ``str`` goes to
 ``fallback(target, prediction)``; while another thread uses the engine, a
 pair goes to ``overflow`` (or raises ``RuntimeError`` without one).
+``letters_check`` and ``score_range``'s ``suspicious`` are the "no silent
+zeros" pre-check, as in ``engine_c``.
 
 The arithmetic is rouge-score's, in its order of operations, and lives here
 once: ``ngram_prf`` and ``lcs_prf`` (``engine_c`` does the same in C, and
@@ -26,7 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from rougekit._core import lcs_py, overlap_py
 from rougekit._core.porter_py import StemCache
-from rougekit._core.tokenizer_py import words
+from rougekit._core.tokenizer_py import kept_chars, words
 
 __all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
            "fmeasure", "gc_track"]
@@ -107,7 +109,8 @@ class Engine:
 
     def __init__(self, kinds: Sequence[int], use_stemmer: bool, keys: List[Any],
                  score_cls: type, fallback: Callable[[Any, Any], Dict[Any, Any]],
-                 overflow: Optional[Callable[[Any, Any], Dict[Any, Any]]] = None) -> None:
+                 overflow: Optional[Callable[[Any, Any], Dict[Any, Any]]] = None,
+                 letters_check: Optional[Callable[[str], bool]] = None) -> None:
         if not (isinstance(score_cls, type) and issubclass(score_cls, tuple)):
             raise TypeError("score_cls must be a subclass of tuple")
         if len(keys) != len(kinds):
@@ -120,6 +123,8 @@ class Engine:
         self._score_cls: Any = score_cls
         self._fallback = fallback
         self._overflow = overflow
+        self._letters_check = letters_check
+        self._letters_done = False
         self._stems: Optional[StemCache] = StemCache() if use_stemmer else None
         self._busy = threading.Lock()
         self._tokens_needed = any(k != KIND_LSUM for k in self._kinds)
@@ -144,6 +149,16 @@ class Engine:
             if tokens:
                 sents.append(tokens)
         return sents
+
+    @staticmethod
+    def _may_lose_letters(text: str) -> bool:
+        # engine_c's pre-check: not ASCII, fewer than half the characters kept
+        return not text.isascii() and 2 * kept_chars(text) < len(text)
+
+    def _check_letters(self, text: str) -> None:
+        if (not self._letters_done and self._may_lose_letters(text)
+                and not self._letters_check(text)):  # type: ignore[misc]
+            self._letters_done = True
 
     def _score_pair(self, target: str, prediction: str) -> Dict[Any, Any]:
         if self._stems is not None and len(self._stems) > _VOCAB_RESET:
@@ -182,15 +197,22 @@ class Engine:
                 raise RuntimeError("this Engine is in use by another thread")
             return self._overflow(target, prediction)
         try:
-            return self._score_pair(target, prediction)
+            result = self._score_pair(target, prediction)
         finally:
             self._busy.release()
+        if self._letters_check is not None and not self._letters_done:
+            self._check_letters(target)
+            self._check_letters(prediction)
+        return result
 
     def score_range(self, targets: Sequence[Any], predictions: Sequence[Any],
-                    cancel: Cancel) -> Optional[List[Dict[Any, Any]]]:
+                    cancel: Cancel, suspicious: Optional[List[int]] = None
+                    ) -> Optional[List[Dict[Any, Any]]]:
         """Scores the pairs of two equally long sequences in order; pairs
         that are not two str go to ``fallback``. Returns None when
-        ``cancel`` is set before the end."""
+        ``cancel`` is set before the end. With a list ``suspicious``, appends
+        ``2 * i`` and ``2 * i + 1`` for the target and prediction of pair i
+        that may have lost most of their letters."""
         if cancel is None:
             raise TypeError("cancel must be a Cancel, not None")
         ts, ps = tuple(targets), tuple(predictions)
@@ -209,5 +231,10 @@ class Engine:
                     out.append(None)
         finally:
             self._busy.release()
+        if suspicious is not None:
+            for i, (t, p) in enumerate(zip(ts, ps)):
+                if type(t) is str and type(p) is str:
+                    suspicious.extend(2 * i + k for k, text in enumerate((t, p))
+                                      if self._may_lose_letters(text))
         return [self._fallback(t, p) if r is None else r
                 for r, t, p in zip(out, ts, ps)]

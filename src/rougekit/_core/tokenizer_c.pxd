@@ -7,6 +7,9 @@ ctypedef struct TokenBuf:
     # (sentences split on "\n", those without tokens left out).
     int32_t* ids
     Py_ssize_t n, cap
+    # The characters of the text that are in its tokens (their total length
+    # before stemming): the "no silent zeros" pre-check (rougekit._letters).
+    Py_ssize_t kept
     Py_ssize_t* soff
     Py_ssize_t ns, scap
     # The token being read, and room to stem it.

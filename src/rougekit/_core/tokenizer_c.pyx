@@ -192,6 +192,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
     cdef int rc
     t.n = 0
     t.ns = 0
+    t.kept = 0
     t.soff[0] = 0
     while i < length:
         ch = s[i]
@@ -242,6 +243,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             word[wl] = b'i'
             wl += 1
             i += 1
+        t.kept += wl
         rc = _word(v, t, word, wl, vocab_hash(word, wl), vocab_prefix(word, wl), stem)
         if rc != 0:
             return rc
@@ -325,6 +327,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
     wbits[nw] = 0                     # a sentinel: no word past the end
     t.n = 0
     t.ns = 0
+    t.kept = 0
     t.soff[0] = 0
     wi = 0
     bits = wbits[0]
@@ -345,6 +348,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
             end = length
         if _any_bit(nl, pos, start) and _end_sentence(t) < 0:
             return -1
+        t.kept += end - start
         w = t.low + start
         pre = rk_load_prefix(w, end - start)
         if end - start <= 8:
@@ -456,3 +460,32 @@ def tokenize(str text, bint use_stemmer=False):
     ['i', 'stanbul', 'kelvin']
     """
     return [tok for sent in sentences(text, use_stemmer) for tok in sent]
+
+
+def kept_chars(str text):
+    """How many characters of ``text`` are in its tokens (``TokenBuf.kept``,
+    testing hook).
+
+    >>> kept_chars("Привет, world 42")
+    7
+    """
+    cdef Vocab v
+    cdef TokenBuf t
+    cdef int kind, rc
+    cdef const void* data
+    cdef Py_ssize_t length
+    str_buffer(text, &kind, &data, &length)
+    if vocab_init(&v) < 0:
+        raise MemoryError()
+    if tokbuf_init(&t) < 0:
+        vocab_free(&v)
+        raise MemoryError()
+    try:
+        with nogil:
+            rc = tokenize_text(&v, &t, kind, data, length, False)
+        if rc == -1:
+            raise MemoryError()
+        return t.kept
+    finally:
+        tokbuf_free(&t)
+        vocab_free(&v)

@@ -16,7 +16,7 @@ from typing import Callable, List, Optional
 
 from rougekit._core.porter_py import StemCache
 
-__all__ = ["WORD_RE", "words", "sentences", "tokenize"]
+__all__ = ["WORD_RE", "words", "sentences", "tokenize", "kept_chars"]
 
 #: A token: a maximal run of lowercase ASCII letters and digits (splitting on
 #: runs of anything else and dropping empty pieces gives the same tokens).
@@ -53,3 +53,14 @@ def tokenize(text: str, use_stemmer: bool = False) -> List[str]:
     """The tokens of ``text``."""
     stem = StemCache().stem if use_stemmer else None
     return words(_check(text).lower(), stem)
+
+
+def kept_chars(text: str) -> int:
+    """How many characters of ``text`` are in its tokens (their total length
+    before stemming): what the "no silent zeros" pre-check compares with the
+    text's length.
+
+    >>> kept_chars("Привет, world 42")
+    7
+    """
+    return sum(map(len, WORD_RE.findall(_check(text).lower())))
