@@ -18,6 +18,12 @@ scores two systems against the same references and tests, per rouge type,
 whether their difference B - A is significant: paired bootstrap resampling
 and approximate randomization (``rougekit.significance``).
 
+``--lang LANG`` scores with XL-Sum's multilingual tokenization (and with
+``--stemmer`` the language's stemmer); ``--sentence-split`` chooses rougeLsum's
+sentences (newline, nltk, sentencex). rougekit's warnings (a tokenizer that
+drops most letters, rougeLsum given one-line multi-sentence text) are printed
+once each, as one line on stderr.
+
 A progress line is drawn on stderr when it is a terminal. User errors (a
 missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
 an unknown rouge type, empty input, a bad option value) print one line on
@@ -29,14 +35,18 @@ import io
 import json
 import sys
 import time
+import warnings
 
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals, item_matrix
-from rougekit.corpus import MULTI_REF_POLICIES, corpus_means, score_corpus
+from rougekit._sentences import SENTENCE_SPLITS
+from rougekit._warn import RougekitWarning
+from rougekit.corpus import MULTI_REF_POLICIES, _tokenizer_of, corpus_means, score_corpus
+from rougekit.lang import LANGUAGES
 from rougekit.rouge_scorer import RougeScorer
 from rougekit.signature import Signature
 from rougekit.significance import approximate_randomization, paired_bootstrap
-from rougekit.word_tokenizers import TOKENIZER_NAMES, get_tokenizer
+from rougekit.word_tokenizers import TOKENIZER_NAMES
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 MEASURES = ("precision", "recall", "fmeasure")
@@ -194,7 +204,8 @@ class Progress:
 
 
 def scoring_options(args):
-    return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer,
+    return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer, lang=args.lang,
+                stem_stopwords=args.stem_stopwords, sentence_split=args.sentence_split,
                 multi_ref=args.multi_ref)
 
 
@@ -207,7 +218,7 @@ def score_items(candidates, references, types, args, progress, done=0):
             part = score_corpus(candidates[start:start + CHUNK],
                                 references[start:start + CHUNK], types,
                                 threads=args.jobs, **scoring_options(args))
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, ImportError, LookupError) as e:
             raise UserError(str(e)) from None
         per_item.extend(part.per_item)
         progress.update(done + len(per_item))
@@ -217,11 +228,12 @@ def score_items(candidates, references, types, args, progress, done=0):
 def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
     """The signature score_corpus gives these options; also checks them."""
     try:
-        tokenizer = get_tokenizer(args.tokenizer, use_stemmer=args.stemmer)
-    except (TypeError, ValueError) as e:
+        tokenizer = _tokenizer_of(args.tokenizer, args.stemmer, args.lang, args.stem_stopwords)
+        return str(Signature.of_tokenizer(tokenizer, types, args.sentence_split,
+                                          multi_ref=args.multi_ref, bootstrap=bootstrap,
+                                          confidence=confidence, seed=seed))
+    except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
-    return str(Signature.of_tokenizer(tokenizer, multi_ref=args.multi_ref,
-                                      bootstrap=bootstrap, confidence=confidence, seed=seed))
 
 
 # --- rougekit score ---------------------------------------------------------------
@@ -435,6 +447,16 @@ def add_scoring_options(parser):
     parser.add_argument("--tokenizer", default="rouge-score", choices=TOKENIZER_NAMES,
                         help="rouge-score (default; ASCII letters and digits), whitespace, "
                              "whitespace-lower, unicode, char")
+    parser.add_argument("--lang", default=None, metavar="LANG",
+                        help="XL-Sum's multilingual tokenization for LANG (chinese, hindi, "
+                             "russian, ...; see docs/guides/languages.md); with --stemmer, "
+                             "its stemmer")
+    parser.add_argument("--stem-stopwords", action="store_true",
+                        help="with --lang of a Snowball language and --stemmer: stem NLTK's "
+                             "stopwords too (XL-Sum leaves them unstemmed)")
+    parser.add_argument("--sentence-split", default="newline", choices=SENTENCE_SPLITS,
+                        help="rougeLsum's sentences: newline (default, rouge-score's), nltk, "
+                             "or sentencex (rule-based, no data download)")
     parser.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
                         help="how an item's references combine (default max, as "
                              "rouge-score's score_multi)")
@@ -493,11 +515,21 @@ def build_parser():
     return parser
 
 
+def _print_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"rougekit: warning: {message}", file=sys.stderr)
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.lang is not None and args.lang not in LANGUAGES:
+        parser.error(f"argument --lang: unknown language {args.lang!r}; valid: "
+                     + ", ".join(LANGUAGES))
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("once", RougekitWarning)
+            warnings.showwarning = _print_warning
+            return args.func(args)
     except UserError as e:
         print(f"rougekit: error: {e}", file=sys.stderr)
         return 2

@@ -11,11 +11,12 @@ multi-reference policy, and averages the items::
     >>> {t: round(f, 4) for t, f in result.to_dict().items()}
     {'rouge1': 0.4762, 'rouge2': 0.1333, 'rougeL': 0.4762}
     >>> result.signature  # doctest: +ELLIPSIS
-    'rougekit:...|tok:rouge-score|stem:no|multi:max|agg:mean|boot:none'
+    'rougekit:...|types:rouge1,rouge2,rougeL|tok:rouge-score|lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|boot:none'
 
 Per reference, precision, recall and F are rouge-score's (as ``RougeScorer``;
-rougeLsum splits sentences on "\\n"). The multi-reference policies, per item
-and rouge type:
+rougeLsum splits sentences on "\\n" unless ``sentence_split`` says otherwise),
+or XL-Sum's with ``lang=``. The multi-reference policies, per item and rouge
+type:
 
 ``max``
     the reference with the highest F, the first on ties (rouge-score's
@@ -41,6 +42,10 @@ so it is the same on every Python version and in any order of the items, and
 equal to ``MeanAggregator``'s. (``sum(values) / n`` is not: Python 3.12 made
 ``sum`` of floats compensated, which changes last bits from 3.11's.) The
 ``mean`` and ``jackknife`` policies average the same way.
+``aggregation="bootstrap-median"`` reports instead what rouge-score's
+``BootstrapAggregator`` (and so Hugging Face evaluate's ``rouge``) reports:
+per rouge type the median of ``bootstrap`` resampled means, drawn from numpy's
+global random state.
 
 The signature records every option that changes the numbers, as
 sacreBLEU's (``rougekit.signature`` describes its fields).
@@ -53,17 +58,18 @@ from rougekit._checks import as_list, check_int, check_real, check_seed, thread_
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._multi_ref import MULTI_REF_POLICIES, combine_counts, combine_scores, corpus_means
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
-from rougekit.scoring import AggregateScore, Score
+from rougekit._sentences import check_sentence_split
+from rougekit.lang import LangTokenizer
+from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
 from rougekit.signature import Signature
-from rougekit.tokenizers import default_stemming
 from rougekit.word_tokenizers import get_tokenizer
 
+AGGREGATIONS = ("mean", "bootstrap-median")
 
-def _per_item_engine(types, tok, policy, candidates, references, threads):
+
+def _per_item_engine(types, scorer, policy, candidates, references, threads):
     """Per-item Scores from RougeScorer.score_batch over every (reference,
     candidate) pair: the scoring engine, on all cores."""
-    from rougekit.rouge_scorer import RougeScorer
-    scorer = RougeScorer([name for name, _ in types], tokenizer=tok)
     targets = [r for refs in references for r in refs]
     predictions = [c for c, refs in zip(candidates, references) for _ in refs]
     flat = scorer.score_batch(targets, predictions, threads=threads)
@@ -141,11 +147,13 @@ def _texts(candidates, references):
 
 
 class _Tokenized:
-    """A text's tokens and its "\\n"-separated sentences' tokens, on demand,
-    as rouge-score's RougeScorer tokenizes them (empty lines dropped)."""
+    """A text's tokens and its sentences' tokens, on demand, as the
+    scorer tokenizes them (for rougeLsum: its sentence rule, empty sentences
+    dropped)."""
 
-    def __init__(self, text, tokenize):
-        self._text, self._tokenize = text, tokenize
+    def __init__(self, text, scorer):
+        self._text, self._scorer = text, scorer
+        self._tokenize = scorer._tokenizer.tokenize
         self._tokens = self._sentences = None
 
     @property
@@ -157,7 +165,7 @@ class _Tokenized:
     @property
     def sentences(self):
         if self._sentences is None:
-            self._sentences = [self._tokenize(s) for s in self._text.split("\n") if s]
+            self._sentences = self._scorer._sentences(self._text, "text")
         return self._sentences
 
 
@@ -172,7 +180,7 @@ def _counts(kind, cand, ref):
     return hits, cand_total, ref_total
 
 
-def _check_options(multi_ref, bootstrap, confidence, seed):
+def _check_options(multi_ref, bootstrap, confidence, seed, aggregation):
     if not isinstance(multi_ref, str):
         raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
     if multi_ref not in MULTI_REF_POLICIES:
@@ -181,12 +189,36 @@ def _check_options(multi_ref, bootstrap, confidence, seed):
     check_int("bootstrap", bootstrap, minimum=0)
     check_real("confidence", confidence, 0, 1)
     check_seed("seed", seed)
+    if not isinstance(aggregation, str) or aggregation not in AGGREGATIONS:
+        raise ValueError(f"unknown aggregation {aggregation!r}; valid: "
+                         + ", ".join(AGGREGATIONS))
+    if aggregation == "bootstrap-median":
+        if not bootstrap:
+            raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
+                             "(rouge-score's BootstrapAggregator draws 1000)")
+        if seed is not None:
+            raise ValueError("aggregation='bootstrap-median' draws from numpy's global "
+                             "random state, as rouge-score does: seed it with "
+                             "numpy.random.seed, not seed=")
+
+
+def _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords):
+    if lang is not None:
+        if not (isinstance(tokenizer, str) and tokenizer == "rouge-score"):
+            raise ValueError("give lang= or tokenizer=, not both: lang= sets the tokenizer "
+                             "(XL-Sum's for that language)")
+        return LangTokenizer(lang, use_stemmer, stem_stopwords)
+    if stem_stopwords:
+        raise ValueError("stem_stopwords=True applies only with lang=")
+    return get_tokenizer(tokenizer, use_stemmer=use_stemmer)
 
 
 def score_corpus(candidates: Sequence[str], references: Sequence[Any],
                  rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
                  *, tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                 multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
+                 lang: Optional[str] = None, stem_stopwords: bool = False,
+                 sentence_split: str = "newline", multi_ref: str = "max",
+                 aggregation: str = "mean", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = None) -> "CorpusResult":
     """ROUGE of a corpus: each candidate against its references.
 
@@ -195,9 +227,19 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
       references: one entry per candidate: a str, or a non-empty list of str.
       rouge_types: names among "rouge1" to "rouge9", "rougeL", "rougeLsum".
       tokenizer: a name or an object, as ``word_tokenizers.get_tokenizer``.
-      use_stemmer: Porter stemming (only with the "rouge-score" tokenizer).
+      use_stemmer: Porter stemming with the "rouge-score" tokenizer; with
+        ``lang=``, the language's stemmer.
+      lang: a language of ``rougekit.lang.LANGUAGES``: XL-Sum's multilingual
+        tokenization (instead of ``tokenizer``; docs/guides/languages.md).
+      stem_stopwords: with ``lang=`` of a Snowball language, stem NLTK's
+        stopwords too (XL-Sum leaves them unstemmed).
+      sentence_split: rougeLsum's sentences: "newline" (rouge-score's rule),
+        "nltk" or "sentencex" (``rougekit._sentences``; docs/guides/sentences.md).
       multi_ref: "max", "mean", "pooled", "best-recall" or "jackknife"
         (module docstring).
+      aggregation: "mean" (default), or "bootstrap-median" (rouge-score's
+        BootstrapAggregator with ``bootstrap`` resamples from numpy's global
+        random state: scores are the medians, intervals its low/mid/high).
       bootstrap: N > 0 adds percentile bootstrap confidence intervals from N
         resamples: resample b draws n items with replacement
         (``numpy.random.default_rng(seed).integers(0, n, size=n)``, the same
@@ -214,28 +256,44 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
 
     Returns a ``CorpusResult``.
     """
+    from rougekit.rouge_scorer import RougeScorer
     types = parse_rouge_types(rouge_types)
-    tok = get_tokenizer(tokenizer, use_stemmer=use_stemmer)
-    _check_options(multi_ref, bootstrap, confidence, seed)
+    rule = check_sentence_split(sentence_split)
+    _check_options(multi_ref, bootstrap, confidence, seed, aggregation)
+    tok = _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords)
     if threads is not None:
         thread_count(threads)          # the same checks on every path
     candidates, references = _texts(candidates, references)
+    names = [name for name, _ in types]
+    scorer = RougeScorer(names, tokenizer=tok, sentence_split=rule)
 
-    if multi_ref != "pooled" and default_stemming(tok) is not None:
-        per_item = _per_item_engine(types, tok, multi_ref, candidates, references, threads)
+    if multi_ref != "pooled" and scorer._engine is not None:
+        per_item = _per_item_engine(types, scorer, multi_ref, candidates, references, threads)
     else:
+        if scorer._lines_to_check:
+            scorer._check_lines(t for c, refs in zip(candidates, references)
+                                for t in (c, *refs))
         per_item = []
         for cand_text, ref_texts in zip(candidates, references):
-            cand = _Tokenized(cand_text, tok.tokenize)
-            refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
+            cand = _Tokenized(cand_text, scorer)
+            refs = [_Tokenized(r, scorer) for r in ref_texts]
             per_item.append({name: combine_counts(multi_ref, [_counts(kind, cand, r) for r in refs])
                              for name, kind in types})
 
-    scores = corpus_means(per_item, [name for name, _ in types])
-    intervals = corpus_intervals(per_item, scores, bootstrap, confidence, seed) \
-        if bootstrap else None
+    if aggregation == "bootstrap-median":
+        aggregator = BootstrapAggregator(confidence_interval=confidence, n_samples=bootstrap)
+        for item in per_item:
+            aggregator.add_scores(item)
+        intervals: Optional[Dict[str, AggregateScore]] = aggregator.aggregate()
+        scores = {name: intervals[name].mid for name in names}  # type: ignore[index]
+        seed_field: Any = "numpy-global"
+    else:
+        scores = corpus_means(per_item, names)
+        intervals = corpus_intervals(per_item, scores, bootstrap, confidence, seed) \
+            if bootstrap else None
+        seed_field = seed
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
                         n_items=len(per_item),
                         signature=str(Signature.of_tokenizer(
-                            tok, multi_ref=multi_ref, bootstrap=bootstrap,
-                            confidence=confidence, seed=seed)))
+                            tok, names, rule, multi_ref=multi_ref, aggregation=aggregation,
+                            bootstrap=bootstrap, confidence=confidence, seed=seed_field)))

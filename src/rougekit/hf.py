@@ -36,10 +36,18 @@ items):
   its ``_compute`` sees lists too);
 - ``tokenizer`` may also be an object with a ``tokenize(text)`` method that is
   not itself callable (evaluate only accepts a callable).
+
+Beyond evaluate (keyword-only; the defaults give evaluate's numbers):
+``lang=`` (XL-Sum's multilingual tokenization, docs/guides/languages.md),
+``stem_stopwords=``, ``sentence_split=`` (rougeLsum's sentences,
+docs/guides/sentences.md) and ``return_signature=True``, which returns
+``(result, signature)``: the signature line of every option behind the
+numbers (``rougekit.signature``).
 """
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from rougekit import rouge_scorer, scoring
+from rougekit.signature import Signature
 
 __all__ = ["compute", "Tokenizer", "DEFAULT_ROUGE_TYPES"]
 
@@ -88,7 +96,9 @@ def compute(predictions: Sequence[str],
             use_aggregator: bool = True,
             use_stemmer: bool = False,
             tokenizer: Optional[Callable[[str], List[Any]]] = None,
-            ) -> Dict[str, Any]:
+            *, lang: Optional[str] = None, stem_stopwords: bool = False,
+            sentence_split: Optional[str] = None, return_signature: bool = False,
+            ) -> Union[Dict[str, Any], Tuple[Dict[str, Any], str]]:
     """ROUGE F-measures as Hugging Face evaluate's ``rouge`` metric returns them.
 
     Args:
@@ -107,10 +117,18 @@ def compute(predictions: Sequence[str],
       use_stemmer: stem tokens longer than 3 characters with the Porter stemmer.
       tokenizer: a callable ``text -> list of tokens`` used instead of the
         default tokenizer (then ``use_stemmer`` has no effect, as in evaluate).
+      lang: (keyword) XL-Sum's tokenization for this language
+        (``rougekit.lang.LANGUAGES``); ``use_stemmer`` then uses its stemmer.
+      stem_stopwords: (keyword) with ``lang=`` of a Snowball language, stem
+        NLTK's stopwords too.
+      sentence_split: (keyword) rougeLsum's sentences: "newline" (default,
+        evaluate's), "nltk" or "sentencex".
+      return_signature: (keyword) also return the signature line.
 
     Returns:
       ``{rouge_type: float}`` (numpy floats, as evaluate's) when aggregated,
-      ``{rouge_type: [float, ...]}`` otherwise.
+      ``{rouge_type: [float, ...]}`` otherwise; with ``return_signature``, the
+      pair ``(that, signature)``.
 
     >>> compute(["the cat sat on the mat"], ["the cat is on the mat"],
     ...         rouge_types=["rouge1", "rougeL"], use_aggregator=False)
@@ -143,7 +161,9 @@ def compute(predictions: Sequence[str],
 
     scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types,
                                       use_stemmer=use_stemmer,
-                                      tokenizer=_wrap_tokenizer(tokenizer))
+                                      tokenizer=_wrap_tokenizer(tokenizer), lang=lang,
+                                      stem_stopwords=stem_stopwords,
+                                      sentence_split=sentence_split)
     # Batch scoring returns, in order, exactly what score / score_multi return
     # item by item (evaluate's loop), only faster.
     if multi_ref:
@@ -160,5 +180,13 @@ def compute(predictions: Sequence[str],
         result: Dict[str, Any] = aggregator.aggregate()
         for key in result:
             result[key] = result[key].mid.fmeasure
+    else:
+        result = {key: [score[key].fmeasure for score in scores] for key in scores[0]}
+    if not return_signature:
         return result
-    return {key: [score[key].fmeasure for score in scores] for key in scores[0]}
+    signature = Signature.of_tokenizer(
+        scorer._tokenizer, list(result), scorer._sentence_split, multi_ref="max",
+        aggregation="bootstrap-median" if use_aggregator else "none",
+        bootstrap=1000 if use_aggregator else 0, confidence=0.95,
+        seed="numpy-global" if use_aggregator else None)
+    return result, str(signature)

@@ -25,6 +25,22 @@ fails on or mishandles:
   ``TypeError`` (rouge-score would score each character as a target);
 - ``rouge_types`` is read once, so a generator works for every call.
 
+Beyond rouge-score, three keyword-only options (with their defaults the
+scorer is rouge-score's):
+
+- ``lang=``: XL-Sum's multilingual tokenization and stemming for a language
+  (``rougekit.lang``; docs/guides/languages.md);
+- ``stem_stopwords=``: with ``lang=`` of a Snowball language, stem NLTK's
+  stopwords too (XL-Sum leaves them unstemmed);
+- ``sentence_split=``: rougeLsum's sentences: "newline" (rouge-score's
+  rule), "nltk" (``split_summaries=True``) or "sentencex"
+  (``rougekit._sentences``; docs/guides/sentences.md).
+
+Warnings, never a changed number: ``TokenizationWarning`` once per scorer when
+the default tokenizer drops most letters of a text (``rougekit._letters``),
+``SentenceSplitWarning`` once when rougeLsum gets several sentences on one
+line.
+
 >>> scorer = RougeScorer(["rouge1", "rougeL"])
 >>> scorer.score("The cat sat on the mat.", "The cat is on the mat.")["rouge1"]
 Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
@@ -39,6 +55,14 @@ from rougekit._checks import as_list, thread_count
 from rougekit._core.engine_py import lcs_prf, ngram_prf
 from rougekit._counts import lcs_counts, lcs_positions, ngram_counts, summary_lcs_counts
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
+from rougekit._sentences import (
+    CHECKED_TEXTS,
+    check_sentence_split,
+    looks_like_sentences,
+    split_sentencex,
+    warn_one_sentence,
+)
+from rougekit.lang import LangTokenizer
 from rougekit.tokenize import ensure_str
 
 __all__ = ["RougeScorer"]
@@ -97,6 +121,13 @@ class RougeScorer(scoring.BaseScorer):
         instead of the default tokenizer. Tokens are compared with ``==``;
         hashable ones (str, int, tuple) are also hashed, so equal tokens
         must hash alike, as for dict keys.
+      lang: (keyword) a language name of ``rougekit.lang.LANGUAGES``: XL-Sum's
+        multilingual tokenization instead of the default tokenizer, and
+        with ``use_stemmer`` the language's stemmer.
+      stem_stopwords: (keyword) with ``lang=`` of a Snowball language and
+        ``use_stemmer``, stem NLTK's stopwords too.
+      sentence_split: (keyword) rougeLsum's sentences: "newline" (default),
+        "nltk" (as ``split_summaries=True``) or "sentencex".
 
     >>> scorer = RougeScorer(["rougeL"], use_stemmer=True)
     >>> scorer.score("The quick brown fox", "the quick fox jumps")["rougeL"].fmeasure
@@ -104,9 +135,19 @@ class RougeScorer(scoring.BaseScorer):
     """
 
     def __init__(self, rouge_types: Iterable[str], use_stemmer: bool = False,
-                 split_summaries: bool = False, tokenizer: Optional[Any] = None) -> None:
+                 split_summaries: bool = False, tokenizer: Optional[Any] = None, *,
+                 lang: Optional[str] = None, stem_stopwords: bool = False,
+                 sentence_split: Optional[str] = None) -> None:
         self.rouge_types = rouge_types
         self._types, self._type_error = _parse_types(rouge_types)
+        self._sentence_split = check_sentence_split(sentence_split, bool(split_summaries))
+        if lang is not None:
+            if tokenizer:
+                raise ValueError("give lang= or tokenizer=, not both: lang= sets the "
+                                 "tokenizer (XL-Sum's for that language)")
+            tokenizer = LangTokenizer(lang, use_stemmer, stem_stopwords)
+        elif stem_stopwords:
+            raise ValueError("stem_stopwords=True applies only with lang=")
         if tokenizer:
             if not callable(getattr(tokenizer, "tokenize", None)):
                 raise TypeError("tokenizer must have a tokenize(text) method; "
@@ -118,6 +159,10 @@ class RougeScorer(scoring.BaseScorer):
         types = self._types or []
         # rouge-score skips whole-text tokenization when rougeLsum is alone.
         self._lsum_only = len(types) == 1 and types[0][1] == ROUGE_LSUM
+        self._has_lsum = any(kind == ROUGE_LSUM for _, kind in types)
+        # Texts left to look at for several sentences on one line.
+        self._lines_to_check = CHECKED_TEXTS if (
+            self._has_lsum and self._sentence_split == "newline") else 0
         self._setup_engine()
 
     def _setup_engine(self):
@@ -133,7 +178,7 @@ class RougeScorer(scoring.BaseScorer):
         # shared with the engines: one warning per scorer.
         self._letter_check = getattr(self._tokenizer, "_letters", None) \
             if stemming is not None else None
-        if types and not self._split_summaries and stemming is not None:
+        if types and self._sentence_split == "newline" and stemming is not None:
             self._use_stemmer = stemming
             self._engine = self._new_engine()
 
@@ -145,6 +190,10 @@ class RougeScorer(scoring.BaseScorer):
         return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
 
     def __setstate__(self, state):
+        # (states pickled before sentence_split existed)
+        state.setdefault("_sentence_split",
+                         "nltk" if state.get("_split_summaries") else "newline")
+        state.setdefault("_lines_to_check", 0)
         self.__dict__.update(state)
         self._setup_engine()
 
@@ -171,19 +220,40 @@ class RougeScorer(scoring.BaseScorer):
             self._engine_pool.put(engine)
 
     def _check_text(self, text, name):
-        if isinstance(self._tokenizer, tokenizers.DefaultTokenizer) and \
+        if isinstance(self._tokenizer, (tokenizers.DefaultTokenizer, LangTokenizer)) and \
                 not isinstance(text, (str, bytes)):
             raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
+    def _check_lines(self, texts):
+        """The SentenceSplitWarning check (rougekit._sentences), on the first
+        CHECKED_TEXTS texts of this scorer."""
+        for text in texts:
+            if self._lines_to_check <= 0:
+                return
+            self._lines_to_check -= 1
+            if looks_like_sentences(text):
+                self._lines_to_check = 0
+                warn_one_sentence()
+
     def _sentences(self, text, name):
-        if self._split_summaries:
+        rule = self._sentence_split
+        if rule == "nltk":
             sents = _nltk_sent_tokenize(text)
+        elif rule == "sentencex":
+            tok = self._tokenizer
+            iso = tok.language.iso if isinstance(tok, LangTokenizer) else "en"
+            sents = split_sentencex(ensure_str(text, name), iso)
         else:
             sents = ensure_str(text, name).split("\n")
-        return [self._tokenizer.tokenize(s) for s in sents if len(s)]
+        tok = self._tokenizer
+        # XL-Sum tokenizes rougeLsum's sentences without segmenting them.
+        tokenize = tok.sentence_tokens if isinstance(tok, LangTokenizer) else tok.tokenize
+        return [tokenize(s) for s in sents if len(s)]
 
     def score(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
+        if self._lines_to_check > 0:
+            self._check_lines((target, prediction))
         engine = self._engine
         if engine is not None:
             # str pairs in the engine; anything else comes back to _score_python.
@@ -244,6 +314,8 @@ class RougeScorer(scoring.BaseScorer):
         threads = thread_count(threads)
         if self._type_error is not None and targets:
             raise ValueError(*self._type_error.args)
+        if self._lines_to_check > 0:
+            self._check_lines(t for pair in zip(targets, predictions) for t in pair)
         if self._engine is None:
             return [self.score(t, p) for t, p in zip(targets, predictions)]
 

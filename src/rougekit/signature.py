@@ -2,34 +2,66 @@
 
 As sacreBLEU prints a signature with every BLEU, rougekit records with every
 corpus score the options that produced it, as ``key:value`` fields joined by
-"|" (``CorpusResult.signature``, the CLI's output). ``Signature`` builds and
-reads that line; ``parse_signature`` turns one back into the keyword
-arguments of ``score_corpus`` that reproduce the numbers.
+"|" (``CorpusResult.signature``, ``compute(..., return_signature=True)``, the
+CLI's output). ``Signature`` builds and reads that line; ``parse_signature``
+turns one back into the keyword arguments of ``score_corpus`` that reproduce
+the numbers (on the same data, with the same versions).
+
+A value may end with a provenance in parentheses, the library and version
+(or data digest) behind it: ``lang:chinese(jieba-0.42.1)``. Reading a
+signature back uses what comes before the parentheses; the provenance says
+why numbers from another installation may differ.
 
 Fields, in order:
 
 - ``rougekit:VERSION``: the package version;
-- ``tok:NAME``: the tokenizer's name (``rougekit.word_tokenizers``; a custom
-  tokenizer without a ``name`` attribute is ``custom:ClassName``);
-- ``stem:no`` or ``stem:porter``: stemming;
+- ``types:T1,T2,...``: the rouge types;
+- ``tok:NAME``: the tokenizer (``rougekit.word_tokenizers`` names; ``xlsum``
+  for ``lang=``; a custom tokenizer without a ``name`` attribute is
+  ``custom:ClassName``);
+- ``lang:NAME(SEGMENTER)`` or ``lang:none``: the ``lang=`` language, with its
+  word segmenter and version;
+- ``stem:no``, ``stem:porter``, or with ``lang=`` the language's stemmer:
+  ``snowball-LANG(nltk-V)``, ``hindi``, ``bengali``, ``turkish(TurkishStemmer-V)``;
+- ``stop:none``, or ``stop:nltk(DIGEST)``: NLTK's stopwords left unstemmed
+  (XL-Sum's Snowball stemming), the list named by 8 hex digits of its sha256;
+- ``split:newline``, ``split:nltk(V)`` or ``split:sentencex-ISO(V)``:
+  rougeLsum's sentence splitting;
 - ``multi:POLICY``: the multi-reference policy;
-- ``agg:mean``: the corpus aggregation (the mean of the per-item scores);
-- ``boot:none``, or ``boot:N,ci:C,seed:S`` with bootstrap intervals (N
-  resamples, coverage C, seed S or ``none``).
+- ``agg:mean`` (the mean of the per-item scores), ``agg:bootstrap-median``
+  (rouge-score's ``BootstrapAggregator``: the median of the resampled means,
+  drawn from numpy's global random state; ``compute``'s default) or
+  ``agg:none`` (per-item scores only);
+- ``boot:none``, or ``boot:N,ci:C,seed:S`` with bootstrap resampling (N
+  resamples, coverage C, seed S, ``none``, or ``numpy-global``);
+- then any further ``key:value`` fields of ``extra``, in order: options of
+  modes ``score_corpus`` does not have. The ROUGE-1.5.5 mode records its
+  options this way, as ``Signature(..., extra=(("rouge155", "-c 95 -n 2 -m"),))``
+  beside the standard fields that apply; ``score_corpus_kwargs`` refuses a
+  signature with extra fields, which its own mode reads back.
 
->>> sig = Signature(tokenizer="rouge-score", stemmer="porter", multi_ref="mean",
-...                 version="1.0")
+>>> sig = Signature(rouge_types=("rouge1", "rougeL"), tokenizer="rouge-score",
+...                 stemmer="porter", multi_ref="mean", version="1.0")
 >>> str(sig)
-'rougekit:1.0|tok:rouge-score|stem:porter|multi:mean|agg:mean|boot:none'
->>> parse_signature(str(sig))
-{'tokenizer': 'rouge-score', 'use_stemmer': True, 'multi_ref': 'mean', 'bootstrap': 0}
+'rougekit:1.0|types:rouge1,rougeL|tok:rouge-score|lang:none|stem:porter|stop:none|split:newline|multi:mean|agg:mean|boot:none'
+>>> kwargs = parse_signature(str(sig))
+>>> kwargs["rouge_types"], kwargs["tokenizer"], kwargs["use_stemmer"], kwargs["multi_ref"]
+(['rouge1', 'rougeL'], 'rouge-score', True, 'mean')
 """
 import dataclasses
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from rougekit._version import __version__
 
 __all__ = ["Signature", "parse_signature"]
+
+_FIELDS = ("rougekit", "types", "tok", "lang", "stem", "stop", "split", "multi", "agg", "boot")
+AGGREGATIONS = ("mean", "bootstrap-median", "none")
+
+
+def _base(value: str) -> str:
+    """A field value without its provenance: "chinese(jieba-0.42.1)" -> "chinese"."""
+    return value.split("(", 1)[0]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,22 +69,53 @@ class Signature:
     """The options behind a corpus score (module docstring); ``str()`` gives
     the one-line form, ``Signature.parse`` reads it back."""
 
+    rouge_types: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
     tokenizer: str = "rouge-score"
+    lang: str = "none"
     stemmer: str = "no"
+    stopwords: str = "none"
+    sentence_split: str = "newline"
     multi_ref: str = "max"
     aggregation: str = "mean"
     bootstrap: int = 0
     confidence: float = 0.95
-    seed: Optional[int] = None
+    seed: Optional[Any] = None
     version: str = __version__
+    extra: Tuple[Tuple[str, str], ...] = ()
 
     @classmethod
-    def of_tokenizer(cls, tokenizer: Any, **fields: Any) -> "Signature":
-        """A signature whose ``tok`` and ``stem`` fields describe a tokenizer
-        object (a named tokenizer "X+S" is tokenizer X with stemmer S)."""
-        name = getattr(tokenizer, "name", None) or f"custom:{type(tokenizer).__name__}"
-        tok, _, stemmer = str(name).partition("+")
-        return cls(tokenizer=tok, stemmer=stemmer or "no", **fields)
+    def of_tokenizer(cls, tokenizer: Any, rouge_types: Sequence[str] = ("rouge1", "rouge2",
+                                                                          "rougeL"),
+                     sentence_split: str = "newline", **fields: Any) -> "Signature":
+        """A signature whose ``types``, ``tok``, ``lang``, ``stem``, ``stop`` and
+        ``split`` fields describe a tokenizer object (a named tokenizer "X+S" is
+        tokenizer X with stemmer S; a ``rougekit.lang.LangTokenizer`` gives its
+        language, segmenter, stemmer and stopwords) and a sentence-split
+        rule ("newline", "nltk", "sentencex")."""
+        from rougekit._sentences import sentence_split_provenance
+        from rougekit.lang import LangTokenizer
+        iso = "en"
+        if isinstance(tokenizer, LangTokenizer):
+            iso = tokenizer.language.iso
+            seg = f"({tokenizer.segmenter})" if tokenizer.segmenter else ""
+            stem = tokenizer.stemmer
+            provenance = getattr(tokenizer, "stemmer_provenance", "")
+            if stem != "no" and provenance:
+                stem += f"({provenance})"
+            described = dict(tokenizer="xlsum", lang=tokenizer.lang + seg, stemmer=stem,
+                             stopwords=tokenizer.stopwords)
+        else:
+            from rougekit.tokenizers import default_stemming
+            stemming = default_stemming(tokenizer)  # rouge-score's, named or not
+            if stemming is not None:
+                name = "rouge-score+porter" if stemming else "rouge-score"
+            else:
+                name = getattr(tokenizer, "name", None) or f"custom:{type(tokenizer).__name__}"
+            tok, _, stemmer = str(name).partition("+")
+            described = dict(tokenizer=tok, stemmer=stemmer or "no")
+        return cls(rouge_types=tuple(rouge_types),
+                   sentence_split=sentence_split_provenance(sentence_split, iso),
+                   **described, **fields)
 
     def fields(self) -> Dict[str, str]:
         """The ``key: value`` fields in order."""
@@ -60,8 +123,15 @@ class Signature:
         if self.bootstrap:
             seed = "none" if self.seed is None else self.seed
             boot = f"{self.bootstrap},ci:{self.confidence},seed:{seed}"
-        return {"rougekit": self.version, "tok": self.tokenizer, "stem": self.stemmer,
-                "multi": self.multi_ref, "agg": self.aggregation, "boot": boot}
+        out = {"rougekit": self.version, "types": ",".join(self.rouge_types),
+               "tok": self.tokenizer, "lang": self.lang, "stem": self.stemmer,
+               "stop": self.stopwords, "split": self.sentence_split, "multi": self.multi_ref,
+               "agg": self.aggregation, "boot": boot}
+        for key, value in self.extra:
+            if key in out:
+                raise ValueError(f"extra field {key!r} repeats a standard field")
+            out[key] = value
+        return out
 
     def format(self) -> str:
         """The one-line form: ``key:value`` fields joined by "|"."""
@@ -73,51 +143,88 @@ class Signature:
     def parse(cls, text: str) -> "Signature":
         """Read a signature line (as ``format`` writes it) back.
 
-        ValueError names what is wrong: a field without ":", an unknown or
-        missing field, a malformed ``boot`` value.
+        ValueError names what is wrong: a field without ":", a missing or
+        repeated field, a malformed ``boot`` value. Fields after the standard
+        ones go to ``extra``.
         """
         if not isinstance(text, str):
             raise TypeError(f"signature must be str, not {type(text).__name__}")
         values: Dict[str, str] = {}
+        extra = []
         for part in text.strip().split("|"):
             key, sep, value = part.partition(":")
             if not sep:
                 raise ValueError(f"signature field {part!r} has no ':'")
-            values[key] = value
-        known = ("rougekit", "tok", "stem", "multi", "agg", "boot")
-        unknown = [k for k in values if k not in known]
-        if unknown:
-            raise ValueError(f"signature has unknown field(s): {', '.join(unknown)}")
-        missing = [k for k in known if k not in values]
+            if key in values or any(key == k for k, _ in extra):
+                raise ValueError(f"signature repeats field {key!r}")
+            if key in _FIELDS:
+                values[key] = value
+            else:
+                extra.append((key, value))
+        missing = [k for k in _FIELDS if k not in values]
         if missing:
             raise ValueError(f"signature lacks field(s): {', '.join(missing)}")
         bootstrap, confidence, seed = 0, 0.95, None
+        seed_value: Any = None
         if values["boot"] != "none":
             try:
                 n, rest = values["boot"].split(",ci:", 1)
                 ci, seed_text = rest.split(",seed:", 1)
                 bootstrap, confidence = int(n), float(ci)
-                seed = None if seed_text == "none" else int(seed_text)
+                seed_value = seed_text if seed_text in ("none", "numpy-global") \
+                    else int(seed_text)
             except ValueError:
                 raise ValueError(f"signature field boot:{values['boot']} is not "
                                  "N,ci:C,seed:S") from None
-        return cls(tokenizer=values["tok"], stemmer=values["stem"],
-                   multi_ref=values["multi"], aggregation=values["agg"],
-                   bootstrap=bootstrap, confidence=confidence, seed=seed,
-                   version=values["rougekit"])
+            seed = None if seed_value == "none" else seed_value
+        types = tuple(t for t in values["types"].split(",") if t)
+        return cls(rouge_types=types, tokenizer=values["tok"], lang=values["lang"],
+                   stemmer=values["stem"], stopwords=values["stop"],
+                   sentence_split=values["split"], multi_ref=values["multi"],
+                   aggregation=values["agg"], bootstrap=bootstrap, confidence=confidence,
+                   seed=seed, version=values["rougekit"], extra=tuple(extra))
 
     def score_corpus_kwargs(self) -> Dict[str, Any]:
         """The keyword arguments of ``score_corpus`` that give these numbers."""
+        if self.extra:
+            raise ValueError("score_corpus cannot reproduce field(s) "
+                             + ", ".join(f"{k}:{v}" for k, v in self.extra)
+                             + " (another mode's options)")
         if self.tokenizer.startswith("custom:"):
             raise ValueError(f"the tokenizer {self.tokenizer!r} is a custom object: "
                              "a signature cannot recreate it")
-        if self.stemmer not in ("no", "porter"):
-            raise ValueError(f"unknown stemmer {self.stemmer!r} in the signature")
-        kwargs: Dict[str, Any] = {"tokenizer": self.tokenizer,
-                                  "use_stemmer": self.stemmer == "porter",
-                                  "multi_ref": self.multi_ref, "bootstrap": self.bootstrap}
+        kwargs: Dict[str, Any] = {"rouge_types": list(self.rouge_types)}
+        stem = _base(self.stemmer)
+        if self.tokenizer == "xlsum":
+            if self.lang == "none":
+                raise ValueError("tok:xlsum needs a lang: field")
+            kwargs["lang"] = _base(self.lang)
+            kwargs["use_stemmer"] = stem != "no"
+            if stem.startswith("snowball-") and _base(self.stopwords) == "none":
+                kwargs["stem_stopwords"] = True
+        else:
+            if self.lang != "none":
+                raise ValueError(f"lang:{self.lang} goes with tok:xlsum, not "
+                                 f"tok:{self.tokenizer}")
+            if stem not in ("no", "porter"):
+                raise ValueError(f"unknown stemmer {self.stemmer!r} in the signature")
+            kwargs["tokenizer"] = self.tokenizer
+            kwargs["use_stemmer"] = stem == "porter"
+        split = _base(self.sentence_split)
+        if split.startswith("sentencex-"):
+            split = "sentencex"
+        if split != "newline":
+            kwargs["sentence_split"] = split
+        kwargs["multi_ref"] = self.multi_ref
+        if self.aggregation not in AGGREGATIONS:
+            raise ValueError(f"unknown aggregation agg:{self.aggregation}")
+        if self.aggregation == "bootstrap-median":
+            kwargs["aggregation"] = "bootstrap-median"
+        kwargs["bootstrap"] = self.bootstrap
         if self.bootstrap:
-            kwargs.update(confidence=self.confidence, seed=self.seed)
+            kwargs["confidence"] = self.confidence
+            if self.seed != "numpy-global":
+                kwargs["seed"] = self.seed
         return kwargs
 
 
@@ -125,6 +232,9 @@ def parse_signature(text: str) -> Dict[str, Any]:
     """The keyword arguments of ``score_corpus`` that reproduce a signature.
 
     ``score_corpus(candidates, references, **parse_signature(sig))`` gives
-    the numbers ``sig`` was printed with (on the same data and version).
+    the numbers ``sig`` was printed with (on the same data and versions; for
+    ``agg:bootstrap-median``, from the same state of numpy's global random
+    generator). Its signature is ``sig`` again, but for ``agg:none``
+    (``compute(..., use_aggregator=False)``, whose per-item scores it gives).
     """
     return Signature.parse(text).score_corpus_kwargs()

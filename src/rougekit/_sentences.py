@@ -1,0 +1,122 @@
+"""Sentence splitting for rougeLsum, and the "one sentence?" check.
+
+rougeLsum (summary-level ROUGE-L) scores sentence by sentence. rouge-score
+takes a text's sentences to be its lines ("\\n"), so a summary whose sentences
+are not on lines of their own is one sentence, and its rougeLsum silently
+equals its rougeL. ``sentence_split`` chooses the rule:
+
+``"newline"``
+    the lines (rouge-score's default; empty lines are skipped).
+``"nltk"``
+    nltk's ``sent_tokenize`` (Punkt) on the whole text: rouge-score's
+    ``split_summaries=True``. Needs nltk and its ``punkt_tab`` data.
+``"sentencex"``
+    each line split further by sentencex (Wikimedia's rule-based splitter,
+    about 300 languages, no data to download; ``rougekit[sentences]``), with
+    the ``lang=`` language's rules (English without ``lang=``). Its sentences
+    keep every character of the line, so the tokens are the same as with
+    the other rules; only the sentence boundaries differ.
+
+With ``"newline"``, a scorer that computes rougeLsum looks at the first
+``CHECKED_TEXTS`` texts it gets and warns (``SentenceSplitWarning``), once,
+if one has no newline but looks like several sentences
+(``looks_like_sentences``).
+
+>>> split_sentencex("The cat sat. It was happy.\\nA dog barked.", "en")
+['The cat sat. ', 'It was happy.', 'A dog barked.']
+>>> looks_like_sentences("The cat sat. It was happy.")
+True
+>>> looks_like_sentences("Dr. Smith arrived.")
+False
+"""
+import importlib.metadata
+import re
+from typing import List
+
+from rougekit._warn import SentenceSplitWarning, warn
+
+__all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "check_sentence_split", "split_sentencex",
+           "sentence_split_provenance", "looks_like_sentences", "warn_one_sentence"]
+
+SENTENCE_SPLITS = ("newline", "nltk", "sentencex")
+CHECKED_TEXTS = 1000
+
+
+def check_sentence_split(value: object, split_summaries: bool = False) -> str:
+    """The sentence-split rule: ``value``, or from ``split_summaries`` when
+    None; a ValueError names the valid values or the conflict."""
+    if value is None:
+        return "nltk" if split_summaries else "newline"
+    if not isinstance(value, str):
+        raise TypeError(f"sentence_split must be str, not {type(value).__name__}")
+    if value not in SENTENCE_SPLITS:
+        raise ValueError(f"unknown sentence_split {value!r}; valid: "
+                         + ", ".join(SENTENCE_SPLITS))
+    if split_summaries and value != "nltk":
+        raise ValueError(f"split_summaries=True splits with nltk; it contradicts "
+                         f"sentence_split={value!r}")
+    return value
+
+
+def _sentencex():
+    try:
+        import sentencex
+    except ImportError:
+        raise ImportError("sentence_split='sentencex' needs sentencex, which is not "
+                          "installed: pip install 'rougekit[sentences]'") from None
+    return sentencex
+
+
+def split_sentencex(text: str, iso: str) -> List[str]:
+    """The sentences of each line of ``text``, by sentencex's rules for
+    language ``iso`` (ISO 639 code)."""
+    segment = _sentencex().segment
+    return [s for line in text.split("\n") for s in segment(iso, line)]
+
+
+def sentence_split_provenance(rule: str, iso: str) -> str:
+    """The signature's ``split`` value: the rule, with its language and
+    library version where it has them."""
+    if rule == "sentencex":
+        _sentencex()
+        return f"sentencex-{iso}({importlib.metadata.version('sentencex')})"
+    if rule == "nltk":
+        try:
+            return f"nltk({importlib.metadata.version('nltk')})"
+        except importlib.metadata.PackageNotFoundError:
+            return "nltk"
+    return rule
+
+
+# A sentence end in scripts with spaces: a word, end punctuation, closing
+# quotes or brackets, whitespace, opening ones, and the next word. It counts
+# when the word before is lowercase (two letters or more) or ends in a digit
+# and the word after starts with a capital: "Dr. Smith" and "U.S. Army" do
+# not count.
+_SPACED_END = re.compile(r"(\w+)[.!?…]+[\"'”’»)\]]*\s+[\"'“‘«(\[]*(\w)")
+# A sentence end in scripts without spaces (CJK) or with their own marks
+# (danda, Arabic question mark): the mark followed by more text.
+_OWN_MARK_END = re.compile(r"[。！？।؟][\"'”’」』»)\]]*\s*\w")
+
+
+def looks_like_sentences(text: object) -> bool:
+    """Whether ``text`` (a str) has no newline but at least two sentences,
+    by the patterns above."""
+    if not isinstance(text, str) or "\n" in text:
+        return False
+    if _OWN_MARK_END.search(text):
+        return True
+    for m in _SPACED_END.finditer(text):
+        before, after = m.group(1), m.group(2)
+        if after.isupper() and ((len(before) >= 2 and before.islower())
+                                or before[-1].isdigit()):
+            return True
+    return False
+
+
+def warn_one_sentence() -> None:
+    warn("rougeLsum was given a text with no newline that looks like several "
+         "sentences: sentences are split on \"\\n\" only (rouge-score's rule), so it is "
+         "one sentence and its rougeLsum equals rougeL. Put each sentence on its own "
+         "line, or pass sentence_split='sentencex' (docs/guides/sentences.md).",
+         SentenceSplitWarning)
