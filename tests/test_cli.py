@@ -456,7 +456,9 @@ def test_compare_jsonl_equals_text_files(example_files, tmp_path, fmt, n_refs, e
     from_jsonl = run("compare", "--jsonl", path, *common)
     assert plain.returncode == 0, plain.stderr
     assert from_jsonl.returncode == 0, from_jsonl.stderr
-    assert from_jsonl.stderr == plain.stderr == ""
+    # (both warn, once, that rougeLsum gets several sentences on one line)
+    assert from_jsonl.stderr == plain.stderr
+    assert "error" not in plain.stderr
     # Everything is equal but the names of the two systems, which say where they came from.
     label_a, label_b = f"{path}#candidate_a", f"{path}#candidate_b"
     if fmt == "json":

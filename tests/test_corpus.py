@@ -233,24 +233,26 @@ def test_unicode_tokenizer_scores_chinese():
     assert score_corpus(["我爱北京"], ["我爱上海"]).to_dict()["rouge1"] == 0
     result = score_corpus(["我爱北京"], ["我爱上海"], tokenizer="unicode")
     assert result.to_dict()["rouge1"] == 0.5
-    assert "tok:unicode|stem:no" in result.signature
+    assert "tok:unicode|lang:none|stem:no" in result.signature
 
 
 # --- signature -----------------------------------------------------------------
 
 def test_signature_default():
-    assert seed_result("max").signature == \
-        f"rougekit:{rougekit.__version__}|tok:rouge-score|stem:no|multi:max|agg:mean|boot:none"
+    assert seed_result("max").signature == (
+        f"rougekit:{rougekit.__version__}|types:rouge1,rouge2,rougeL|tok:rouge-score|"
+        "lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|boot:none")
 
 
 def test_signature_records_the_options():
     result = score_corpus(["a"], ["a"], tokenizer="rouge-score", use_stemmer=True,
                           multi_ref="jackknife", bootstrap=50, confidence=0.9, seed=7)
-    assert result.signature == (f"rougekit:{rougekit.__version__}|tok:rouge-score|stem:porter|"
+    assert result.signature == (f"rougekit:{rougekit.__version__}|types:rouge1,rouge2,rougeL|"
+                                "tok:rouge-score|lang:none|stem:porter|stop:none|split:newline|"
                                 "multi:jackknife|agg:mean|boot:50,ci:0.9,seed:7")
     result = score_corpus(["a"], ["a"], tokenizer="whitespace-lower", bootstrap=10)
-    assert result.signature.endswith("|tok:whitespace-lower|stem:no|multi:max|agg:mean|"
-                                     "boot:10,ci:0.95,seed:none")
+    assert result.signature.endswith("|tok:whitespace-lower|lang:none|stem:no|stop:none|"
+                                     "split:newline|multi:max|agg:mean|boot:10,ci:0.95,seed:none")
 
 
 def test_signature_of_custom_tokenizers():
@@ -258,7 +260,8 @@ def test_signature_of_custom_tokenizers():
         def tokenize(self, text):
             return text.split()
 
-    assert "|tok:custom:Mine|stem:no|" in score_corpus(["a"], ["a"], tokenizer=Mine()).signature
+    assert "|tok:custom:Mine|lang:none|stem:no|" in \
+        score_corpus(["a"], ["a"], tokenizer=Mine()).signature
     assert "|tok:whitespace|" in score_corpus(["a"], ["a"], tokenizer=WhitespaceTokenizer()).signature
 
 

@@ -13,6 +13,8 @@ True
 import os
 import sys
 import warnings
+from types import FrameType
+from typing import Optional
 
 __all__ = ["RougekitWarning", "TokenizationWarning", "SentenceSplitWarning", "warn"]
 
@@ -39,7 +41,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def _caller_stacklevel() -> int:
     """The ``stacklevel`` of the first frame outside rougekit (for ``warn``,
     counted from warn's caller)."""
-    frame = sys._getframe(2)
+    frame: Optional[FrameType] = sys._getframe(2)
     level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
             _PACKAGE_DIR):

@@ -49,7 +49,7 @@ Fields, in order:
 (['rouge1', 'rougeL'], 'rouge-score', True, 'mean')
 """
 import dataclasses
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from rougekit._version import __version__
 
@@ -102,8 +102,8 @@ class Signature:
             provenance = getattr(tokenizer, "stemmer_provenance", "")
             if stem != "no" and provenance:
                 stem += f"({provenance})"
-            described = dict(tokenizer="xlsum", lang=tokenizer.lang + seg, stemmer=stem,
-                             stopwords=tokenizer.stopwords)
+            described: Dict[str, Any] = dict(tokenizer="xlsum", lang=tokenizer.lang + seg,
+                                             stemmer=stem, stopwords=tokenizer.stopwords)
         else:
             from rougekit.tokenizers import default_stemming
             stemming = default_stemming(tokenizer)  # rouge-score's, named or not
@@ -150,7 +150,7 @@ class Signature:
         if not isinstance(text, str):
             raise TypeError(f"signature must be str, not {type(text).__name__}")
         values: Dict[str, str] = {}
-        extra = []
+        extra: List[Tuple[str, str]] = []
         for part in text.strip().split("|"):
             key, sep, value = part.partition(":")
             if not sep:

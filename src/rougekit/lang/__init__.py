@@ -25,7 +25,7 @@ runs (``LangTokenizer.sentence_tokens``).
 ['москва', 'столица', 'россии', '2024', 'г']
 """
 import dataclasses
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from rougekit._warn import TokenizationWarning, warn
 from rougekit.lang.normalize import default_segment, words
@@ -139,8 +139,11 @@ class LangTokenizer:
         self.stem_stopwords = bool(stem_stopwords)
         self.name = "xlsum"
         seg = self.language.segmenter
-        self._segment, self.segmenter = load_segmenter(seg, self.lang) if seg else (None, "")
-        self._stem = None
+        self._segment: Optional[Callable[[str], List[str]]] = None
+        self.segmenter = ""
+        if seg:
+            self._segment, self.segmenter = load_segmenter(seg, self.lang)
+        self._stem: Optional[Callable[[str], str]] = None
         self.stemmer = "no"
         self.stopwords = "none"
         self._stems: Dict[str, str] = {}
