@@ -33,6 +33,7 @@ from rougekit.evaluator import (
 from rougekit.hf import compute
 from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
+from rougekit.signature import Signature, parse_signature
 from rougekit.token_metrics import (
                                 f1,
                                 fbeta,
@@ -58,6 +59,8 @@ __all__ = [
     "Evaluation", "MissingFieldError",
     # corpus scoring and tokenizers
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
+    # the signature of a score's options
+    "Signature", "parse_signature",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
     # warnings (filter them by class)
