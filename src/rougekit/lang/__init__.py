@@ -28,7 +28,7 @@ import dataclasses
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from rougekit._warn import TokenizationWarning, warn
-from rougekit.lang.normalize import default_segment, words
+from rougekit.lang.normalize import default_segment_words, words
 from rougekit.lang.segmenters import load_segmenter
 from rougekit.lang.stemmers import SNOWBALL_LANGUAGES, load_stemmer, stopword_digest
 
@@ -176,15 +176,15 @@ class LangTokenizer:
 
     def tokenize(self, text: Union[str, bytes]) -> List[str]:
         """The tokens of a whole text: cleaning, segmentation, stemming."""
-        joined = " ".join(words(_lowered(text, "text")))
+        ws = words(_lowered(text, "text"))
         tokens: List[str] = []
-        if self._segment is not None and joined:
-            tokens = self._segment(joined)
+        if self._segment is not None and ws:
+            tokens = self._segment(" ".join(ws))
             if not tokens:
                 warn(f"the {self.segmenter} segmenter found no words in a text; it is "
                      "segmented by XL-Sum's default rule instead", TokenizationWarning)
-        if not tokens and joined:
-            tokens = default_segment(joined)
+        if not tokens and ws:
+            tokens = default_segment_words(ws)
         return self._stemmed(tokens)
 
     def sentence_tokens(self, sentence: Union[str, bytes]) -> List[str]:

@@ -38,9 +38,9 @@ import re
 import sys
 import threading
 import unicodedata
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-__all__ = ["words", "default_segment", "is_cjk_ideograph"]
+__all__ = ["words", "default_segment", "default_segment_words", "is_cjk_ideograph"]
 
 # BERT's "Chinese character" ranges, which XL-Sum's default segmentation
 # makes one token each.
@@ -63,13 +63,25 @@ def _is_ascii_punct(cp: int) -> bool:
     return 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126
 
 
-def _char_class(ranges: List[Tuple[int, int]]) -> str:
-    """A regex character class body for inclusive code point ranges."""
+def _class_body(ranges: List[Tuple[int, int]]) -> str:
     out = []
     for lo, hi in ranges:
         out.append(re.escape(chr(lo)) if lo == hi
                    else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}")
     return "".join(out)
+
+
+def _char_class(ranges: List[Tuple[int, int]]) -> str:
+    """A regex matching one character of the inclusive code point ranges.
+
+    The Basic Multilingual Plane and the rest are two classes: re compiles a
+    class of BMP characters only into a bitmap (one look-up per character),
+    but a class with astral characters into a list of ranges it scans.
+    """
+    bmp = [(lo, min(hi, 0xFFFF)) for lo, hi in ranges if lo <= 0xFFFF]
+    astral = [(max(lo, 0x10000), hi) for lo, hi in ranges if hi > 0xFFFF]
+    parts = [f"[{_class_body(r)}]" for r in (bmp, astral) if r]
+    return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
 
 
 def _ranges(flags: List[bool]) -> List[Tuple[int, int]]:
@@ -106,12 +118,19 @@ class _Tables:
                 number[cp] = True
             elif cat[0] == "M":
                 mark[cp] = True
-        self.delete = re.compile(f"[{_char_class(_ranges(delete))}]+")
-        self.separators = re.compile(f"[{_char_class(_ranges(sep))}]+")
-        ll, nn, mm = (_char_class(_ranges(x)) for x in (letter, number, mark))
-        self.aggressive = re.compile(
-            f"[{ll}][{ll}{mm}]*|[{nn}][{nn}{mm}]*|[^{ll}{nn}{mm} ][{mm}]*| ?[{mm}]+")
-        self.cjk = re.compile(f"([{_char_class(list(_CJK_RANGES))}])")
+        self.delete = re.compile(f"{_char_class(_ranges(delete))}+")
+        # Within a whitespace-separated piece (str.split), punctuation.
+        self.punctuation = re.compile(
+            f"{_char_class(_ranges([on and not chr(cp).isspace() for cp, on in enumerate(sep)]))}+")
+        other = [not (a or b or c) and cp != 32
+                 for cp, (a, b, c) in enumerate(zip(letter, number, mark))]
+        ll, nn, mm, oo = (_char_class(_ranges(x)) for x in (letter, number, mark, other))
+        lm = _char_class(_ranges([a or b for a, b in zip(letter, mark)]))
+        nm = _char_class(_ranges([a or b for a, b in zip(number, mark)]))
+        # One word (no spaces): marks at its start are their own token.
+        self.aggressive = re.compile(f"{ll}{lm}*|{nn}{nm}*|{oo}{mm}*|^{mm}+")
+        self.cjk = re.compile(f"({_char_class(sorted(_CJK_RANGES))})")
+        self.mark_start = re.compile(mm)
 
 
 _tables: Optional[_Tables] = None
@@ -127,24 +146,48 @@ def _get_tables() -> _Tables:
     return _tables
 
 
+# Results per piece of text, shared by every tokenizer: a corpus has far
+# fewer distinct words than words, and each costs a few regex passes. A dict's
+# get and set are atomic, so threads may share them; each is emptied when it
+# grows past _CACHE_MAX entries.
+_CACHE_MAX = 1 << 19
+_pieces: Dict[str, List[str]] = {}
+_segments: Dict[str, List[str]] = {}
+
+
+def _needs_deleting(text: str) -> bool:
+    # isprintable() is False for every C* character (and for whitespace other
+    # than " "): only then can the text hold characters to delete.
+    if "\n" in text or "\t" in text or "\r" in text:
+        text = text.replace("\n", " ").replace("\t", " ").replace("\r", " ")
+    return not text.isprintable() or "\ufffd" in text
+
+
 def words(text: str) -> List[str]:
     """The words of ``text`` (already lowercased) after XL-Sum's cleaning
     (module docstring)."""
     t = _get_tables()
-    return [w for w in t.separators.split(t.delete.sub("", text)) if w]
-
-
-def default_segment(joined: str) -> List[str]:
-    """XL-Sum's default segmentation of cleaned words joined by single
-    spaces: pyonmttok's aggressive mode, then CJK ideographs one by one."""
-    t = _get_tables()
-    tokens = t.aggressive.findall(joined)
+    if _needs_deleting(text):
+        text = t.delete.sub("", text)
     out: List[str] = []
-    for tok in tokens:
+    cache = _pieces
+    for piece in text.split():  # whitespace: the same characters once C* are gone
+        found = cache.get(piece)
+        if found is None:
+            if len(cache) > _CACHE_MAX:
+                cache.clear()
+            found = cache[piece] = [w for w in t.punctuation.split(piece) if w]
+        out.extend(found)
+    return out
+
+
+def _segment_word(t: _Tables, word: str) -> List[str]:
+    """The aggressive mode's tokens of one word, as if a space came before
+    it (leading marks then carry the space escape)."""
+    out: List[str] = []
+    for tok in t.aggressive.findall(word):
         first = tok[0]
-        if first == " ":
-            out.append(_SPACE_ESCAPE + tok[1:])
-        elif first in _SUBSTITUTES:
+        if first in _SUBSTITUTES:
             out.append(_SUBSTITUTES[first] + tok[1:])
         elif len(tok) == 1:
             out.append(tok)
@@ -152,4 +195,29 @@ def default_segment(joined: str) -> List[str]:
             out.extend(p for p in t.cjk.split(tok) if p)
         else:
             out.append(tok)
+    if out and t.mark_start.match(out[0]):
+        out[0] = _SPACE_ESCAPE + out[0]
+    return out
+
+
+def default_segment(joined: str) -> List[str]:
+    """XL-Sum's default segmentation of cleaned words joined by single
+    spaces: pyonmttok's aggressive mode, then CJK ideographs one by one."""
+    return default_segment_words(joined.split(" ") if joined else [])
+
+
+def default_segment_words(ws: List[str]) -> List[str]:
+    """``default_segment`` of the words ``ws`` joined by spaces."""
+    t = _get_tables()
+    cache = _segments
+    out: List[str] = []
+    for w in ws:
+        found = cache.get(w)
+        if found is None:
+            if len(cache) > _CACHE_MAX:
+                cache.clear()
+            found = cache[w] = _segment_word(t, w)
+        out.extend(found)
+    if ws and t.mark_start.match(ws[0]):
+        out[0] = out[0][len(_SPACE_ESCAPE):]   # marks that start the text stand alone
     return out
