@@ -148,7 +148,7 @@ def read_jsonl(path, text_fields):
 
 
 def load_jsonl(path):
-    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
+    """Items as JSON lines: {"candidate": str, "references": [str, ...]}
     (a single str is accepted for "references")."""
     (candidates,), references = read_jsonl(path, ("candidate",))
     return candidates, references
