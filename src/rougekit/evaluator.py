@@ -22,8 +22,9 @@ One platform's documentation of this metric compares "The quick brown fox
 jumps over the lazy dog." with a partial match, "The quick brown fox runs.",
 printed as ROUGE-L 0.55, and with a reordering, "The lazy dog is jumped over
 by the quick brown fox.", printed as ROUGE-1 0.89 and ROUGE-L 0.56, all in
-its default mode, FMEASURE. No standard ROUGE gives these. The longest common subsequence is 4 tokens in
-both cases ("the quick brown fox"), whichever tokenizer is used:
+its default mode, FMEASURE. No standard ROUGE gives these. The longest
+common subsequence is 4 tokens in both cases ("the quick brown fox"),
+whichever tokenizer is used:
 
 - partial match: P = 4/5, R = 4/9, F = 0.5714 (rouge-score's ROUGE-L F too);
   the documented 0.55 is none of P, R or F;
