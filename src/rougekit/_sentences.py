@@ -88,12 +88,14 @@ def sentence_split_provenance(rule: str, iso: str) -> str:
     return rule
 
 
-# A sentence end in scripts with spaces: a word, end punctuation, closing
-# quotes or brackets, whitespace, opening ones, and the next word. It counts
-# when the word before is lowercase (two letters or more) or ends in a digit
-# and the word after starts with a capital: "Dr. Smith" and "U.S. Army" do
-# not count.
-_SPACED_END = re.compile(r"(\w+)[.!?…]+[\"'”’»)\]]*\s+[\"'“‘«(\[]*(\w)")
+# A sentence end in scripts with spaces: end punctuation right after a word
+# character, closing quotes or brackets, whitespace, opening ones, and the
+# next word. It counts when the word before (its last 40 characters) is
+# lowercase, two letters or more, or ends in a digit, and the word after
+# starts with a capital: "Dr. Smith" and "U.S. Army" do not count. (The
+# look-behind keeps the search linear in the text's length.)
+_SPACED_END = re.compile(r"(?<=\w)[.!?…]+[\"'”’»)\]]*\s+[\"'“‘«(\[]*(\w)")
+_WORD_TAIL = re.compile(r"\w+\Z")
 # A sentence end in scripts without spaces (CJK) or with their own marks
 # (danda, Arabic question mark): the mark followed by more text.
 _OWN_MARK_END = re.compile(r"[。！？।؟][\"'”’」』»)\]]*\s*\w")
@@ -107,9 +109,11 @@ def looks_like_sentences(text: object) -> bool:
     if _OWN_MARK_END.search(text):
         return True
     for m in _SPACED_END.finditer(text):
-        before, after = m.group(1), m.group(2)
-        if after.isupper() and ((len(before) >= 2 and before.islower())
-                                or before[-1].isdigit()):
+        if not m.group(1).isupper():
+            continue
+        tail = _WORD_TAIL.search(text, max(0, m.start() - 40), m.start())
+        before = tail.group() if tail else ""
+        if (len(before) >= 2 and before.islower()) or before[-1:].isdigit():
             return True
     return False
 

@@ -27,7 +27,7 @@ symbols S* and single spaces) the aggressive mode makes these tokens:
 The classes come from the running Python's ``unicodedata``, as XL-Sum's own
 cleaning does; tests compare ``default_segment`` with pyonmttok itself.
 
->>> words("Hello, wörld! ½-price… (2,000 ₹)")
+>>> words("hello, wörld! ½-price… (2,000 ₹)")
 ['hello', 'wörld', '½', 'price', '2', '000', '₹']
 >>> default_segment("abc123 x²y 中文字 ₹5 \u2581")
 ['abc', '123', 'x', '²', 'y', '中', '文', '字', '₹', '5', '_']
