@@ -18,7 +18,7 @@ import rougekit
 from rougekit import _backend
 
 ROOT = Path(rougekit.__file__).resolve().parent
-KERNELS = ("engine", "lcs", "overlap", "porter", "tokenizer")
+KERNELS = ("engine", "index", "lcs", "overlap", "porter", "tokenizer")
 
 # Everything a user might touch: scoring on every path, the CLI's modules.
 EXERCISE = """
