@@ -9,6 +9,8 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
+``RougeIndex`` (one query against many stored texts) and ``deduplicate``
+(the Self-Instruct / Alpaca ROUGE-L filter);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
@@ -30,6 +32,7 @@ from rougekit.evaluator import (
                                 rouge_1_score,
 )
 from rougekit.hf import compute
+from rougekit.index import RougeIndex, deduplicate
 from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
 from rougekit.token_metrics import (
@@ -59,4 +62,6 @@ __all__ = [
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
+    # many texts at once: one query against a collection, de-duplication
+    "RougeIndex", "deduplicate",
 ]

@@ -808,10 +808,13 @@ ctypedef struct Scratch:
     # One thread's working memory in a Dedup.
     Masks mk                # the probed text's masks (rougeL)
     PairScratch ps
-    int32_t* mark           # per text: nonzero while it is a candidate
-    int32_t* cand
+    int32_t* mark           # per text: 1 + its slot while a candidate of the probe
+    int32_t* cand           # per slot: (text, meetings, last i, last j)
     Py_ssize_t cand_cap
-    int64_t candidates, overlaps, verified
+    int32_t* need           # min_hits by size of the other text, valid where
+    uint32_t* stamp         # stamp[size] == probe (sizes 0 .. longest text)
+    uint32_t probe
+    int64_t nmet, candidates, verified
     long busy
 
 
@@ -869,13 +872,14 @@ cdef class Dedup:
     cdef const int32_t* units  # the index's arrays, which stay put while it is read
     cdef const Py_ssize_t* off
     cdef Py_ssize_t nunits
-    cdef Py_ssize_t n, first, parts, nunique, nlisted, U
+    cdef Py_ssize_t n, first, parts, nunique, nlisted, U, longest
     cdef double thr
     cdef bint lcs
     cdef int32_t* el           # per text, its element ranks ascending (index.off)
-    cdef Py_ssize_t* start     # listed rank r >= nunique: pool[start[r - nunique]:]
-    cdef int32_t* fill         # ... holds fill[r - nunique] text numbers, ascending
-    cdef int32_t* pool
+    cdef Py_ssize_t* start     # listed rank r >= nunique: its entries start at
+    cdef int32_t* fill         # pool[3 * start[r - nunique]], fill[r - nunique] of
+    cdef int32_t* pool         # them: (kept text, position of r in it, its size),
+                               # texts ascending
     cdef Scratch* sc           # parts + 1: the last one is commit's
     cdef long state            # probes read the lists, commit writes them
 
@@ -903,6 +907,10 @@ cdef class Dedup:
         self.lcs = index.lcs
         self.state = 0
         self.U = index._unit_space()
+        self.longest = 0
+        for i in range(self.n):
+            if self.off[i + 1] - self.off[i] > self.longest:
+                self.longest = self.off[i + 1] - self.off[i]
         self.sc = <Scratch*>calloc(parts + 1, sizeof(Scratch))
         if self.sc == NULL:
             raise MemoryError()
@@ -914,7 +922,11 @@ cdef class Dedup:
                 if rc < 0:
                     break
                 self.sc[i].mark = <int32_t*>calloc(self.n + 1, sizeof(int32_t))
-                if self.sc[i].mark == NULL or _masks_cover(&self.sc[i].mk, self.U) < 0:
+                self.sc[i].need = <int32_t*>malloc((self.longest + 1) * sizeof(int32_t))
+                self.sc[i].stamp = <uint32_t*>calloc(self.longest + 1, sizeof(uint32_t))
+                if (self.sc[i].mark == NULL or self.sc[i].need == NULL
+                        or self.sc[i].stamp == NULL
+                        or _masks_cover(&self.sc[i].mk, self.U) < 0):
                     rc = -1
             if rc == 0:
                 for i in range(first):
@@ -930,6 +942,8 @@ cdef class Dedup:
                 _pair_scratch_free(&self.sc[i].ps)
                 free(self.sc[i].mark)
                 free(self.sc[i].cand)
+                free(self.sc[i].need)
+                free(self.sc[i].stamp)
             free(self.sc)
         free(self.el)
         free(self.start)
@@ -948,16 +962,16 @@ cdef class Dedup:
         rk_rw_write_done(&self.state)
 
     def stats(self):
-        """Counts so far: pairs met through the inverted index and within the
-        length bounds (candidates), whose element overlap was computed
-        (overlaps), and that were scored with rouge-score's F (verified)."""
+        """Counts so far: entries of the inverted index read (met), pairs
+        within the size and position bounds (candidates), and pairs scored
+        with rouge-score's F (verified); index_py.Dedup.stats."""
         cdef Py_ssize_t i
-        cdef int64_t c = 0, o = 0, v = 0
+        cdef int64_t m = 0, c = 0, v = 0
         for i in range(self.parts + 1):
+            m += self.sc[i].nmet
             c += self.sc[i].candidates
-            o += self.sc[i].overlaps
             v += self.sc[i].verified
-        return {"candidates": c, "overlaps": o, "verified": v}
+        return {"met": m, "candidates": c, "verified": v}
 
     # -- building ---------------------------------------------------------------------
 
@@ -1053,28 +1067,40 @@ cdef class Dedup:
             self.start[r] = total
             total += self.fill[r]
             self.fill[r] = 0
-        self.pool = <int32_t*>malloc((total + 1) * sizeof(int32_t))
+        self.pool = <int32_t*>malloc((3 * total + 3) * sizeof(int32_t))
         return 0 if self.pool != NULL else -1
 
     cdef void _insert(self, Py_ssize_t i) noexcept nogil:
         """List text i under its prefix elements (as a kept text)."""
         cdef Py_ssize_t k, r, p = _prefix_length(self.off[i + 1] - self.off[i], self.thr)
+        cdef int32_t* e
         for k in range(p):
             r = self.el[self.off[i] + k] - self.nunique
             if r >= 0:
-                self.pool[self.start[r] + self.fill[r]] = <int32_t>i
+                e = self.pool + 3 * (self.start[r] + self.fill[r])
+                e[0] = <int32_t>i
+                e[1] = <int32_t>k
+                e[2] = <int32_t>(self.off[i + 1] - self.off[i])
                 self.fill[r] += 1
 
     # -- one text against the kept ones ---------------------------------------------
+
+    cdef inline Py_ssize_t _need(self, Scratch* sc, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+        """min_hits(a, b), remembered per size b for the current probe."""
+        if sc.stamp[b] != sc.probe:
+            sc.stamp[b] = sc.probe
+            sc.need[b] = <int32_t>_min_hits(a, b, self.thr)
+        return sc.need[b]
 
     cdef int _violates(self, Scratch* sc, Py_ssize_t x, Py_ssize_t id_lo,
                        Py_ssize_t id_hi) noexcept nogil:
         """1 if text x has F > threshold against a listed text y with
         id_lo <= y < id_hi, else 0; -1 when out of memory."""
-        cdef Py_ssize_t a = self.off[x + 1] - self.off[x], b, p, low, high, k, q, r
-        cdef Py_ssize_t ncand = 0, c, need, o, h
+        cdef Py_ssize_t a = self.off[x + 1] - self.off[x], b, p, low, high, i, j, q, r
+        cdef Py_ssize_t nmet = 0, c, need, o, h, room, rest, ncand = 0
+        cdef int32_t* cd
         cdef const int32_t* ex = self.el + self.off[x]
-        cdef const int32_t* ids
+        cdef const int32_t* entries
         cdef int32_t y
         cdef int rc = 0
         cdef bint built = False
@@ -1082,48 +1108,85 @@ cdef class Dedup:
         if p == 0:
             return 0
         _length_range(a, self.thr, &low, &high)
-        # Candidates: listed texts sharing a prefix element, of a size that
-        # may pass. Lists are ascending: a probe (id_lo 0) reads them from
-        # the start, a commit only the tail of texts kept in its block.
-        for k in range(p):
-            r = ex[k] - self.nunique
+        sc.probe += 1
+        if sc.probe == 0:           # wrapped: forget every stamp
+            memset(sc.stamp, 0, (self.longest + 1) * sizeof(uint32_t))
+            sc.probe = 1
+        # Meet the listed texts that share a prefix element. Lists are
+        # ascending: a probe (id_lo 0) reads them from the start, a commit
+        # only the tail of texts kept in its block. The first meeting of x
+        # and y is at the rarest element they share (i in x, j in y): all
+        # the others lie after it in both, so they have at most
+        # min(a - i, b - j) in common. A y that fails this fails it at every
+        # later meeting too (both positions only grow), so only the ones
+        # that pass are marked.
+        for i in range(p):
+            r = ex[i] - self.nunique
             if r < 0:
                 continue
-            ids = self.pool + self.start[r]
+            entries = self.pool + 3 * self.start[r]
             q = 0
             if id_lo > 0:
                 q = self.fill[r]
-                while q > 0 and ids[q - 1] >= id_lo:
+                while q > 0 and entries[3 * (q - 1)] >= id_lo:
                     q -= 1
             while q < self.fill[r]:
-                y = ids[q]
+                y = entries[3 * q]
+                j = entries[3 * q + 1]
+                b = entries[3 * q + 2]
                 q += 1
                 if y >= id_hi:
                     break
-                b = self.off[y + 1] - self.off[y]
+                nmet += 1
                 if b < low or b > high:
+                    continue            # never a candidate
+                if sc.mark[y] != 0:
+                    cd = sc.cand + 4 * (sc.mark[y] - 1)
+                    cd[1] += 1
+                    cd[2] = <int32_t>i
+                    cd[3] = <int32_t>j
                     continue
-                if sc.mark[y] == 0:
-                    if grow_array(<void**>&sc.cand, &sc.cand_cap, ncand + 1,
-                                  sizeof(int32_t), -1) < 0:
-                        rc = -1
-                        break
-                    sc.cand[ncand] = y
-                    ncand += 1
-                sc.mark[y] += 1
+                need = self._need(sc, a, b)
+                room = a - i if a - i < b - j else b - j
+                if need < 0 or need > room:
+                    continue
+                if grow_array(<void**>&sc.cand, &sc.cand_cap, 4 * (ncand + 1),
+                              sizeof(int32_t), -1) < 0:
+                    rc = -1
+                    break
+                cd = sc.cand + 4 * ncand
+                cd[0] = y
+                cd[1] = 1
+                cd[2] = <int32_t>i
+                cd[3] = <int32_t>j
+                ncand += 1
+                sc.mark[y] = <int32_t>ncand
             if rc < 0:
                 break
-        sc.candidates += ncand
+        sc.nmet += nmet
         c = 0
         while rc == 0 and c < ncand:
-            y = sc.cand[c]
+            cd = sc.cand + 4 * c
             c += 1
+            y = cd[0]
             b = self.off[y + 1] - self.off[y]
-            need = _min_hits(a, b, self.thr)
-            if need < 0:
+            need = sc.need[b]
+            # Shared elements come in the same order in both texts, and the
+            # ones up to the last meeting are the cd[1] met. A later one
+            # within x's prefix was not met, so it (and all after it) lies
+            # beyond y's listed prefix; else they all lie beyond x's prefix.
+            room = a - cd[2] - 1
+            if b - _prefix_length(b, self.thr) < room:
+                room = b - _prefix_length(b, self.thr)
+            rest = a - p if a - p < b - cd[3] - 1 else b - cd[3] - 1
+            if rest > room:
+                room = rest
+            if cd[1] + room < need:
                 continue
-            sc.overlaps += 1
-            o = _overlap(ex, a, self.el + self.off[y], b, need)
+            sc.candidates += 1
+            o = cd[1] + _overlap(ex + cd[2] + 1, a - cd[2] - 1,
+                                 self.el + self.off[y] + cd[3] + 1, b - cd[3] - 1,
+                                 need - cd[1])
             if o < need:
                 continue
             sc.verified += 1
@@ -1144,8 +1207,8 @@ cdef class Dedup:
                 h = o       # rougeN: the element overlap is the clipped overlap
             if _fmeasure_of(h, a, b) > self.thr:
                 rc = 1
-        for k in range(ncand):
-            sc.mark[sc.cand[k]] = 0
+        for c in range(ncand):
+            sc.mark[sc.cand[4 * c]] = 0
         if built:
             _masks_clear(&sc.mk)
         return rc

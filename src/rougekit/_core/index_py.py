@@ -26,10 +26,18 @@ scored: the filter is a set-similarity join (``min_hits``,
   filtering), so each kept text is listed under its prefix elements only
   (an inverted index) and a new text meets only the kept texts listed under
   its own prefix;
-* a candidate is then checked by its length, its exact overlap (a merge of
-  sorted elements) and only then by its LCS, computed with the new text as
-  the bit-vector side, and compared with ``threshold`` as rouge-score's
-  float F.
+* shared elements come in the same order in both texts' sorted elements,
+  so where a new text first meets a kept one, at positions i and j, is the
+  rarest element they share and they have at most min(a - i, b - j) in
+  common; after the last meeting, the rest lies beyond one of the two
+  prefixes (positional and prefix-count filtering, as in PPJoin). The
+  pair needs t = ``min_hits(a, b, threshold)`` common units (which also
+  bounds the sizes a, b);
+* a candidate is then checked by its exact overlap (a merge of sorted
+  elements, from the last meeting on) and only then by its LCS, computed
+  with the new text as the bit-vector side, and compared with
+  ``threshold`` as rouge-score's float F (for rougeN the overlap is the
+  clipped n-gram overlap itself).
 
 Texts are processed in blocks: ``probe(lo, hi, part, flags)`` marks, for its
 share of the block's texts, those that already fail against the texts kept
@@ -49,7 +57,7 @@ each surviving text against the texts kept earlier in the block.
 """
 import bisect
 import math
-from typing import Any, Dict, Hashable, List, Optional, Sequence
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from rougekit._core.engine_py import lcs_prf
 from rougekit._core.porter_py import StemCache
@@ -340,7 +348,7 @@ class Dedup:
         self._thr = threshold
         self._parts = parts
         self._lcs = index.kind == KIND_L
-        self._stats = {"candidates": 0, "overlaps": 0, "verified": 0}
+        self._stats = {"met": 0, "candidates": 0, "verified": 0}
         units = index._units[:self._n]
         # Elements: the k-th occurrence of unit u is (u, k); rank them by
         # document frequency, rarest first (ties by the element itself).
@@ -357,9 +365,10 @@ class Dedup:
             texts_elements.append(elements)
         rank = {e: r for r, e in enumerate(sorted(df, key=lambda e: (df[e], e)))}
         self._elements = [sorted(rank[e] for e in els) for els in texts_elements]
-        self._sets = [frozenset(els) for els in self._elements]
         self._units = units
-        self._lists: Dict[int, List[int]] = {}
+        # rank -> [(kept text, position of the rank in it, its size)],
+        # texts ascending
+        self._lists: Dict[int, List[Tuple[int, int, int]]] = {}
         index._readers += 1
         self._released = False
         for i in range(first):
@@ -375,15 +384,16 @@ class Dedup:
         self.close()
 
     def stats(self) -> Dict[str, int]:
-        """Counts so far: pairs met through the inverted index and within the
-        length bounds (candidates), whose element overlap was computed
-        (overlaps), and that were scored with rouge-score's F (verified)."""
+        """Counts so far: entries of the inverted index read (met: a pair
+        meets once per shared prefix element), pairs within every bound,
+        whose element overlap was computed (candidates), and pairs then
+        scored with rouge-score's F (verified)."""
         return dict(self._stats)
 
     def _insert(self, i: int) -> None:
         els = self._elements[i]
-        for e in els[:prefix_length(len(els), self._thr)]:
-            self._lists.setdefault(e, []).append(i)
+        for j, e in enumerate(els[:prefix_length(len(els), self._thr)]):
+            self._lists.setdefault(e, []).append((i, j, len(els)))
 
     def _violates(self, x: int, id_lo: int, id_hi: int) -> bool:
         """Whether text x has F > threshold against a listed text y with
@@ -394,30 +404,50 @@ class Dedup:
         if p == 0:
             return False
         low, high = length_range(a, self._thr)
-        cands: Dict[int, int] = {}
-        for e in els[:p]:
-            ids = self._lists.get(e)
-            if not ids:
+        need: Dict[int, int] = {}          # fewest common units, by size of y
+        cands: Dict[int, List[int]] = {}   # y -> [meetings, last i, last j]
+        met = 0
+        for i, e in enumerate(els[:p]):
+            entries = self._lists.get(e)
+            if not entries:
                 continue
-            for k in range(bisect.bisect_left(ids, id_lo), len(ids)):
-                y = ids[k]
+            for k in range(bisect.bisect_left(entries, (id_lo, -1, -1)), len(entries)):
+                y, j, b = entries[k]
                 if y >= id_hi:
                     break
-                b = len(self._elements[y])
+                met += 1
                 if b < low or (high is not None and b > high):
+                    continue                # never a candidate
+                c = cands.get(y)
+                if c is not None:
+                    c[0] += 1
+                    c[1], c[2] = i, j
                     continue
-                cands[y] = cands.get(y, 0) + 1
+                # The first meeting is at the rarest element x and y share,
+                # at position i of x and j of y: the others lie after it in
+                # both, so there are at most min(a - i, b - j) common ones.
+                # A y that fails this fails at every later meeting too.
+                t = need.get(b)
+                if t is None:
+                    t = need[b] = min_hits(a, b, self._thr)
+                if 0 <= t <= min(a - i, b - j):
+                    cands[y] = [1, i, j]
         stats = self._stats
-        stats["candidates"] += len(cands)
+        stats["met"] += met
         masks: Optional[Dict[int, int]] = None
-        for y in cands:
+        for y, (m, li, lj) in cands.items():
             b = len(self._elements[y])
-            need = min_hits(a, b, self._thr)
-            if need < 0:
+            # Common elements come in the same order in both texts, and the
+            # ones up to the last meeting (li, lj) are the m met. Any later
+            # one within x's prefix was not met, so it lies beyond y's listed
+            # prefix, as do all after it; else they all lie beyond x's prefix.
+            py = prefix_length(b, self._thr)
+            rest = max(min(a - li - 1, b - py), min(a - p, b - lj - 1))
+            if m + rest < need[b]:
                 continue
-            stats["overlaps"] += 1
-            o = len(self._sets[x] & self._sets[y])
-            if o < need:
+            stats["candidates"] += 1
+            o = m + len(set(els[li + 1:]) & set(self._elements[y][lj + 1:]))
+            if o < need[b]:
                 continue
             stats["verified"] += 1
             if self._lcs:
@@ -428,9 +458,9 @@ class Dedup:
                 full = (1 << a) - 1
                 S = full
                 for u in self._units[y]:
-                    m = masks.get(u)
-                    if m:
-                        t = S & m
+                    mk = masks.get(u)
+                    if mk:
+                        t = S & mk
                         S = ((S + t) | (S - t)) & full
                 h = a - S.bit_count()
             else:
