@@ -144,7 +144,12 @@ class _Tokens:
         raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
     def add(self, kernel: Any, texts: Sequence[Any], name: str, offset: int = 0) -> int:
-        items = [self.text(t, f"{name}[{offset + i}]") for i, t in enumerate(texts)]
+        """Store texts (called ``name[offset]``, ``name[offset + 1]``, ... in
+        errors); returns the kernel's new size."""
+        return self.add_items(kernel, [self.text(t, f"{name}[{offset + i}]")
+                                       for i, t in enumerate(texts)])
+
+    def add_items(self, kernel: Any, items: List[Any]) -> int:
         if self.default:
             return kernel.add_texts(items)
         return kernel.add_token_lists(items)
@@ -209,8 +214,9 @@ class RougeIndex:
 
     def add(self, text: Text) -> int:
         """Store one text; returns its id."""
+        item = self._tokens.text(text, "text")
         with self._lock:
-            return self._tokens.add(self._kernel, [text], "text") - 1
+            return self._tokens.add_items(self._kernel, [item]) - 1
 
     def extend(self, texts: Iterable[Text]) -> None:
         """Store several texts, in order (all or none: a bad text is an

@@ -1287,3 +1287,15 @@ cdef class Dedup:
         if r < 0:
             raise MemoryError()
         return kept
+
+
+def _set_mask_budget(Py_ssize_t words):
+    """Testing hook: the most mask words a text may take before it is
+    compared pair by pair with lcs_length_ids (0: always). Returns the
+    previous value. Not thread-safe; tests only."""
+    global MASK_BUDGET_WORDS
+    if words < 0:
+        raise ValueError("words must be >= 0")
+    old = MASK_BUDGET_WORDS
+    MASK_BUDGET_WORDS = words
+    return old

@@ -332,6 +332,7 @@ class Dedup:
     the index takes no new texts."""
 
     def __init__(self, index: TextIndex, first: int, threshold: float, parts: int) -> None:
+        self._released = True           # until the index is held
         if not isinstance(index, TextIndex):
             raise TypeError(f"index must be a TextIndex, not {type(index).__name__}")
         _check_range(first, first, len(index))
@@ -470,6 +471,8 @@ class Dedup:
         return False
 
     def _check_block(self, lo: int, hi: int, flags: Any) -> None:
+        if self._released:
+            raise ValueError("this Dedup is closed")
         _check_range(lo, hi, self._n)
         if lo < self._first:
             raise ValueError(f"lo must be >= first ({self._first}), got {lo}")
