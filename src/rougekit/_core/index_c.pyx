@@ -58,6 +58,8 @@ cdef enum:
     ADD_CHUNK = 256
     # A text's sorted elements: insertion sort up to this size, else qsort.
     SMALL_SORT = 32
+    # int32 fields of a Dedup candidate (Dedup._violates)
+    CAND_FIELDS = 7
 
 # Precomputed masks up to this many words (32 MiB) per text; a longer text
 # with many distinct units is compared pair by pair with lcs_length_ids.
@@ -809,7 +811,9 @@ ctypedef struct Scratch:
     Masks mk                # the probed text's masks (rougeL)
     PairScratch ps
     int32_t* mark           # per text: 1 + its slot while a candidate of the probe
-    int32_t* cand           # per slot: (text, meetings, last i, last j)
+    uint64_t seen[64]       # a bit per hash of each candidate: most list entries
+                            # are ruled out here, in cache, without reading mark
+    int32_t* cand           # per slot: CAND_FIELDS ints (Dedup._violates)
     Py_ssize_t cand_cap
     int32_t* need           # min_hits by size of the other text, valid where
     uint32_t* stamp         # stamp[size] == probe (sizes 0 .. longest text)
@@ -857,6 +861,11 @@ cdef inline Py_ssize_t _overlap(const int32_t* x, Py_ssize_t a, const int32_t* y
         else:
             j += 1
     return o
+
+
+cdef inline uint32_t _seen_bit(int32_t y) noexcept nogil:
+    """Which of Scratch.seen's 4096 bits stands for text y."""
+    return (<uint32_t>y * <uint32_t>2654435761u) >> 20
 
 
 cdef class Dedup:
@@ -1092,12 +1101,41 @@ cdef class Dedup:
             sc.need[b] = <int32_t>_min_hits(a, b, self.thr)
         return sc.need[b]
 
+    cdef int _check(self, Scratch* sc, Py_ssize_t x, Py_ssize_t a, const int32_t* cd,
+                    bint* built) noexcept nogil:
+        """Score candidate cd of text x: 1 if F > threshold, 0 if not, -1
+        when out of memory. Its exact element overlap is the cd[1] shared
+        elements up to the last meeting plus a merge of what follows."""
+        cdef int32_t y = cd[0]
+        cdef Py_ssize_t b = cd[6], need = sc.need[b], o, h
+        sc.candidates += 1
+        o = cd[1] + _overlap(self.el + self.off[x] + cd[2] + 1, a - cd[2] - 1,
+                             self.el + self.off[y] + cd[3] + 1, b - cd[3] - 1,
+                             need - cd[1])
+        if o < need:
+            return 0
+        sc.verified += 1
+        if not self.lcs:
+            h = o           # rougeN: the element overlap is the clipped overlap
+        else:
+            if not built[0]:
+                if _masks_build(&sc.mk, self.units + self.off[x], a, True) < 0:
+                    return -1
+                built[0] = True
+                if _pair_reserve(&sc.ps, &sc.mk, True, self.U) < 0:
+                    return -1
+            h = _lcs_hits(&sc.mk, self.units + self.off[y], b, sc.ps.S, sc.ps.head)
+            if h < 0:
+                return -1
+        return 1 if _fmeasure_of(h, a, b) > self.thr else 0
+
     cdef int _violates(self, Scratch* sc, Py_ssize_t x, Py_ssize_t id_lo,
                        Py_ssize_t id_hi) noexcept nogil:
         """1 if text x has F > threshold against a listed text y with
         id_lo <= y < id_hi, else 0; -1 when out of memory."""
         cdef Py_ssize_t a = self.off[x + 1] - self.off[x], b, p, low, high, i, j, q, r
-        cdef Py_ssize_t nmet = 0, c, need, o, h, room, rest, ncand = 0
+        cdef Py_ssize_t nmet = 0, c, need, room, rest, ncand = 0
+        cdef uint32_t bit
         cdef int32_t* cd
         cdef const int32_t* ex = self.el + self.off[x]
         cdef const int32_t* entries
@@ -1119,7 +1157,8 @@ cdef class Dedup:
         # the others lie after it in both, so they have at most
         # min(a - i, b - j) in common. A y that fails this fails it at every
         # later meeting too (both positions only grow), so only the ones
-        # that pass are marked.
+        # that pass are marked. A candidate is (y, meetings, last i, last j,
+        # first i, scored yet).
         for i in range(p):
             r = ex[i] - self.nunique
             if r < 0:
@@ -1140,8 +1179,9 @@ cdef class Dedup:
                 nmet += 1
                 if b < low or b > high:
                     continue            # never a candidate
-                if sc.mark[y] != 0:
-                    cd = sc.cand + 4 * (sc.mark[y] - 1)
+                bit = _seen_bit(y)
+                if (sc.seen[bit >> 6] >> (bit & 63)) & 1 and sc.mark[y] != 0:
+                    cd = sc.cand + CAND_FIELDS * (sc.mark[y] - 1)
                     cd[1] += 1
                     cd[2] = <int32_t>i
                     cd[3] = <int32_t>j
@@ -1150,27 +1190,41 @@ cdef class Dedup:
                 room = a - i if a - i < b - j else b - j
                 if need < 0 or need > room:
                     continue
-                if grow_array(<void**>&sc.cand, &sc.cand_cap, 4 * (ncand + 1),
+                if grow_array(<void**>&sc.cand, &sc.cand_cap, CAND_FIELDS * (ncand + 1),
                               sizeof(int32_t), -1) < 0:
                     rc = -1
                     break
-                cd = sc.cand + 4 * ncand
+                cd = sc.cand + CAND_FIELDS * ncand
                 cd[0] = y
                 cd[1] = 1
                 cd[2] = <int32_t>i
                 cd[3] = <int32_t>j
+                cd[4] = <int32_t>i
+                cd[5] = 0
+                cd[6] = <int32_t>b
                 ncand += 1
                 sc.mark[y] = <int32_t>ncand
-            if rc < 0:
+                sc.seen[bit >> 6] |= (<uint64_t>1) << (bit & 63)
+            # A text met at every element since its first meeting, twice or
+            # more, is likely a near-duplicate: scored at once, a hit ends
+            # the probe without reading the other lists.
+            c = 0
+            while rc == 0 and c < ncand:
+                cd = sc.cand + CAND_FIELDS * c
+                c += 1
+                if cd[5] == 0 and cd[2] == i and cd[1] >= 2 and cd[1] == i - cd[4] + 1:
+                    cd[5] = 1
+                    rc = self._check(sc, x, a, cd, &built)
+            if rc != 0:
                 break
         sc.nmet += nmet
         c = 0
         while rc == 0 and c < ncand:
-            cd = sc.cand + 4 * c
+            cd = sc.cand + CAND_FIELDS * c
             c += 1
-            y = cd[0]
-            b = self.off[y + 1] - self.off[y]
-            need = sc.need[b]
+            if cd[5]:
+                continue
+            b = cd[6]
             # Shared elements come in the same order in both texts, and the
             # ones up to the last meeting are the cd[1] met. A later one
             # within x's prefix was not met, so it (and all after it) lies
@@ -1181,34 +1235,14 @@ cdef class Dedup:
             rest = a - p if a - p < b - cd[3] - 1 else b - cd[3] - 1
             if rest > room:
                 room = rest
-            if cd[1] + room < need:
+            if cd[1] + room < sc.need[b]:
                 continue
-            sc.candidates += 1
-            o = cd[1] + _overlap(ex + cd[2] + 1, a - cd[2] - 1,
-                                 self.el + self.off[y] + cd[3] + 1, b - cd[3] - 1,
-                                 need - cd[1])
-            if o < need:
-                continue
-            sc.verified += 1
-            if self.lcs:
-                if not built:
-                    if _masks_build(&sc.mk, self.units + self.off[x], a, True) < 0:
-                        rc = -1
-                        break
-                    built = True
-                    if _pair_reserve(&sc.ps, &sc.mk, True, self.U) < 0:
-                        rc = -1
-                        break
-                h = _lcs_hits(&sc.mk, self.units + self.off[y], b, sc.ps.S, sc.ps.head)
-                if h < 0:
-                    rc = -1
-                    break
-            else:
-                h = o       # rougeN: the element overlap is the clipped overlap
-            if _fmeasure_of(h, a, b) > self.thr:
-                rc = 1
+            rc = self._check(sc, x, a, cd, &built)
         for c in range(ncand):
-            sc.mark[sc.cand[4 * c]] = 0
+            y = sc.cand[CAND_FIELDS * c]
+            sc.mark[y] = 0
+            bit = _seen_bit(y)
+            sc.seen[bit >> 6] = 0
         if built:
             _masks_clear(&sc.mk)
         return rc

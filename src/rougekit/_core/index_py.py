@@ -57,7 +57,7 @@ each surviving text against the texts kept earlier in the block.
 """
 import bisect
 import math
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
 from rougekit._core.engine_py import lcs_prf
 from rougekit._core.porter_py import StemCache
@@ -396,6 +396,34 @@ class Dedup:
         for j, e in enumerate(els[:prefix_length(len(els), self._thr)]):
             self._lists.setdefault(e, []).append((i, j, len(els)))
 
+    def _check(self, x: int, y: int, c: List[int], masks: Dict[int, int]) -> bool:
+        """Score candidate y of x: whether F > threshold. Its exact element
+        overlap is the c[0] shared elements up to the last meeting (c[1],
+        c[2]) plus those after it."""
+        ex, ey = self._elements[x], self._elements[y]
+        a, b = len(ex), len(ey)
+        stats = self._stats
+        stats["candidates"] += 1
+        o = c[0] + len(set(ex[c[1] + 1:]) & set(ey[c[2] + 1:]))
+        if o < min_hits(a, b, self._thr):
+            return False
+        stats["verified"] += 1
+        if not self._lcs:
+            h = o           # rougeN: the element overlap is the clipped overlap
+        else:
+            if not masks:
+                for j, u in enumerate(self._units[x]):
+                    masks[u] = masks.get(u, 0) | (1 << j)
+            full = (1 << a) - 1
+            S = full
+            for u in self._units[y]:
+                m = masks.get(u)
+                if m:
+                    t = S & m
+                    S = ((S + t) | (S - t)) & full
+            h = a - S.bit_count()
+        return fmeasure_of(h, a, b) > self._thr
+
     def _violates(self, x: int, id_lo: int, id_hi: int) -> bool:
         """Whether text x has F > threshold against a listed text y with
         id_lo <= y < id_hi."""
@@ -406,67 +434,57 @@ class Dedup:
             return False
         low, high = length_range(a, self._thr)
         need: Dict[int, int] = {}          # fewest common units, by size of y
-        cands: Dict[int, List[int]] = {}   # y -> [meetings, last i, last j]
+        # y -> [meetings, last i, last j, first i, scored yet]
+        cands: Dict[int, List[int]] = {}
+        masks: Dict[int, int] = {}         # x's LCS masks, once needed
         met = 0
-        for i, e in enumerate(els[:p]):
-            entries = self._lists.get(e)
-            if not entries:
+        try:
+            for i, e in enumerate(els[:p]):
+                entries = self._lists.get(e, [])
+                for k in range(bisect.bisect_left(entries, (id_lo, -1, -1)), len(entries)):
+                    y, j, b = entries[k]
+                    if y >= id_hi:
+                        break
+                    met += 1
+                    if b < low or (high is not None and b > high):
+                        continue                # never a candidate
+                    c = cands.get(y)
+                    if c is not None:
+                        c[0] += 1
+                        c[1], c[2] = i, j
+                        continue
+                    # The first meeting is at the rarest element x and y
+                    # share, at position i of x and j of y: the others lie
+                    # after it in both, so there are at most min(a - i, b - j)
+                    # common ones. A y that fails this fails at every later
+                    # meeting too.
+                    t = need.get(b)
+                    if t is None:
+                        t = need[b] = min_hits(a, b, self._thr)
+                    if 0 <= t <= min(a - i, b - j):
+                        cands[y] = [1, i, j, i, 0]
+                # A text met at every element since its first meeting, twice
+                # or more, is likely a near-duplicate: scored at once, a hit
+                # ends the probe without reading the other lists.
+                for y, c in cands.items():
+                    if not c[4] and c[1] == i and c[0] >= 2 and c[0] == i - c[3] + 1:
+                        c[4] = 1
+                        if self._check(x, y, c, masks):
+                            return True
+        finally:
+            self._stats["met"] += met
+        for y, c in cands.items():
+            if c[4]:
                 continue
-            for k in range(bisect.bisect_left(entries, (id_lo, -1, -1)), len(entries)):
-                y, j, b = entries[k]
-                if y >= id_hi:
-                    break
-                met += 1
-                if b < low or (high is not None and b > high):
-                    continue                # never a candidate
-                c = cands.get(y)
-                if c is not None:
-                    c[0] += 1
-                    c[1], c[2] = i, j
-                    continue
-                # The first meeting is at the rarest element x and y share,
-                # at position i of x and j of y: the others lie after it in
-                # both, so there are at most min(a - i, b - j) common ones.
-                # A y that fails this fails at every later meeting too.
-                t = need.get(b)
-                if t is None:
-                    t = need[b] = min_hits(a, b, self._thr)
-                if 0 <= t <= min(a - i, b - j):
-                    cands[y] = [1, i, j]
-        stats = self._stats
-        stats["met"] += met
-        masks: Optional[Dict[int, int]] = None
-        for y, (m, li, lj) in cands.items():
             b = len(self._elements[y])
-            # Common elements come in the same order in both texts, and the
-            # ones up to the last meeting (li, lj) are the m met. Any later
-            # one within x's prefix was not met, so it lies beyond y's listed
-            # prefix, as do all after it; else they all lie beyond x's prefix.
+            # Shared elements come in the same order in both texts, and the
+            # ones up to the last meeting (c[1], c[2]) are the c[0] met. Any
+            # later one within x's prefix was not met, so it lies beyond y's
+            # listed prefix, as do all after it; else they all lie beyond
+            # x's prefix.
             py = prefix_length(b, self._thr)
-            rest = max(min(a - li - 1, b - py), min(a - p, b - lj - 1))
-            if m + rest < need[b]:
-                continue
-            stats["candidates"] += 1
-            o = m + len(set(els[li + 1:]) & set(self._elements[y][lj + 1:]))
-            if o < need[b]:
-                continue
-            stats["verified"] += 1
-            if self._lcs:
-                if masks is None:
-                    masks = {}
-                    for j, u in enumerate(self._units[x]):
-                        masks[u] = masks.get(u, 0) | (1 << j)
-                full = (1 << a) - 1
-                S = full
-                for u in self._units[y]:
-                    mk = masks.get(u)
-                    if mk:
-                        t = S & mk
-                        S = ((S + t) | (S - t)) & full
-                h = a - S.bit_count()
-            else:
-                h = o
-            if fmeasure_of(h, a, b) > self._thr:
+            rest = max(min(a - c[1] - 1, b - py), min(a - p, b - c[2] - 1))
+            if c[0] + rest >= need[b] and self._check(x, y, c, masks):
                 return True
         return False
 
