@@ -42,9 +42,11 @@ __all__ = ["RougeIndex", "deduplicate"]
 
 Text = Union[str, bytes]
 
-# Stored units (tokens or n-grams) below which a query is scored on the
-# calling thread: starting worker threads costs more than it saves.
-_PARALLEL_UNITS = 40000
+# Stored texts below which a query is scored on the calling thread: handing
+# work to other threads costs more than it saves.
+_PARALLEL_TEXTS = 5000
+# Threads deduplicate uses at most (each holds 4 bytes per text of scratch).
+_MAX_PARTS = 256
 # Texts tokenized per kernel call (progress moves between calls).
 _ADD_CHUNK = 20000
 
@@ -232,7 +234,7 @@ class RougeIndex:
             n = len(self._kernel)
             out = np.empty(n, dtype=np.float64)
             threads = min(self._threads, max(n, 1))
-            if threads == 1 or n * 8 < _PARALLEL_UNITS:
+            if threads == 1 or n < _PARALLEL_TEXTS:
                 self._kernel.score_range(0, n, out)
                 return out
             bounds = [n * k // threads for k in range(threads + 1)]
@@ -300,7 +302,10 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str =
       rouge_type: "rougeL" or "rouge1" to "rouge9".
       against: texts every kept text is also compared with, themselves
         never filtered (Self-Instruct's seed tasks, an existing pool).
-      tokenizer, use_stemmer: as ``RougeScorer``'s.
+      tokenizer: an object with ``tokenize(text)``, as ``RougeScorer``'s.
+      use_stemmer: Porter-stem tokens longer than 3 characters (default
+        tokenizer only).
+      threads: worker threads (default: all cores).
       progress: draw a progress line on stderr: True, False, or None for
         "when stderr is a terminal and the run lasts over a second".
 
@@ -345,6 +350,7 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
         # be compared with is kept.
         return ([0] if n and not first else []), {"candidates": 0, "overlaps": 0,
                                                   "verified": 0}
+    threads = min(threads, _MAX_PARTS)
     dedup = _backend.index.Dedup(kernel, first, thr, threads)
     flags = np.zeros(first + n, dtype=np.uint8)
     kept = 0
