@@ -252,7 +252,7 @@ def test_kernel_twins_agree(data, kind):
     assert results[0] == AlpacaLoop(texts, against, rt, False).kept(0.0)
 
 
-def test_kernel_block_contract(kernel_mod=None):
+def test_kernel_block_contract():
     for mod in _kernels():
         kernel = mod.TextIndex(-1, False, True)
         kernel.add_texts(["a b", "a b", "c"])
@@ -268,6 +268,8 @@ def test_kernel_block_contract(kernel_mod=None):
             dedup.probe(1, 3, 2, flags)
         with pytest.raises(ValueError, match="flags has 2 items"):
             dedup.probe(1, 3, 0, np.zeros(2, np.uint8))
+        dedup.probe(1, 1, 0, flags)               # an empty block
+        assert dedup.commit(1, 1, flags) == 0
         dedup.probe(1, 3, 0, flags)
         dedup.probe(1, 3, 1, flags)
         assert dedup.commit(1, 3, flags) == 1

@@ -44,6 +44,7 @@ cdef extern from "compat.h" nogil:
     void rk_rw_read_done(long* s)
     int rk_rw_try_write(long* s)
     void rk_rw_write_done(long* s)
+    long rk_fetch_add(long* p, long v)
 
 __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_length",
            "length_range"]
@@ -523,9 +524,16 @@ cdef class TextIndex:
 
     def count(self, Py_ssize_t i):
         """The number of units (tokens, or n-grams) of stored text ``i``."""
-        if not 0 <= i < self.ntexts:
-            raise IndexError(f"text {i} out of range [0, {self.ntexts})")
-        return self.off[i + 1] - self.off[i]
+        cdef Py_ssize_t c
+        if not rk_rw_try_read(&self.state):
+            raise RuntimeError("this index is being changed by another thread")
+        try:
+            if not 0 <= i < self.ntexts:
+                raise IndexError(f"text {i} out of range [0, {self.ntexts})")
+            c = self.off[i + 1] - self.off[i]
+        finally:
+            rk_rw_read_done(&self.state)
+        return c
 
     cdef Py_ssize_t _unit_space(self) noexcept nogil:
         if self.ngrams:
@@ -820,6 +828,7 @@ ctypedef struct Scratch:
     uint32_t probe
     int64_t nmet, candidates, verified
     long busy
+    char pad[64]            # threads write their own scratch: no shared cache line
 
 
 cdef int _cmp_int32(const void* x, const void* y) noexcept nogil:
@@ -891,6 +900,7 @@ cdef class Dedup:
                                # texts ascending
     cdef Scratch* sc           # parts + 1: the last one is commit's
     cdef long state            # probes read the lists, commit writes them
+    cdef long taken            # texts of the current block taken by probes
 
     def __cinit__(self, TextIndex index not None, Py_ssize_t first, double threshold,
                   Py_ssize_t parts):
@@ -915,6 +925,7 @@ cdef class Dedup:
         self.thr = threshold
         self.lcs = index.lcs
         self.state = 0
+        self.taken = 0
         self.U = index._unit_space()
         self.longest = 0
         for i in range(self.n):
@@ -1258,11 +1269,17 @@ cdef class Dedup:
 
     def probe(self, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t part, unsigned char[::1] flags):
         """``flags[i]`` = 1 if text i fails against the texts kept so far,
-        else 0, for the texts i in [lo, hi) with (i - lo) % parts == part.
+        else 0, for the texts i in [lo, hi) that no other probe call has
+        taken since the last commit: threads calling it at once, each with
+        its own part, share the block text by text (index_py.Dedup.probe).
         The GIL is released meanwhile."""
         self._check_block(lo, hi, flags.shape[0])
         if not 0 <= part < self.parts:
             raise ValueError(f"part must be in [0, {self.parts}), got {part}")
+        if lo == hi:
+            if not self.reading:
+                raise ValueError("this Dedup is closed")
+            return
         cdef Scratch* sc = &self.sc[part]
         cdef unsigned char* fl = &flags[0]
         cdef Py_ssize_t i
@@ -1277,13 +1294,14 @@ cdef class Dedup:
             rk_flag_release(&sc.busy)
             raise ValueError("this Dedup is closed")
         with nogil:
-            i = lo + part
-            while i < hi:
+            while True:
+                i = lo + rk_fetch_add(&self.taken, 1)
+                if i >= hi:
+                    break
                 r = self._violates(sc, i, 0, lo)
                 if r < 0:
                     break
                 fl[i] = <unsigned char>r
-                i += self.parts
             rk_rw_read_done(&self.state)
             rk_flag_release(&sc.busy)
         if r < 0:
@@ -1295,6 +1313,10 @@ cdef class Dedup:
         text kept earlier in the block. Leaves ``flags[i]`` 0 for a kept
         text, 1 for a dropped one; returns the number kept."""
         self._check_block(lo, hi, flags.shape[0])
+        if lo == hi:
+            if not self.reading:
+                raise ValueError("this Dedup is closed")
+            return 0
         cdef Scratch* sc = &self.sc[self.parts]
         cdef unsigned char* fl = &flags[0]
         cdef Py_ssize_t i, kept = 0
@@ -1305,6 +1327,7 @@ cdef class Dedup:
             rk_rw_write_done(&self.state)
             raise ValueError("this Dedup is closed")
         with nogil:
+            self.taken = 0
             for i in range(lo, hi):
                 if fl[i]:
                     fl[i] = 1

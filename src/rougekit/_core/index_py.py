@@ -39,9 +39,9 @@ scored: the filter is a set-similarity join (``min_hits``,
   ``threshold`` as rouge-score's float F (for rougeN the overlap is the
   clipped n-gram overlap itself).
 
-Texts are processed in blocks: ``probe(lo, hi, part, flags)`` marks, for its
-share of the block's texts, those that already fail against the texts kept
-before the block (several parts may run at once on different threads), and
+Texts are processed in blocks: ``probe(lo, hi, part, flags)`` marks the
+block's texts that already fail against the texts kept before the block
+(threads calling it at once, each with its own part, share the texts), and
 ``commit(lo, hi, flags)`` then decides the block's texts in order, checking
 each surviving text against the texts kept earlier in the block.
 
@@ -57,6 +57,7 @@ each surviving text against the texts kept earlier in the block.
 """
 import bisect
 import math
+import threading
 from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
 from rougekit._core.engine_py import lcs_prf
@@ -350,6 +351,8 @@ class Dedup:
         self._parts = parts
         self._lcs = index.kind == KIND_L
         self._stats = {"met": 0, "candidates": 0, "verified": 0}
+        self._taken = 0                     # texts of the block taken by probes
+        self._taking = threading.Lock()
         units = index._units[:self._n]
         # Elements: the k-th occurrence of unit u is (u, k); rank them by
         # document frequency, rarest first (ties by the element itself).
@@ -499,11 +502,20 @@ class Dedup:
 
     def probe(self, lo: int, hi: int, part: int, flags: Any) -> None:
         """``flags[i]`` = 1 if text i fails against the texts kept so far,
-        else 0, for the texts i in [lo, hi) with (i - lo) % parts == part."""
+        else 0, for the texts i in [lo, hi) that no other probe call has
+        taken since the last commit: threads calling it at once, each with
+        its own ``part`` (0 to parts - 1), share the block text by text, so
+        a slow thread holds back no other. Every probe of a block must end
+        before its commit."""
         self._check_block(lo, hi, flags)
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < self._parts:
             raise ValueError(f"part must be in [0, {self._parts}), got {part!r}")
-        for i in range(lo + part, hi, self._parts):
+        while True:
+            with self._taking:
+                i = lo + self._taken
+                self._taken += 1
+            if i >= hi:
+                return
             flags[i] = 1 if self._violates(i, 0, lo) else 0
 
     def commit(self, lo: int, hi: int, flags: Any) -> int:
@@ -512,6 +524,7 @@ class Dedup:
         a text kept earlier in the block. Leaves ``flags[i]`` 0 for a kept
         text, 1 for a dropped one; returns the number kept."""
         self._check_block(lo, hi, flags)
+        self._taken = 0
         kept = 0
         for i in range(lo, hi):
             if flags[i]:

@@ -43,6 +43,17 @@ static inline int rk_flag_get(volatile long *f) {
 }
 #endif
 
+/* Atomically add v to *p; returns the value before. */
+#if defined(_MSC_VER)
+static inline long rk_fetch_add(volatile long *p, long v) {
+    return _InterlockedExchangeAdd(p, v);
+}
+#else
+static inline long rk_fetch_add(volatile long *p, long v) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+#endif
+
 /* A readers-writer state shared between threads: 0 free, n > 0 read by n
    users, -1 held by one writer. Never blocks: a try that fails tells the
    caller to raise (an index is never read while it is being changed). */
