@@ -12,6 +12,7 @@ if not _force_pure:
     try:
         from rougekit._lcs import lcs_indices, lcs_length, summary_lcs_hits, union_lcs
         from rougekit._overlap import ngram_overlap
+        from rougekit._core import rouge155_c as rouge155
         NAME = "compiled"
     except ImportError:
         _force_pure = True
@@ -19,7 +20,8 @@ if not _force_pure:
 if _force_pure:
     from rougekit._pure import (lcs_indices, lcs_length, ngram_overlap,
                                 summary_lcs_hits, union_lcs)
+    from rougekit._core import rouge155_py as rouge155
     NAME = "pure"
 
 __all__ = ["NAME", "lcs_length", "lcs_indices", "union_lcs",
-           "summary_lcs_hits", "ngram_overlap"]
+           "summary_lcs_hits", "ngram_overlap", "rouge155"]

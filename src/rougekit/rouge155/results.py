@@ -1,0 +1,168 @@
+"""Result objects of a ROUGE-1.5.5 run, and the script's text for them.
+
+A :class:`Rouge155Result` holds, per system, per measure, the printed
+averages with their confidence intervals and every evaluation's scores;
+``render()`` gives the script's output, line for line (``per_document=True``
+adds the ``-d`` lines).
+
+Every number is the one the script prints: per-evaluation R, P and F are
+rounded to 5 decimals (F computed from the rounded P and R), averages are
+the script's bootstrap means. With ``counting_unit`` 1 or 2 the
+per-evaluation values are counts (model n-grams, peer n-grams, hits).
+"""
+import dataclasses
+import functools
+import re
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+__all__ = ["DocumentScore", "MeasureResult", "SystemResult", "Rouge155Result"]
+
+DASHES = "-" * 45
+DOTS = "." * 45
+
+
+class DocumentScore(NamedTuple):
+    """One evaluation's scores of one measure, as the script computes them:
+    R, P and F rounded to 5 decimals, and the counts they come from (summed
+    over the models with ``formula="A"``; for ROUGE-W, weighted sums)."""
+    recall: float
+    precision: float
+    fmeasure: float
+    model_count: float
+    peer_count: float
+    hits: float
+
+
+class Interval(NamedTuple):
+    low: float
+    high: float
+
+
+def _count_text(value: float, weighted: bool) -> str:
+    """A count as Perl prints it: integers as integers, ROUGE-W's weighted
+    counts (floating point) with 15 significant digits."""
+    if weighted:
+        text = "%.15g" % value
+        return "0" if text == "-0" else text
+    return "%d" % value
+
+
+def _leading_number(key):
+    m = re.match(r"[0-9]+", key)
+    return int(m.group()) if m else None
+
+
+def _by_eval_id(a, b):
+    """The script's ``by_evalID``: by the leading number of the instance key
+    when both have one, else as strings. (Where the script's order depends
+    on Perl's hash order, equal leading numbers, the key decides.)"""
+    na, nb = _leading_number(a), _leading_number(b)
+    if na is not None and nb is not None and na != nb:
+        return -1 if na < nb else 1
+    return (a > b) - (a < b)
+
+
+@dataclasses.dataclass
+class MeasureResult:
+    """One measure of one system (one block of the output).
+
+    ``recall``, ``precision``, ``fmeasure`` and their ``*_interval`` are the
+    printed averages (None with ``counting_unit=2``, which prints counts);
+    ``documents`` maps each evaluation ID to its :class:`DocumentScore`, in
+    the script's order of instances; ``model_count``, ``peer_count`` and
+    ``hits`` are the totals over the evaluations (what ``-t 2`` prints,
+    truncated to integers).
+    """
+    label: str
+    recall: Optional[float]
+    precision: Optional[float]
+    fmeasure: Optional[float]
+    recall_interval: Optional[Interval]
+    precision_interval: Optional[Interval]
+    fmeasure_interval: Optional[Interval]
+    documents: Dict[str, DocumentScore]
+    model_count: float
+    peer_count: float
+    hits: float
+
+
+@dataclasses.dataclass
+class SystemResult:
+    """Every measure of one system, in the script's order."""
+    system_id: str
+    measures: Dict[str, MeasureResult]
+
+    def __getitem__(self, label: str) -> MeasureResult:
+        return self.measures[label]
+
+
+@dataclasses.dataclass
+class Rouge155Result:
+    """The scores of a run: ``systems`` maps each system ID (sorted as the
+    script sorts them) to its :class:`SystemResult`. ``missing`` lists the
+    ``(evaluation ID, system ID)`` pairs without a summary, which the script
+    reports on stderr and leaves out of that system's averages."""
+    systems: Dict[str, SystemResult]
+    counting_unit: int
+    confidence_label: str
+    missing: List[Tuple[str, str]] = dataclasses.field(default_factory=list)
+
+    def __getitem__(self, system_id: str) -> SystemResult:
+        return self.systems[system_id]
+
+    def render_lines(self, per_document: bool = False) -> List[str]:
+        """The script's output lines (without line ends)."""
+        lines: List[str] = []
+        for system_id, system in self.systems.items():
+            for label, m in system.measures.items():
+                head = "%s %s" % (system_id, label)
+                lines.append(DASHES)
+                if self.counting_unit == 2:
+                    lines.append("%s M_count: %d P_count: %d H_count: %d"
+                                 % (head, int(m.model_count), int(m.peer_count), int(m.hits)))
+                else:
+                    for name, value, iv in (("R", m.recall, m.recall_interval),
+                                            ("P", m.precision, m.precision_interval),
+                                            ("F", m.fmeasure, m.fmeasure_interval)):
+                        lines.append("%s Average_%s: %7.5f (%s%%-conf.int. %7.5f - %7.5f)"
+                                     % (head, name, value, self.confidence_label,
+                                        iv.low, iv.high))
+                if per_document:
+                    lines.append(DOTS)
+                    weighted = label.startswith("ROUGE-W-")
+                    keys = sorted(("%s.%s" % (eval_id, system_id), eval_id)
+                                  for eval_id in m.documents)
+                    keys.sort(key=functools.cmp_to_key(lambda x, y: _by_eval_id(x[0], y[0])))
+                    for key, eval_id in keys:
+                        d = m.documents[eval_id]
+                        if self.counting_unit == 0:
+                            values = "R:%7.5f P:%7.5f F:%7.5f" % (d.recall, d.precision,
+                                                                  d.fmeasure)
+                        else:
+                            values = "R:%s P:%s F:%s" % (
+                                _count_text(d.model_count, weighted),
+                                _count_text(d.peer_count, weighted),
+                                _count_text(d.hits, weighted))
+                        lines.append("%s Eval %s %s" % (head, key, values))
+        return lines
+
+    def render(self, per_document: bool = False) -> str:
+        """The script's output text (``per_document``: with the ``-d`` lines)."""
+        lines = self.render_lines(per_document)
+        return "".join(line + "\n" for line in lines)
+
+    def render_bytes(self, per_document: bool = False) -> bytes:
+        """The output as the script writes it: a line whose characters are all
+        below 256 as one byte each (IDs read from the command line are bytes
+        to Perl), any other line in UTF-8."""
+        out = []
+        for line in self.render_lines(per_document):
+            try:
+                out.append(line.encode("latin-1"))
+            except UnicodeEncodeError:
+                out.append(line.encode("utf-8", "surrogateescape"))
+            out.append(b"\n")
+        return b"".join(out)
+
+    def __str__(self) -> str:
+        return self.render()

@@ -1,0 +1,377 @@
+"""``Rouge155``: ROUGE-1.5.5.pl's numbers from Python, without Perl.
+
+>>> from rougekit.rouge155 import Rouge155
+>>> scorer = Rouge155(max_n=2, stem=True)
+>>> scores = scorer.score("The cats sat on the mat.", ["A cat sat on a mat."])
+>>> scores["ROUGE-1"]
+DocumentScore(recall=0.66667, precision=0.66667, fmeasure=0.66667, model_count=6.0, peer_count=6.0, hits=4.0)
+>>> result = scorer.score_corpus(["The cats sat on the mat.", "Dogs barked."],
+...                              [["A cat sat on a mat."], ["The dog barks.", "Dogs bark."]])
+>>> print(result.render().splitlines()[1])
+A ROUGE-1 Average_R: 0.62462 (95%-conf.int. 0.50000 - 0.75000)
+
+A text is a summary with one sentence per line (the script's SPL format);
+``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
+"""
+import os
+from array import array
+from typing import Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from rougekit import _backend
+from rougekit.rouge155.config import Config, Evaluation
+from rougekit.rouge155.options import Options
+from rougekit.rouge155.results import (DocumentScore, Interval, MeasureResult,
+                                       Rouge155Result, SystemResult)
+from rougekit.rouge155.text import FormatError, Vocabulary, read_sentences, sentence_ids
+
+__all__ = ["Rouge155"]
+
+Text = Union[str, bytes]
+
+
+class _InMemory:
+    """A summary given as text (SPL), not as a file."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+
+def _as_bytes(text, name):
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogateescape")
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text)
+    raise TypeError(f"{name} must be a str or bytes, not {type(text).__name__}")
+
+
+def _display(path) -> str:
+    return os.fsdecode(path) if isinstance(path, (str, bytes)) else "<text>"
+
+
+class _Corpus:
+    """Every summary of a run as token ids, documents built on first use.
+
+    A document is one summary read with one stemming setting: the n-gram
+    reader's tokens and the LCS reader's sentences. Sentences of all
+    documents live in one int32 array, each a (start, end) range; a
+    document's n-gram tokens are the range over its sentences, except under
+    ``-b`` where the two readers cut differently.
+    """
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.vocab = Vocabulary(options.remove_stopwords)
+        self.tokens = array("i")
+        self.seq_start = array("q")
+        self.seq_end = array("q")
+        self.doc_ngram = array("i")
+        self.doc_sent_lo = array("i")
+        self.doc_sent_hi = array("i")
+        self.doc_source: list = []
+        self._docs: dict = {}
+        self._sentences: dict = {}
+
+    def _raw_sentences(self, source, fmt):
+        key = (id(source), fmt) if isinstance(source, _InMemory) else (source, fmt)
+        sents = self._sentences.get(key)
+        if sents is None:
+            if isinstance(source, _InMemory):
+                data = source.data
+            else:
+                try:
+                    with open(source, "rb") as f:
+                        data = f.read()
+                except IsADirectoryError:
+                    raise FileNotFoundError(f"{_display(source)} is a directory, "
+                                            "not a summary file") from None
+            try:
+                sents = read_sentences(data, fmt)
+            except FormatError as e:
+                raise ValueError(f"{_display(source)}: {e}") from None
+            self._sentences[key] = sents
+        return sents
+
+    def doc(self, source, fmt, stem: bool) -> int:
+        key = (id(source) if isinstance(source, _InMemory) else source, fmt, stem)
+        d = self._docs.get(key)
+        if d is not None:
+            return d
+        o = self.options
+        ngram, sents = sentence_ids(self.vocab, self._raw_sentences(source, fmt), stem,
+                                    byte_limit=o.byte_limit, word_limit=o.word_limit)
+        tokens, starts, ends = self.tokens, self.seq_start, self.seq_end
+        first = len(starts)
+        begin = len(tokens)
+        for s in sents:
+            starts.append(len(tokens))
+            tokens.extend(s)
+            ends.append(len(tokens))
+        if o.byte_limit:
+            starts.append(len(tokens))
+            tokens.extend(ngram)
+            ends.append(len(tokens))
+        else:
+            starts.append(begin)
+            ends.append(len(tokens))
+        d = len(self.doc_ngram)
+        self.doc_ngram.append(len(starts) - 1)
+        self.doc_sent_lo.append(first)
+        self.doc_sent_hi.append(first + len(sents))
+        self.doc_source.append(source)
+        self._docs[key] = d
+        return d
+
+    def arrays(self):
+        return (np.frombuffer(self.tokens, dtype=np.int32) if len(self.tokens)
+                else np.zeros(0, dtype=np.int32),
+                np.frombuffer(self.seq_start, dtype=np.int64),
+                np.frombuffer(self.seq_end, dtype=np.int64),
+                np.frombuffer(self.doc_ngram, dtype=np.int32),
+                np.frombuffer(self.doc_sent_lo, dtype=np.int32),
+                np.frombuffer(self.doc_sent_hi, dtype=np.int32),
+                max(len(self.vocab), 1))
+
+
+class _Jobs:
+    """The evaluations of one (system, measure): document indices for the
+    kernel (``score_evals``'s ``jobs``)."""
+
+    def __init__(self):
+        self.peer_seq = array("i")
+        self.peer_bag = array("i")
+        self.model_off = array("q", [0])
+        self.model_seq = array("i")
+        self.model_bag = array("i")
+
+    def arrays(self):
+        def np_(a, dt):
+            return np.frombuffer(a, dtype=dt) if len(a) else np.zeros(0, dtype=dt)
+        return (np_(self.peer_seq, np.int32), np_(self.peer_bag, np.int32),
+                np_(self.model_off, np.int64), np_(self.model_seq, np.int32),
+                np_(self.model_bag, np.int32))
+
+
+class Rouge155:
+    """ROUGE-1.5.5.pl's scores: configured with keyword arguments that stand
+    for the script's flags (see :mod:`rougekit.rouge155.options` for the
+    table), e.g. ``Rouge155(max_n=4, weight=1.2, skip_distance=4,
+    skip_unigrams=True, stem=True, remove_stopwords=True)`` for
+    ``-n 4 -w 1.2 -2 4 -u -m -s``.
+
+    - ``score(candidate, references)``: one evaluation's scores per measure;
+    - ``score_corpus(candidates, references)``: one system over many
+      evaluations (one or more references each), averages and intervals;
+    - ``score_config(config, systems=None)``: a configuration read by
+      :func:`~rougekit.rouge155.read_config` or
+      :func:`~rougekit.rouge155.read_file_list`, every system or some.
+
+    Bad options raise ``ValueError`` or ``TypeError`` naming the keyword; a
+    missing summary ``FileNotFoundError``; a model without tokens under
+    ROUGE-W (where the script dies with "Illegal division by zero") and an
+    unreadable input format ``ValueError``.
+    """
+
+    def __init__(self, **options):
+        self.options = Options(**options)
+
+    @classmethod
+    def from_options(cls, options: Options) -> "Rouge155":
+        self = cls.__new__(cls)
+        self.options = options
+        return self
+
+    # -- entry points -------------------------------------------------------
+
+    def score(self, candidate: Text, references: Union[Text, Sequence[Text]]
+              ) -> Dict[str, DocumentScore]:
+        """The scores of one candidate against its references, by measure label.
+
+        These are the numbers the script prints with ``-d`` for this
+        evaluation (its average over one evaluation is the same number).
+        """
+        result = self.score_corpus([candidate], [references], system_id="A")
+        system = result.systems["A"]
+        return {label: m.documents["1"] for label, m in system.measures.items()}
+
+    def score_corpus(self, candidates: Sequence[Text],
+                     references: Sequence[Union[Text, Sequence[Text]]], *,
+                     system_id: str = "A") -> Rouge155Result:
+        """One system's candidates, each against its references (a text or a
+        list of texts); evaluation IDs are 1, 2, ... in order."""
+        if isinstance(candidates, (str, bytes)):
+            raise TypeError("candidates must be a list of texts, not a single "
+                            f"{type(candidates).__name__}")
+        candidates = list(candidates)
+        references = list(references)
+        if len(candidates) != len(references):
+            raise ValueError(f"candidates has {len(candidates)} texts but references has "
+                             f"{len(references)} items")
+        evaluations = []
+        for i, (cand, refs) in enumerate(zip(candidates, references)):
+            if isinstance(refs, (str, bytes, bytearray)):
+                refs = [refs]
+            refs = list(refs)
+            if not refs:
+                raise ValueError(f"references[{i}] is empty: give at least one reference")
+            evaluations.append(Evaluation(
+                id=str(i + 1), input_format="SPL",
+                peers={system_id: _InMemory(_as_bytes(cand, f"candidates[{i}]"))},
+                models=[(str(j), _InMemory(_as_bytes(r, f"references[{i}][{j}]")))
+                        for j, r in enumerate(refs)]))
+        return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
+
+    def score_config(self, config: Config,
+                     systems: Union[None, str, Sequence[str]] = None) -> Rouge155Result:
+        """Score a configuration: every system it names (``systems=None``,
+        the script's ``-a``), one system ID, or a list of them (in the order
+        given)."""
+        if systems is None:
+            peers = list(config.systems)
+        elif isinstance(systems, str):
+            peers = [systems]
+        else:
+            peers = list(systems)
+        return _Run(self.options, config).run(peers)
+
+
+class _Run:
+    """One run of the script over a configuration: documents, jobs, kernel
+    calls, bootstrap, results."""
+
+    def __init__(self, options: Options, config: Config):
+        self.options = options
+        self.config = config
+        self.corpus = _Corpus(options)
+        self.measures = options.measures()
+        self.missing: List = []
+
+    def _check_models(self, ev: Evaluation):
+        for _, path in ev.models:
+            if not isinstance(path, _InMemory) and not os.path.exists(path):
+                raise FileNotFoundError(f"cannot find model summary {_display(path)} "
+                                        f"(evaluation {ev.id})")
+
+    def run(self, peers: List[str]) -> Rouge155Result:
+        o = self.options
+        corpus = self.corpus
+        # The script stems with a global flag that -M switches off after
+        # stemming a model: replay it in the script's order.
+        stem_now = o.stem
+        plans = []          # (peer, instance keys, [(measure, jobs)])
+        for peer in peers:
+            evals = []
+            for ev in self.config.evaluations:
+                if peer in ev.peers:
+                    evals.append(ev)
+                elif self.measures:
+                    self.missing.append((ev.id, peer))
+            if self.measures:
+                for ev in evals:
+                    self._check_models(ev)
+            per_measure = []
+            shared = {}
+            for measure in self.measures:
+                kind = measure.kind
+                # Without -M every document of a run is read with one stemming
+                # setting, so the measures share their jobs.
+                cache_key = stem_now if not o.stem_models_only else None
+                if cache_key in shared:
+                    per_measure.append((measure, shared[cache_key]))
+                    continue
+                jobs = _Jobs()
+                for ev in evals:
+                    fmt = ev.input_format
+                    peer_src = ev.peers[peer]
+                    pd = corpus.doc(peer_src, fmt, stem_now)
+                    jobs.peer_seq.append(pd)
+                    jobs.peer_bag.append(pd)
+                    for _, model_src in ev.models:
+                        if kind == "N":
+                            seq_flag = bag_flag = stem_now
+                        elif kind == "W":
+                            seq_flag = stem_now
+                            bag_flag = True if o.stem_models_only else stem_now
+                        else:   # L, S
+                            seq_flag = bag_flag = True if o.stem_models_only else stem_now
+                        if o.stem_models_only and kind != "N":
+                            stem_now = False
+                        md = corpus.doc(model_src, fmt, seq_flag)
+                        jobs.model_seq.append(md)
+                        jobs.model_bag.append(md if bag_flag == seq_flag else
+                                              corpus.doc(model_src, fmt, bag_flag))
+                    jobs.model_off.append(len(jobs.model_seq))
+                if cache_key is not None:
+                    shared[cache_key] = jobs
+                per_measure.append((measure, jobs))
+            keys = ["%s.%s" % (ev.id, peer) for ev in evals]
+            plans.append((peer, evals, keys, per_measure))
+
+        arrays = corpus.arrays()
+        kernel = _backend.rouge155
+        systems = {}
+        for peer, evals, keys, per_measure in plans:
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            measures = {}
+            columns = []
+            computed = {}
+            for measure, jobs in per_measure:
+                ck = (id(jobs), measure.kind, measure.n, measure.unigrams)
+                if ck not in computed:
+                    values, bad = kernel.score_evals(
+                        measure.kind, arrays, jobs.arrays(), n=measure.n,
+                        skip_distance=(o.skip_distance if o.skip_distance is not None
+                                       else -1.0),
+                        skip_unigrams=measure.unigrams,
+                        weight=o.weight if o.weight is not None else 1.0,
+                        best_model=o.formula == "B", alpha=o.alpha)
+                    if bad >= 0:
+                        doc = int(jobs.model_seq[bad])
+                        raise ValueError(
+                            "ROUGE-W: model summary %s has no tokens; the script dies here "
+                            "(Illegal division by zero)" % _display(corpus.doc_source[doc]))
+                    computed[ck] = values[order] if len(order) else values
+                values = computed[ck]
+                if o.counting_unit == 0:
+                    columns.append(values[:, 3:6])
+                else:
+                    columns.append(values[:, [0, 2, 1]])
+                measures[measure.label] = values
+            table = (np.ascontiguousarray(np.hstack(columns)) if columns
+                     else np.zeros((len(keys), 0)))
+            if o.counting_unit != 2 and columns:
+                avg, lo, hi = kernel.bootstrap(table, o.resamples, o.confidence,
+                                               token_counts=o.counting_unit == 1,
+                                               alpha=o.alpha)
+            results = {}
+            for k, (label, values) in enumerate(measures.items()):
+                docs = {}
+                for row, i in enumerate(order):
+                    v = values[row]
+                    docs[evals[i].id] = DocumentScore(float(v[3]), float(v[4]), float(v[5]),
+                                                      float(v[0]), float(v[2]), float(v[1]))
+                totals = [0.0, 0.0, 0.0]
+                for v in values:      # in instance order, as the script sums them
+                    totals[0] += v[0]
+                    totals[1] += v[2]
+                    totals[2] += v[1]
+                if o.counting_unit == 2:
+                    averages = [None] * 6
+                else:
+                    c = 3 * k
+                    averages = [_printed(avg[c + j]) for j in range(3)] + [
+                        Interval(_printed(lo[c + j]), _printed(hi[c + j])) for j in range(3)]
+                results[label] = MeasureResult(label, *averages, documents=docs,
+                                               model_count=totals[0], peer_count=totals[1],
+                                               hits=totals[2])
+            systems[peer] = SystemResult(peer, results)
+        return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
+                              confidence_label=o.confidence_label, missing=self.missing)
+
+
+def _printed(x) -> float:
+    """A value as the script prints it (``%7.5f``), back as a float."""
+    return float("%.5f" % x)
