@@ -1,4 +1,5 @@
-"""Build the compiled core: every ``src/rougekit/*.pyx`` becomes an extension.
+"""Build the compiled core: every ``src/rougekit/**/*.pyx`` becomes an extension
+(module name from its path).
 
 Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only, and
 ``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only).
@@ -34,8 +35,8 @@ def extensions():
     from Cython.Build import cythonize
 
     exts = []
-    for pyx in sorted(glob.glob(os.path.join("src", "rougekit", "*.pyx"))):
-        name = "rougekit." + os.path.splitext(os.path.basename(pyx))[0]
+    for pyx in sorted(glob.glob(os.path.join("src", "rougekit", "**", "*.pyx"), recursive=True)):
+        name = os.path.splitext(os.path.relpath(pyx, "src"))[0].replace(os.sep, ".")
         exts.append(Extension(name, [pyx], include_dirs=["src/rougekit"],
                               extra_compile_args=CFLAGS,
                               extra_link_args=LDFLAGS))

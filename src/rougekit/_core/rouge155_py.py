@@ -22,16 +22,23 @@ Both modules expose the same three functions with the same results:
     ``srand(0)``, ``srand(1)``, ... (the printed average is the mean of the
     resample means, not the plain mean).
 
+``TokenCorpus``
+    The token ids of every summary of a run, one sequence per sentence:
+    the script's tokens (runs of ASCII letters and digits, lowercased), each
+    raw token mapped once to its final id (stopwords dropped, stems).
+
 The token corpus and the jobs are numpy arrays (see ``score_evals``); token
 ids are dense (``0 <= id < vocab``) and equal ids are equal token strings.
 """
 import math
 import re
+from array import array
 from collections import Counter
 
 import numpy as np
 
-__all__ = ["porter_stem", "score_evals", "bootstrap", "round5", "METRICS"]
+__all__ = ["porter_stem", "score_evals", "bootstrap", "round5", "raw_tokens", "TokenCorpus",
+           "METRICS"]
 
 METRICS = ("N", "S", "L", "W")
 
@@ -439,7 +446,7 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
 
     >>> avg, lo, hi = bootstrap(np.array([[0.5], [1.0]]), 1000, 95)
     >>> print("%7.5f %7.5f %7.5f" % (avg[0], lo[0], hi[0]))
-    0.74950 0.50000 1.00000
+    0.75000 0.50000 1.00000
     """
     values = np.ascontiguousarray(values, dtype=np.float64)
     n, cols = values.shape
@@ -489,3 +496,116 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
         lo[col] = at(ranked, lower_a) + (at(ranked, lower_a + 1) - at(ranked, lower_a)) * ratio
         hi[col] = at(ranked, upper_a) + (at(ranked, upper_a + 1) - at(ranked, upper_a)) * ratio
     return avg, lo, hi
+
+
+# ---------------------------------------------------------------------------
+# Token ids of the summaries
+# ---------------------------------------------------------------------------
+
+# Lowercase A-Z; keep a-z and 0-9; every other byte separates tokens (the
+# script's s/-/ - /g, s/[^A-Za-z0-9\-]/ /g and its filter of "-" tokens).
+_FILTER = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else (c + 32 if 65 <= c <= 90 else 32)
+                for c in range(256))
+
+
+def raw_tokens(text: bytes):
+    """The script's tokens of a text before stopwords and stemming: runs of
+    ASCII letters and digits, lowercased.
+
+    >>> raw_tokens(b"Well-known: 4:00pm")
+    [b'well', b'known', b'4', b'00pm']
+    """
+    return text.translate(_FILTER).split()
+
+
+class TokenCorpus:
+    """The token ids of every summary of a run, one sequence per sentence.
+
+    ``resolvers`` holds two functions (table 0: unstemmed, 1: stemmed) that
+    give the final id of a raw token, -1 to drop it; each is asked once per
+    raw token. ``add_text(data, table)`` adds one sequence per non-empty
+    line (SPL) (``add_file(path, table)``: of a file), ``add_sentences(sentences,
+    table, joined)`` one per
+    sentence or, ``joined``, one for all; ``add_span(first, last)`` a
+    sequence covering sequences ``first .. last - 1``. Each returns the index
+    of its first sequence. ``arrays()`` gives (tokens, seq_start, seq_end).
+
+    >>> ids = {}
+    >>> tc = TokenCorpus([lambda t: ids.setdefault(t, len(ids))] * 2)
+    >>> tc.add_text(b"The cat\\n\\nsat.\\n", 0), tc.add_span(0, 2), len(tc)
+    (0, 2, 3)
+    >>> [a.tolist() for a in tc.arrays()]
+    [[0, 1, 2], [0, 2, 0], [2, 3, 3]]
+    """
+
+    def __init__(self, resolvers):
+        resolvers = tuple(resolvers)
+        if len(resolvers) != 2 or not all(callable(r) for r in resolvers):
+            raise TypeError("resolvers must be two callables (unstemmed, stemmed)")
+        self._resolvers = resolvers
+        self._final = ({}, {})
+        self._tokens = array("i")
+        self._starts = array("q")
+        self._ends = array("q")
+
+    def __len__(self):
+        return len(self._starts)
+
+    def _ids(self, text, table):
+        final = self._final[table]
+        raw = text.translate(_FILTER).split()
+        for t in raw:
+            if t not in final:
+                value = self._resolvers[table](t)
+                if not isinstance(value, int) or not -1 <= value < 0x7FFFFFFF:
+                    raise ValueError(f"a resolver returned {value!r}, not an id >= -1")
+                final[t] = value
+        return [i for i in map(final.__getitem__, raw) if i >= 0]
+
+    def _sequence(self, start, end):
+        self._starts.append(start)
+        self._ends.append(end)
+        return len(self._starts) - 1
+
+    def add_text(self, data: bytes, table: int) -> int:
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        first = len(self._starts)
+        for line in data.split(b"\n"):
+            if line:
+                start = len(self._tokens)
+                self._tokens.extend(self._ids(line, table))
+                self._sequence(start, len(self._tokens))
+        return first
+
+    def add_file(self, path, table: int) -> int:
+        """``add_text`` of the file at ``path``."""
+        with open(path, "rb") as f:
+            data = f.read()
+        return self.add_text(data, table)
+
+    def add_sentences(self, sentences, table: int, joined: bool = False) -> int:
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        first = len(self._starts)
+        start = len(self._tokens)
+        for sentence in sentences:
+            if not joined:
+                start = len(self._tokens)
+            self._tokens.extend(self._ids(bytes(sentence), table))
+            if not joined:
+                self._sequence(start, len(self._tokens))
+        if joined:
+            self._sequence(start, len(self._tokens))
+        return first
+
+    def add_span(self, first: int, last: int) -> int:
+        if not 0 <= first <= last <= len(self._starts):
+            raise ValueError(f"sequences [{first}, {last}) out of range")
+        if first == last:
+            return self._sequence(len(self._tokens), len(self._tokens))
+        return self._sequence(self._starts[first], self._ends[last - 1])
+
+    def arrays(self):
+        return (np.array(self._tokens, dtype=np.int32), np.array(self._starts, dtype=np.int64),
+                np.array(self._ends, dtype=np.int64))

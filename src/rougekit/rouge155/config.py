@@ -36,8 +36,8 @@ message naming the file and, where known, the line.
 import dataclasses
 import os
 import re
+import xml.etree.ElementTree as ET
 from typing import Dict, List, Optional, Tuple, Union
-from xml.parsers import expat
 
 __all__ = ["Config", "Evaluation", "ConfigError", "read_config", "read_file_list",
            "INPUT_FORMATS"]
@@ -78,69 +78,36 @@ class Config:
 
 
 # Perl's \s on a character string (XML::Parser's strings are Unicode).
-_PERL_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_TRIM = re.compile("^[%s]+|[%s]+$" % (_PERL_SPACE, _PERL_SPACE))
+_PERL_SPACE = ("\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+               + "\u2028\u2029\u202f\u205f\u3000")
 
 
 def _trim(text):
-    return _TRIM.sub("", text)
-
-
-class _Node:
-    """A DOM node as XML::DOM builds it: elements, and text (character data
-    and CDATA, split by comments and processing instructions)."""
-
-    __slots__ = ("name", "attrs", "children", "text", "line")
-
-    def __init__(self, name=None, attrs=None, text=None, line=0):
-        self.name = name
-        self.attrs = attrs
-        self.children = []
-        self.text = text
-        self.line = line
+    return text.strip(_PERL_SPACE)
 
 
 def _parse_xml(path):
+    """The document's root element, comments and processing instructions
+    kept: XML::DOM's text nodes are the character data (CDATA included)
+    between two other nodes, and the script reads each of them."""
     with open(path, "rb") as f:
         data = f.read()
-    root = _Node(name="#document")
-    stack = [root]
-    parser = expat.ParserCreate()
-    parser.buffer_text = False
-
-    def start(name, attrs):
-        node = _Node(name=name, attrs=attrs, line=parser.CurrentLineNumber)
-        stack[-1].children.append(node)
-        stack.append(node)
-
-    def end(name):
-        stack.pop()
-
-    def chars(data):
-        children = stack[-1].children
-        if children and children[-1].text is not None:
-            children[-1].text += data
-        else:
-            children.append(_Node(text=data))
-
-    def breaks_text(*_):
-        stack[-1].children.append(_Node(name="#other"))
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = chars
-    parser.CommentHandler = breaks_text
-    parser.ProcessingInstructionHandler = breaks_text
+    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True, insert_pis=True))
     try:
-        parser.Parse(data, True)
-    except expat.ExpatError as e:
+        parser.feed(data)
+        return parser.close()
+    except ET.ParseError as e:
+        line = e.position[0] if e.position else 0
+        message = str(e).split(": line")[0]
         raise ConfigError("%s line %d: not a valid XML configuration (%s)"
-                          % (os.fsdecode(path), e.lineno, expat.ErrorString(e.code))) from None
-    return root
+                          % (os.fsdecode(path), line, message)) from None
 
 
-def _texts(node):
-    return [child.text for child in node.children if child.text is not None]
+def _texts(elem):
+    """The text nodes of an element, in order."""
+    if not len(elem):
+        return [elem.text] if elem.text else []
+    return [t for t in [elem.text] + [child.tail for child in elem] if t]
 
 
 def read_config(path: Path) -> Config:
@@ -164,63 +131,61 @@ def read_config(path: Path) -> Config:
     systems: Dict[str, None] = {}
 
     def fail(node, message):
-        raise ConfigError("%s line %d: %s" % (where, node.line, message))
+        raise ConfigError("%s: <%s>: %s" % (where, node.tag, message))
 
     def attribute(node, name):
-        if name not in node.attrs:
-            fail(node, "<%s> has no %s attribute" % (node.name, name))
-        return node.attrs[name]
+        if name not in node.attrib:
+            fail(node, "no %s attribute" % name)
+        return node.attrib[name]
 
-    def entry(node, eval_id, what):
+    def entry(node, eval_id):
         if eval_id is None or eval_id not in evals:
-            fail(node, "<%s> outside an <EVAL> (the script dies: \"(%s) Evaluation "
-                       "database does not contain entry for this evaluation ID\")"
-                 % (node.name, what))
+            fail(node, "outside an <EVAL> (the script dies: \"Evaluation database does "
+                       "not contain entry for this evaluation ID\")")
         return evals[eval_id]
 
-    def visit(node, eval_id):
-        name = (node.name or "").upper()
-        if node.attrs is None:                      # document, text, comment
-            for child in node.children:
-                visit(child, eval_id)
-            return
-        if name == "EVAL":
-            eval_id = attribute(node, "ID")
-            if eval_id not in evals:
-                evals[eval_id] = {"IF": None, "PR": None, "MR": None, "Ps": {}, "MIDs": [],
-                                  "Ms": {}}
-                order.append(eval_id)
-            for child in node.children:
-                visit(child, eval_id)
-        elif name == "INPUT-FORMAT":
-            fmt = attribute(node, "TYPE")
-            if fmt.rstrip("\n").upper() not in INPUT_FORMATS or fmt.count("\n") > 1:
-                fail(node, "unknown input type %r (SEE, SPL, ISI or SIMPLE)" % fmt)
-            entry(node, eval_id, "INPUT-FORMAT")["IF"] = fmt
-        elif name in ("PEER-ROOT", "MODEL-ROOT"):
-            for text in _texts(node):
-                entry(node, eval_id, name)["PR" if name == "PEER-ROOT" else "MR"] = _trim(text)
-        elif name == "PEERS":
-            for child in node.children:
-                if child.attrs is not None and child.name.upper() == "P":
-                    peer = attribute(child, "ID")
-                    systems.setdefault(peer)
-                    ev = entry(child, eval_id, "PEERS")
-                    for text in _texts(child):
-                        ev["Ps"][peer] = _trim(text)
-        elif name == "MODELS":
-            for child in node.children:
-                if child.attrs is not None and child.name.upper() == "M":
-                    model = attribute(child, "ID")
-                    ev = entry(child, eval_id, "MODELS")
-                    ev["MIDs"].append(model)
-                    for text in _texts(child):
-                        ev["Ms"][model] = _trim(text)
-        else:
-            for child in node.children:
-                visit(child, eval_id)
+    def visit(children, eval_id):
+        """The script's readEvals over some sibling elements."""
+        for node in children:
+            tag = node.tag
+            if not isinstance(tag, str):            # a comment or processing instruction
+                continue
+            name = tag.upper()
+            if name == "EVAL":
+                ev_id = attribute(node, "ID")
+                if ev_id not in evals:
+                    evals[ev_id] = {"IF": None, "PR": None, "MR": None, "Ps": {}, "MIDs": [],
+                                    "Ms": {}}
+                    order.append(ev_id)
+                visit(node, ev_id)
+            elif name == "INPUT-FORMAT":
+                fmt = attribute(node, "TYPE")
+                if fmt.rstrip("\n").upper() not in INPUT_FORMATS or fmt.count("\n") > 1:
+                    fail(node, "unknown input type %r (SEE, SPL, ISI or SIMPLE)" % fmt)
+                entry(node, eval_id)["IF"] = fmt
+            elif name == "PEER-ROOT" or name == "MODEL-ROOT":
+                for text in _texts(node):
+                    entry(node, eval_id)["PR" if name == "PEER-ROOT" else "MR"] = _trim(text)
+            elif name == "PEERS":
+                for child in node:
+                    if isinstance(child.tag, str) and child.tag.upper() == "P":
+                        peer = attribute(child, "ID")
+                        systems.setdefault(peer)
+                        ev = entry(child, eval_id)
+                        for text in _texts(child):
+                            ev["Ps"][peer] = _trim(text)
+            elif name == "MODELS":
+                for child in node:
+                    if isinstance(child.tag, str) and child.tag.upper() == "M":
+                        model = attribute(child, "ID")
+                        ev = entry(child, eval_id)
+                        ev["MIDs"].append(model)
+                        for text in _texts(child):
+                            ev["Ms"][model] = _trim(text)
+            else:
+                visit(node, eval_id)
 
-    visit(root, None)
+    visit([root], None)
     evaluations = []
     for eval_id in order:
         ev = evals[eval_id]

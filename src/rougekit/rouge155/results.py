@@ -13,7 +13,9 @@ per-evaluation values are counts (model n-grams, peer n-grams, hits).
 import dataclasses
 import functools
 import re
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Tuple
+
+import numpy as np
 
 __all__ = ["DocumentScore", "MeasureResult", "SystemResult", "Rouge155Result"]
 
@@ -62,28 +64,52 @@ def _by_eval_id(a, b):
     return (a > b) - (a < b)
 
 
-@dataclasses.dataclass
 class MeasureResult:
     """One measure of one system (one block of the output).
 
-    ``recall``, ``precision``, ``fmeasure`` and their ``*_interval`` are the
-    printed averages (None with ``counting_unit=2``, which prints counts);
-    ``documents`` maps each evaluation ID to its :class:`DocumentScore`, in
-    the script's order of instances; ``model_count``, ``peer_count`` and
-    ``hits`` are the totals over the evaluations (what ``-t 2`` prints,
-    truncated to integers).
+    ``recall``, ``precision``, ``fmeasure`` and their ``*_interval`` (low,
+    high) are the printed averages (None with ``counting_unit=2``, which
+    prints counts); ``documents`` maps each evaluation ID to its
+    :class:`DocumentScore`, in the script's order of instances (evaluation
+    IDs sorted as strings); ``model_count``, ``peer_count`` and ``hits`` are
+    the totals over the evaluations, summed in that order (what ``-t 2``
+    prints, truncated to integers).
     """
-    label: str
-    recall: Optional[float]
-    precision: Optional[float]
-    fmeasure: Optional[float]
-    recall_interval: Optional[Interval]
-    precision_interval: Optional[Interval]
-    fmeasure_interval: Optional[Interval]
-    documents: Dict[str, DocumentScore]
-    model_count: float
-    peer_count: float
-    hits: float
+
+    __slots__ = ("label", "recall", "precision", "fmeasure", "recall_interval",
+                 "precision_interval", "fmeasure_interval", "model_count", "peer_count",
+                 "hits", "_eval_ids", "_values", "_documents")
+
+    def __init__(self, label, averages, eval_ids, values):
+        self.label = label
+        (self.recall, self.precision, self.fmeasure, self.recall_interval,
+         self.precision_interval, self.fmeasure_interval) = averages
+        self._eval_ids = eval_ids
+        self._values = values          # rows: model count, hits, peer count, R, P, F
+        self._documents = None
+        if len(values):
+            # np.cumsum adds in order, one value after the other, as Perl does.
+            self.model_count, self.hits, self.peer_count = (
+                float(np.cumsum(values[:, j])[-1]) for j in range(3))
+        else:
+            self.model_count = self.hits = self.peer_count = 0.0
+
+    @property
+    def documents(self) -> Dict[str, DocumentScore]:
+        if self._documents is None:
+            self._documents = {
+                eval_id: DocumentScore(r, p, f, mc, pc, h)
+                for eval_id, (mc, h, pc, r, p, f) in zip(self._eval_ids, self._values.tolist())}
+        return self._documents
+
+    def __repr__(self):
+        if self.recall is None:
+            return ("MeasureResult(%r, model_count=%r, peer_count=%r, hits=%r, documents=%d)"
+                    % (self.label, self.model_count, self.peer_count, self.hits,
+                       len(self._eval_ids)))
+        return ("MeasureResult(%r, recall=%r, precision=%r, fmeasure=%r, documents=%d)"
+                % (self.label, self.recall, self.precision, self.fmeasure,
+                   len(self._eval_ids)))
 
 
 @dataclasses.dataclass
@@ -129,22 +155,22 @@ class Rouge155Result:
                                         iv.low, iv.high))
                 if per_document:
                     lines.append(DOTS)
-                    weighted = label.startswith("ROUGE-W-")
-                    keys = sorted(("%s.%s" % (eval_id, system_id), eval_id)
-                                  for eval_id in m.documents)
-                    keys.sort(key=functools.cmp_to_key(lambda x, y: _by_eval_id(x[0], y[0])))
-                    for key, eval_id in keys:
-                        d = m.documents[eval_id]
-                        if self.counting_unit == 0:
-                            values = "R:%7.5f P:%7.5f F:%7.5f" % (d.recall, d.precision,
-                                                                  d.fmeasure)
-                        else:
-                            values = "R:%s P:%s F:%s" % (
-                                _count_text(d.model_count, weighted),
-                                _count_text(d.peer_count, weighted),
-                                _count_text(d.hits, weighted))
-                        lines.append("%s Eval %s %s" % (head, key, values))
+                    lines.extend(self._document_lines(head, system_id, m))
         return lines
+
+    def _document_lines(self, head, system_id, m):
+        keys = sorted(("%s.%s" % (eval_id, system_id), row)
+                      for row, eval_id in enumerate(m._eval_ids))
+        keys.sort(key=functools.cmp_to_key(lambda x, y: _by_eval_id(x[0], y[0])))
+        rows = m._values.tolist()
+        if self.counting_unit == 0:
+            return ["%s Eval %s R:%7.5f P:%7.5f F:%7.5f" % (head, key, rows[i][3], rows[i][4],
+                                                            rows[i][5])
+                    for key, i in keys]
+        weighted = m.label.startswith("ROUGE-W-")
+        return ["%s Eval %s R:%s P:%s F:%s" % (
+            head, key, _count_text(rows[i][0], weighted), _count_text(rows[i][2], weighted),
+            _count_text(rows[i][1], weighted)) for key, i in keys]
 
     def render(self, per_document: bool = False) -> str:
         """The script's output text (``per_document``: with the ``-d`` lines)."""

@@ -8,7 +8,7 @@ DocumentScore(recall=0.66667, precision=0.66667, fmeasure=0.66667, model_count=6
 >>> result = scorer.score_corpus(["The cats sat on the mat.", "Dogs barked."],
 ...                              [["A cat sat on a mat."], ["The dog barks.", "Dogs bark."]])
 >>> print(result.render().splitlines()[1])
-A ROUGE-1 Average_R: 0.62462 (95%-conf.int. 0.50000 - 0.75000)
+A ROUGE-1 Average_R: 0.73333 (95%-conf.int. 0.66667 - 0.80000)
 
 A text is a summary with one sentence per line (the script's SPL format);
 ``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
@@ -24,7 +24,8 @@ from rougekit.rouge155.config import Config, Evaluation
 from rougekit.rouge155.options import Options
 from rougekit.rouge155.results import (DocumentScore, Interval, MeasureResult,
                                        Rouge155Result, SystemResult)
-from rougekit.rouge155.text import FormatError, Vocabulary, read_sentences, sentence_ids
+from rougekit.rouge155.text import (FormatError, Vocabulary, format_name, limit_lcs_sentences,
+                                    limit_text, read_sentences)
 
 __all__ = ["Rouge155"]
 
@@ -32,7 +33,7 @@ Text = Union[str, bytes]
 
 
 class _InMemory:
-    """A summary given as text (SPL), not as a file."""
+    """A summary given as text (SPL), not as a file; hashed by identity."""
 
     __slots__ = ("data",)
 
@@ -52,42 +53,57 @@ def _display(path) -> str:
     return os.fsdecode(path) if isinstance(path, (str, bytes)) else "<text>"
 
 
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _read(path) -> bytes:
+    """A file's bytes (a directory is an error, not an empty summary)."""
+    fd = os.open(path, os.O_RDONLY | _O_BINARY)
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except IsADirectoryError:
+        raise FileNotFoundError(f"{_display(path)} is a directory, not a summary file") from None
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
 class _Corpus:
     """Every summary of a run as token ids, documents built on first use.
 
-    A document is one summary read with one stemming setting: the n-gram
-    reader's tokens and the LCS reader's sentences. Sentences of all
-    documents live in one int32 array, each a (start, end) range; a
-    document's n-gram tokens are the range over its sentences, except under
-    ``-b`` where the two readers cut differently.
+    A document is one summary read with one stemming setting: its sentences
+    (the LCS reader's) are consecutive sequences of the kernel's
+    ``TokenCorpus``, and its n-gram tokens one more sequence: the span of
+    its sentences, or under ``-b``, where the two readers cut differently,
+    a sequence of its own.
     """
 
     def __init__(self, options: Options):
         self.options = options
         self.vocab = Vocabulary(options.remove_stopwords)
-        self.tokens = array("i")
-        self.seq_start = array("q")
-        self.seq_end = array("q")
+        self.tokens = _backend.rouge155.TokenCorpus(self.vocab.resolvers())
         self.doc_ngram = array("i")
         self.doc_sent_lo = array("i")
         self.doc_sent_hi = array("i")
         self.doc_source: list = []
         self._docs: dict = {}
         self._sentences: dict = {}
+        self._plain = not options.word_limit and not options.byte_limit
+        self._plain_formats: dict = {}
+
+    def _data(self, source) -> bytes:
+        return source.data if isinstance(source, _InMemory) else _read(source)
 
     def _raw_sentences(self, source, fmt):
-        key = (id(source), fmt) if isinstance(source, _InMemory) else (source, fmt)
+        key = (source, fmt)
         sents = self._sentences.get(key)
         if sents is None:
-            if isinstance(source, _InMemory):
-                data = source.data
-            else:
-                try:
-                    with open(source, "rb") as f:
-                        data = f.read()
-                except IsADirectoryError:
-                    raise FileNotFoundError(f"{_display(source)} is a directory, "
-                                            "not a summary file") from None
+            data = self._data(source)
             try:
                 sents = read_sentences(data, fmt)
             except FormatError as e:
@@ -96,43 +112,49 @@ class _Corpus:
         return sents
 
     def doc(self, source, fmt, stem: bool) -> int:
-        key = (id(source) if isinstance(source, _InMemory) else source, fmt, stem)
+        key = (source, fmt, stem)
         d = self._docs.get(key)
         if d is not None:
             return d
         o = self.options
-        ngram, sents = sentence_ids(self.vocab, self._raw_sentences(source, fmt), stem,
-                                    byte_limit=o.byte_limit, word_limit=o.word_limit)
-        tokens, starts, ends = self.tokens, self.seq_start, self.seq_end
-        first = len(starts)
-        begin = len(tokens)
-        for s in sents:
-            starts.append(len(tokens))
-            tokens.extend(s)
-            ends.append(len(tokens))
-        if o.byte_limit:
-            starts.append(len(tokens))
-            tokens.extend(ngram)
-            ends.append(len(tokens))
+        tc = self.tokens
+        table = 1 if stem else 0
+        plain = self._plain_formats.get(fmt)
+        if plain is None:
+            plain = self._plain_formats[fmt] = self._plain and format_name(fmt) == "SPL"
+        if plain:
+            if isinstance(source, _InMemory):
+                first = tc.add_text(source.data, table)
+            else:
+                try:
+                    first = tc.add_file(source, table)
+                except IsADirectoryError:
+                    raise FileNotFoundError(f"{_display(source)} is a directory, "
+                                            "not a summary file") from None
         else:
-            starts.append(begin)
-            ends.append(len(tokens))
+            sents = self._raw_sentences(source, fmt)
+            first = tc.add_sentences(limit_lcs_sentences(sents, o.word_limit, o.byte_limit),
+                                     table)
+        last = len(tc)
+        if o.byte_limit:
+            ngram = tc.add_sentences(limit_text(sents, byte_limit=o.byte_limit), table,
+                                     joined=True)
+        else:
+            ngram = tc.add_span(first, last)
         d = len(self.doc_ngram)
-        self.doc_ngram.append(len(starts) - 1)
+        self.doc_ngram.append(ngram)
         self.doc_sent_lo.append(first)
-        self.doc_sent_hi.append(first + len(sents))
+        self.doc_sent_hi.append(last)
         self.doc_source.append(source)
         self._docs[key] = d
         return d
 
     def arrays(self):
-        return (np.frombuffer(self.tokens, dtype=np.int32) if len(self.tokens)
-                else np.zeros(0, dtype=np.int32),
-                np.frombuffer(self.seq_start, dtype=np.int64),
-                np.frombuffer(self.seq_end, dtype=np.int64),
-                np.frombuffer(self.doc_ngram, dtype=np.int32),
-                np.frombuffer(self.doc_sent_lo, dtype=np.int32),
-                np.frombuffer(self.doc_sent_hi, dtype=np.int32),
+        tokens, starts, ends = self.tokens.arrays()
+        return (tokens, starts, ends,
+                np.array(self.doc_ngram, dtype=np.int32),
+                np.array(self.doc_sent_lo, dtype=np.int32),
+                np.array(self.doc_sent_hi, dtype=np.int32),
                 max(len(self.vocab), 1))
 
 
@@ -249,12 +271,6 @@ class _Run:
         self.measures = options.measures()
         self.missing: List = []
 
-    def _check_models(self, ev: Evaluation):
-        for _, path in ev.models:
-            if not isinstance(path, _InMemory) and not os.path.exists(path):
-                raise FileNotFoundError(f"cannot find model summary {_display(path)} "
-                                        f"(evaluation {ev.id})")
-
     def run(self, peers: List[str]) -> Rouge155Result:
         o = self.options
         corpus = self.corpus
@@ -269,9 +285,6 @@ class _Run:
                     evals.append(ev)
                 elif self.measures:
                     self.missing.append((ev.id, peer))
-            if self.measures:
-                for ev in evals:
-                    self._check_models(ev)
             per_measure = []
             shared = {}
             for measure in self.measures:
@@ -346,27 +359,16 @@ class _Run:
                 avg, lo, hi = kernel.bootstrap(table, o.resamples, o.confidence,
                                                token_counts=o.counting_unit == 1,
                                                alpha=o.alpha)
+            eval_ids = [evals[i].id for i in order]
             results = {}
             for k, (label, values) in enumerate(measures.items()):
-                docs = {}
-                for row, i in enumerate(order):
-                    v = values[row]
-                    docs[evals[i].id] = DocumentScore(float(v[3]), float(v[4]), float(v[5]),
-                                                      float(v[0]), float(v[2]), float(v[1]))
-                totals = [0.0, 0.0, 0.0]
-                for v in values:      # in instance order, as the script sums them
-                    totals[0] += v[0]
-                    totals[1] += v[2]
-                    totals[2] += v[1]
                 if o.counting_unit == 2:
                     averages = [None] * 6
                 else:
                     c = 3 * k
                     averages = [_printed(avg[c + j]) for j in range(3)] + [
                         Interval(_printed(lo[c + j]), _printed(hi[c + j])) for j in range(3)]
-                results[label] = MeasureResult(label, *averages, documents=docs,
-                                               model_count=totals[0], peer_count=totals[1],
-                                               hits=totals[2])
+                results[label] = MeasureResult(label, averages, eval_ids, values)
             systems[peer] = SystemResult(peer, results)
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
                               confidence_label=o.confidence_label, missing=self.missing)

@@ -19,16 +19,18 @@ is one character to the script, and a non-ASCII byte separates words.
 >>> raw_tokens(b"well-known: 4:00pm caf\\xc3\\xa9, can't")
 [b'well', b'known', b'4', b'00pm', b'caf', b'can', b't']
 
-:class:`Vocabulary` turns raw tokens into ids, removing stopwords (``-s``)
-and stemming (``-m``) as the script does.
+:class:`Vocabulary` gives raw tokens their ids, removing stopwords (``-s``)
+and stemming (``-m``) as the script does; the kernel's ``TokenCorpus``
+tokenizes the summaries with it.
 """
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List
 
-from rougekit.rouge155.lexicon import morph_stem, stopwords
+from rougekit import _backend
+from rougekit.rouge155.lexicon import exceptions, stopwords
 
 __all__ = ["read_sentences", "limit_text", "limit_lcs_sentences", "raw_tokens",
-           "perl_split", "Vocabulary", "FormatError"]
+           "perl_split", "Vocabulary", "FormatError", "format_name"]
 
 
 class FormatError(ValueError):
@@ -36,8 +38,6 @@ class FormatError(ValueError):
 
 
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
-_KEEP = b"abcdefghijklmnopqrstuvwxyz0123456789"
-_FILTER = bytes(c if c in _KEEP else (c + 32 if 65 <= c <= 90 else 32) for c in range(256))
 
 _SEE = re.compile(rb'^<a (?:size="[0-9]+" )?name="[0-9]+">\[[0-9]+\]</a>\s+'
                   rb'<a href="#[0-9]+" id=[0-9]+>([^<]+)')
@@ -45,7 +45,7 @@ _ISI = re.compile(rb'^<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
 _SPACES = re.compile(rb"[ \t\n\r\f\x0b]+")
 
 
-def _format_name(fmt):
+def format_name(fmt):
     """The format's name for ``fmt`` matched as the script does
     (``/^SEE$/i``: any case, one trailing newline allowed), or None."""
     if fmt is None:
@@ -64,7 +64,7 @@ def read_sentences(data: bytes, fmt: str) -> List[bytes]:
       (optionally ``<a size="N" name=...``), up to the first ``<``;
     - ISI: the text of every line ``<S SNTNO="...">TEXT</S>``.
     """
-    name = _format_name(fmt)
+    name = format_name(fmt)
     if name == "SPL":
         lines = [line for line in data.split(b"\n") if line]
     elif name is None:
@@ -169,19 +169,24 @@ def limit_lcs_sentences(sentences: List[bytes], word_limit: float = 0,
 
 
 def raw_tokens(text: bytes) -> List[bytes]:
-    """The script's tokens of a (lowercased) text, before stopwords and
-    stemming: runs of ASCII letters and digits."""
-    return text.translate(_FILTER).split()
+    """The script's tokens of a text, before stopwords and stemming: runs of
+    ASCII letters and digits, lowercased."""
+    return _backend.rouge155.raw_tokens(text)
 
 
 class Vocabulary:
-    """Token ids shared by every summary of a run.
+    """Final token ids shared by every summary of a run.
 
-    ``ids(raw, stem)`` maps raw tokens to ids: a stopword (with
-    ``remove_stopwords``) is dropped; with ``stem``, a token longer than 3
-    characters becomes its ``morph_stem``. Equal final strings get equal
-    ids, whether or not they were stemmed (``-M`` compares stemmed models
-    with unstemmed peers). ``strings[i]`` is the string of id ``i``.
+    ``resolve(raw, stem)`` is the id of a raw token: -1 for a stopword (with
+    ``remove_stopwords``); with ``stem``, a token longer than 3 characters
+    is replaced by its ``morph_stem`` (the WordNet base form, else the
+    Porter stem). Equal final strings get equal ids,
+    stemmed or not (``-M`` compares stemmed models with unstemmed peers).
+    ``strings[i]`` is the string of id ``i``.
+
+    >>> v = Vocabulary(remove_stopwords=True)
+    >>> v.resolve(b"children", True), v.resolve(b"child", False), v.resolve(b"the", False)
+    (0, 0, -1)
     """
 
     def __init__(self, remove_stopwords: bool = False):
@@ -189,47 +194,27 @@ class Vocabulary:
         self._stop = stopwords() if remove_stopwords else frozenset()
         self._id_of: Dict[bytes, int] = {}
         self.strings: List[bytes] = []
-        self._raw = ({}, {})          # per stem flag: raw token -> id, or -1
+        # morph_stem, unrolled: this runs once per distinct raw token.
+        self._exceptions = exceptions()
+        self._porter = _backend.rouge155.porter_stem
 
     def __len__(self):
         return len(self.strings)
 
-    def _intern(self, token: bytes) -> int:
+    def resolve(self, raw: bytes, stem: bool) -> int:
+        if raw in self._stop:
+            return -1
+        token = raw
+        if stem and len(raw) > 3:
+            word = raw.decode("ascii")
+            base = self._exceptions.get(word)
+            token = (base if base is not None else self._porter(word)).encode("ascii")
         i = self._id_of.get(token)
         if i is None:
             i = self._id_of[token] = len(self.strings)
             self.strings.append(token)
         return i
 
-    def _new(self, token: bytes, stem: bool) -> int:
-        if token in self._stop:
-            return -1
-        if stem and len(token) > 3:
-            token = morph_stem(token.decode("ascii")).encode("ascii")
-        return self._intern(token)
-
-    def ids(self, raw: List[bytes], stem: bool) -> List[int]:
-        table = self._raw[1 if stem else 0]
-        try:
-            out = list(map(table.__getitem__, raw))
-        except KeyError:
-            for t in raw:
-                if t not in table:
-                    table[t] = self._new(t, stem)
-            out = list(map(table.__getitem__, raw))
-        if self.remove_stopwords:
-            out = [i for i in out if i >= 0]
-        return out
-
-
-def sentence_ids(vocab: Vocabulary, sentences: List[bytes], stem: bool,
-                 byte_limit: Optional[float] = 0, word_limit: Optional[float] = 0):
-    """(n-gram reader's ids, LCS reader's sentences of ids) of one summary."""
-    pieces = limit_lcs_sentences(sentences, word_limit or 0, byte_limit or 0)
-    sents = [vocab.ids(raw_tokens(s), stem) for s in pieces]
-    if byte_limit:
-        ngram = vocab.ids(raw_tokens(b" ".join(limit_text(sentences, byte_limit=byte_limit))),
-                          stem)
-    else:
-        ngram = [t for s in sents for t in s]
-    return ngram, sents
+    def resolvers(self):
+        """The two resolvers of ``TokenCorpus``: unstemmed, stemmed."""
+        return (lambda raw: self.resolve(raw, False), lambda raw: self.resolve(raw, True))
