@@ -7,10 +7,11 @@ Drop-in modules with rouge-score 0.1.2's names and results::
     scorer.score(target, prediction)
 
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
-``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
+``rouge_w``, ``rouge_s``, ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
+``rougekit.rouge155`` is ROUGE-1.5.5.pl without Perl.
 
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
@@ -24,7 +25,7 @@ from rougekit.evaluator import (Evaluation, MeasureType, MissingFieldError,
                                 RougeScoreEvaluator, RougeType, rouge_1_score)
 from rougekit.scoring import Score
 from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2,
-                                    rouge_l, rouge_lsum, rouge_n)
+                                    rouge_l, rouge_lsum, rouge_n, rouge_s, rouge_w)
 from rougekit.word_tokenizers import get_tokenizer
 from rougekit.aggregate import MeanAggregator
 from rougekit.hf import compute
@@ -35,7 +36,8 @@ __all__ = [
     # rouge-score's modules, drop-in
     "rouge_scorer", "scoring", "tokenize", "tokenizers",
     # token-level functions (candidate first, reference second)
-    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
+    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
+    "overlap",
     "lcs", "f1", "fbeta",
     # text-level evaluators
     "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
