@@ -210,6 +210,35 @@ def run_perl(workdir, argv, timeout=600):
     return result
 
 
+def run_perl_program(code, stdin: bytes, argv=(), timeout=600) -> bytes:
+    """Run a Perl program (stdin -> stdout) beside the script; cached like
+    run_perl. ``ROUGE155_SCRIPT`` and ``ROUGE155_DB`` in its environment name
+    the script and the WordNet exception DB."""
+    module = oracle()
+    argv = [str(a) for a in argv]
+    cache = _cache_dir()
+    key = None
+    if cache:
+        h = hashlib.sha256()
+        for path in (Path(module.rouge_script()), Path(module.DATA_DIR) / "WordNet-2.0.exc.db"):
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+        h.update(code.encode("utf-8"))
+        h.update(json.dumps(argv).encode("utf-8"))
+        h.update(hashlib.sha256(stdin).digest())
+        key = h.hexdigest()
+        if (cache / (key + ".prog")).is_file():
+            return (cache / (key + ".prog")).read_bytes()
+    env = dict(os.environ, ROUGE155_SCRIPT=module.rouge_script(),
+               ROUGE155_DB=os.path.join(module.DATA_DIR, "WordNet-2.0.exc.db"))
+    proc = subprocess.run(["perl", "-e", code] + argv, input=stdin, capture_output=True,
+                          env=env, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-2000:]
+    if cache:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / (key + ".prog")).write_bytes(proc.stdout)
+    return proc.stdout
+
+
 def run_kit(workdir, argv):
     """``rougekit rouge155 argv`` in this process (the kernel in use), in workdir."""
     from rougekit.rouge155.cli import main

@@ -13,8 +13,16 @@ plus hand-made evaluations for the edge cases.
 """
 import pytest
 
-from _rouge155 import (first_difference, items_to_evals, kernel_names, oracle, run_kit,
-                       run_perl, use_kernel, write_inputs)
+from _rouge155 import (
+    first_difference,
+    items_to_evals,
+    kernel_names,
+    oracle,
+    run_kit,
+    run_perl,
+    use_kernel,
+    write_inputs,
+)
 
 # Option sets, each scored on one generated corpus ("plain": references may be
 # empty or token-free; "w": ROUGE-W's corpus, where the script dies on such a

@@ -20,7 +20,7 @@ if not _force_pure:
 if _force_pure:
     from rougekit._pure import (lcs_indices, lcs_length, ngram_overlap,
                                 summary_lcs_hits, union_lcs)
-    from rougekit._core import rouge155_py as rouge155
+    from rougekit._core import rouge155_py as rouge155  # type: ignore[no-redef]
     NAME = "pure"
 
 __all__ = ["NAME", "lcs_length", "lcs_indices", "union_lcs",

@@ -130,15 +130,14 @@ def rouge_w(candidate: Iterable[Hashable], reference: Iterable[Hashable],
 
     >>> p, r, f = rouge_w(["a", "b", "c", "d"], ["a", "b", "x", "c", "d"])
     >>> print(f"{p:.5f} {r:.5f} {f:.5f}")
-    0.89090 0.63734 0.74309
+    0.89090 0.51656 0.65395
     """
     weight = _check_real(weight, "weight", positive=True)
-    candidate = _tokens(candidate, "candidate")
-    reference = _tokens(reference, "reference")
-    if not candidate or not reference:
+    cand = _tokens(candidate, "candidate")
+    ref = _tokens(reference, "reference")
+    if not cand or not ref:
         return Score(0.0, 0.0, 0.0)
-    hits, ref_total, cand_total = rouge155_pair_counts("W", reference, candidate,
-                                                       weight=weight)
+    hits, ref_total, cand_total = rouge155_pair_counts("W", ref, cand, weight=weight)
     precision = (hits / cand_total) ** (1 / weight)
     recall = (hits / ref_total) ** (1 / weight)
     return Score(precision, recall, fmeasure(precision, recall))
@@ -168,12 +167,12 @@ def rouge_s(candidate: Iterable[Hashable], reference: Iterable[Hashable],
         distance = _check_real(skip_distance, "skip_distance")
     if not isinstance(unigrams, bool):
         raise TypeError(f"unigrams must be True or False, not {type(unigrams).__name__}")
-    candidate = _tokens(candidate, "candidate")
-    reference = _tokens(reference, "reference")
-    for t in candidate + reference:
+    cand = _tokens(candidate, "candidate")
+    ref = _tokens(reference, "reference")
+    for t in cand + ref:
         hash(t)      # grams are counted by value, as in rouge_n
     hits, ref_total, cand_total = rouge155_pair_counts(
-        "S", reference, candidate, skip_distance=distance, skip_unigrams=unigrams)
+        "S", ref, cand, skip_distance=distance, skip_unigrams=unigrams)
     return _score(hits, cand_total, ref_total)
 
 

@@ -224,7 +224,7 @@ def _ngrams(tokens, n):
 def _skip_bigrams(tokens, skip_distance, unigrams):
     """The script's createSkipBigram: pairs (t_i, t_j), i < j <= i + D + 1
     (any j when D < 0), and with ``unigrams`` each t_i but the last."""
-    grams = Counter()
+    grams: Counter = Counter()
     last = len(tokens) - 1
     for i in range(last):
         if unigrams:
@@ -543,7 +543,7 @@ class TokenCorpus:
         if len(resolvers) != 2 or not all(callable(r) for r in resolvers):
             raise TypeError("resolvers must be two callables (unstemmed, stemmed)")
         self._resolvers = resolvers
-        self._final = ({}, {})
+        self._final: tuple = ({}, {})
         self._tokens = array("i")
         self._starts = array("q")
         self._ends = array("q")

@@ -9,12 +9,10 @@ script's inputs; results render the script's text. The command line is
 >>> Rouge155(max_n=1).score("the cat sat", "the cat sat down")["ROUGE-1"].recall
 0.75
 """
-from rougekit.rouge155.config import (Config, ConfigError, Evaluation, read_config,
-                                      read_file_list)
+from rougekit.rouge155.config import Config, ConfigError, Evaluation, read_config, read_file_list
 from rougekit.rouge155.lexicon import exceptions, morph_stem, porter_stem, stopwords
 from rougekit.rouge155.options import Measure, Options
-from rougekit.rouge155.results import (DocumentScore, MeasureResult, Rouge155Result,
-                                       SystemResult)
+from rougekit.rouge155.results import DocumentScore, MeasureResult, Rouge155Result, SystemResult
 from rougekit.rouge155.scorer import Rouge155
 
 __all__ = [

@@ -141,12 +141,12 @@ def _run(argv: List[str], prog: str) -> int:
     if cmd.file_list_format is not None:
         config = read_file_list(os.fsencode(config_path), cmd.file_list_format,
                                 system if system is not None else "X")
-        systems = config.systems
+        systems: Optional[List[str]] = config.systems
     else:
         if system is None and not cmd.all_systems:
             raise _Error("give a system ID to evaluate, or -a to evaluate all systems")
         config = read_config(config_path)
-        systems = None if cmd.all_systems else [system]
+        systems = None if cmd.all_systems or system is None else [system]
     result = Rouge155.from_options(options).score_config(config, systems)
     err = sys.stderr.buffer if hasattr(sys.stderr, "buffer") else None
     for eval_id, peer in result.missing:

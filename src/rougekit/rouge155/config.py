@@ -37,12 +37,14 @@ import dataclasses
 import os
 import re
 import xml.etree.ElementTree as ET
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __all__ = ["Config", "Evaluation", "ConfigError", "read_config", "read_file_list",
            "INPUT_FORMATS"]
 
 Path = Union[str, bytes]
+# A summary: a path, or (from Python) a text held in memory.
+Source = Any
 
 # The formats the XML configuration accepts (in any case). SIMPLE is for BE
 # (-3) only: reading a summary in it fails as it does in the script.
@@ -63,8 +65,8 @@ class Evaluation:
     """
     id: str
     input_format: Optional[str] = None
-    peers: Dict[str, Path] = dataclasses.field(default_factory=dict)
-    models: List[Tuple[str, Path]] = dataclasses.field(default_factory=list)
+    peers: Dict[str, Source] = dataclasses.field(default_factory=dict)
+    models: List[Tuple[str, Source]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -216,7 +218,7 @@ def read_file_list(path: Path, input_format: str = "SPL", system_id: str = "X") 
     where = os.fsdecode(path)
     with open(path, "rb") as f:
         data = f.read()
-    evaluations = []
+    evaluations: List[Evaluation] = []
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()

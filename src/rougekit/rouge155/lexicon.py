@@ -37,7 +37,8 @@ def porter_stem(word: str) -> str:
 
 def data_file(name: str) -> bytes:
     """The bytes of a shipped data file."""
-    return importlib.resources.files("rougekit.rouge155").joinpath("data", name).read_bytes()
+    folder = importlib.resources.files("rougekit.rouge155").joinpath("data")
+    return folder.joinpath(name).read_bytes()
 
 
 @functools.lru_cache(maxsize=None)

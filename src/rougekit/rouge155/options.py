@@ -48,7 +48,7 @@ import dataclasses
 import math
 import numbers
 import re
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 __all__ = ["Options", "Measure", "CommandLine", "parse_argv", "UsageError", "perl_number"]
 
@@ -288,7 +288,7 @@ def parse_argv(argv: List[str]):
                       positional=argv)
     if "l" in values and "b" in values:
         raise UsageError("give a length limit in words (-l) or in bytes (-b), not both")
-    kw = {}
+    kw: Dict[str, Any] = {}
     if "n" in values:
         n = perl_number(values["n"], "n")
         kw["max_n"] = int(math.floor(n)) if n >= 1 else 0

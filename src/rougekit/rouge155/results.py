@@ -158,10 +158,13 @@ class Rouge155Result:
                     lines.extend(self._document_lines(head, system_id, m))
         return lines
 
-    def _document_lines(self, head, system_id, m):
+    def _document_lines(self, head: str, system_id: str, m: MeasureResult) -> List[str]:
         keys = sorted(("%s.%s" % (eval_id, system_id), row)
                       for row, eval_id in enumerate(m._eval_ids))
-        keys.sort(key=functools.cmp_to_key(lambda x, y: _by_eval_id(x[0], y[0])))
+
+        def by_eval_id(x: Tuple[str, int], y: Tuple[str, int]) -> int:
+            return _by_eval_id(x[0], y[0])
+        keys.sort(key=functools.cmp_to_key(by_eval_id))
         rows = m._values.tolist()
         if self.counting_unit == 0:
             return ["%s Eval %s R:%7.5f P:%7.5f F:%7.5f" % (head, key, rows[i][3], rows[i][4],

@@ -3,8 +3,8 @@
 >>> from rougekit.rouge155 import Rouge155
 >>> scorer = Rouge155(max_n=2, stem=True)
 >>> scores = scorer.score("The cats sat on the mat.", ["A cat sat on a mat."])
->>> scores["ROUGE-1"]
-DocumentScore(recall=0.66667, precision=0.66667, fmeasure=0.66667, model_count=6.0, peer_count=6.0, hits=4.0)
+>>> scores["ROUGE-1"].recall, scores["ROUGE-1"].hits, scores["ROUGE-2"].fmeasure
+(0.66667, 4.0, 0.4)
 >>> result = scorer.score_corpus(["The cats sat on the mat.", "Dogs barked."],
 ...                              [["A cat sat on a mat."], ["The dog barks.", "Dogs bark."]])
 >>> print(result.render().splitlines()[1])
@@ -15,17 +15,28 @@ A text is a summary with one sentence per line (the script's SPL format);
 """
 import os
 from array import array
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Dict, List, Sequence, Union
 
 import numpy as np
 
 from rougekit import _backend
 from rougekit.rouge155.config import Config, Evaluation
 from rougekit.rouge155.options import Options
-from rougekit.rouge155.results import (DocumentScore, Interval, MeasureResult,
-                                       Rouge155Result, SystemResult)
-from rougekit.rouge155.text import (FormatError, Vocabulary, format_name, limit_lcs_sentences,
-                                    limit_text, read_sentences)
+from rougekit.rouge155.results import (
+    DocumentScore,
+    Interval,
+    MeasureResult,
+    Rouge155Result,
+    SystemResult,
+)
+from rougekit.rouge155.text import (
+    FormatError,
+    Vocabulary,
+    format_name,
+    limit_lcs_sentences,
+    limit_text,
+    read_sentences,
+)
 
 __all__ = ["Rouge155"]
 
@@ -286,7 +297,7 @@ class _Run:
                 elif self.measures:
                     self.missing.append((ev.id, peer))
             per_measure = []
-            shared = {}
+            shared: Dict[bool, _Jobs] = {}
             for measure in self.measures:
                 kind = measure.kind
                 # Without -M every document of a run is read with one stemming
@@ -362,6 +373,7 @@ class _Run:
             eval_ids = [evals[i].id for i in order]
             results = {}
             for k, (label, values) in enumerate(measures.items()):
+                averages: list
                 if o.counting_unit == 2:
                     averages = [None] * 6
                 else:

@@ -67,6 +67,8 @@ def read_sentences(data: bytes, fmt: str) -> List[bytes]:
     name = format_name(fmt)
     if name == "SPL":
         lines = [line for line in data.split(b"\n") if line]
+    elif fmt is None:
+        raise FormatError("no input format given (<INPUT-FORMAT TYPE=\"SPL\"/>, SEE or ISI)")
     elif name is None:
         raise FormatError("unknown input format %r: SEE, SPL or ISI" % (fmt,))
     else:
