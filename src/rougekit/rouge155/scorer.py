@@ -15,7 +15,8 @@ A text is a summary with one sentence per line (the script's SPL format);
 """
 import os
 from array import array
-from typing import Dict, List, Sequence, Union
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -202,19 +203,25 @@ class Rouge155:
       :func:`~rougekit.rouge155.read_config` or
       :func:`~rougekit.rouge155.read_file_list`, every system or some.
 
+    ``threads`` (not an option of the script) is how many threads score the
+    measures and resample (default: all cores); the numbers do not depend
+    on it.
+
     Bad options raise ``ValueError`` or ``TypeError`` naming the keyword; a
     missing summary ``FileNotFoundError``; a model without tokens under
     ROUGE-W (where the script dies with "Illegal division by zero") and an
     unreadable input format ``ValueError``.
     """
 
-    def __init__(self, **options):
+    def __init__(self, *, threads: Optional[int] = None, **options):
         self.options = Options(**options)
+        self.threads = _check_threads(threads)
 
     @classmethod
-    def from_options(cls, options: Options) -> "Rouge155":
+    def from_options(cls, options: Options, threads: Optional[int] = None) -> "Rouge155":
         self = cls.__new__(cls)
         self.options = options
+        self.threads = _check_threads(threads)
         return self
 
     # -- entry points -------------------------------------------------------
@@ -268,19 +275,44 @@ class Rouge155:
             peers = [systems]
         else:
             peers = list(systems)
-        return _Run(self.options, config).run(peers)
+        return _Run(self.options, config, self.threads).run(peers)
 
 
 class _Run:
     """One run of the script over a configuration: documents, jobs, kernel
     calls, bootstrap, results."""
 
-    def __init__(self, options: Options, config: Config):
+    def __init__(self, options: Options, config: Config, threads: Optional[int] = None):
         self.options = options
+        self.threads = threads if threads is not None else (os.cpu_count() or 1)
         self.config = config
         self.corpus = _Corpus(options)
         self.measures = options.measures()
         self.missing: List = []
+
+    def _map(self, fn, items):
+        """[fn(x) for x in items], on several threads when there is work for them."""
+        if self.threads <= 1 or len(items) <= 1:
+            return [fn(x) for x in items]
+        with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
+            return list(pool.map(fn, items))
+
+    def _bootstrap(self, columns):
+        """The script's averages and bounds of each measure's three columns.
+        The columns are independent given the draws (which every call makes
+        anew from the same seeds), so halves run on two threads."""
+        o = self.options
+        kernel = _backend.rouge155
+
+        def boot(part):
+            table = np.ascontiguousarray(np.hstack(part))
+            return kernel.bootstrap(table, o.resamples, o.confidence,
+                                    token_counts=o.counting_unit == 1, alpha=o.alpha)
+
+        half = (len(columns) + 1) // 2
+        parts = [columns[:half], columns[half:]] if self.threads > 1 and half > 1 else [columns]
+        done = self._map(boot, [p for p in parts if p])
+        return tuple(np.concatenate([d[i] for d in done]) for i in range(3))
 
     def run(self, peers: List[str]) -> Rouge155Result:
         o = self.options
@@ -336,40 +368,44 @@ class _Run:
 
         arrays = corpus.arrays()
         kernel = _backend.rouge155
+        params: Dict[str, Any] = dict(skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
+                      weight=o.weight if o.weight is not None else 1.0,
+                      best_model=o.formula == "B", alpha=o.alpha)
+        # Every (system, measure) is one kernel call over all its evaluations;
+        # the calls release the GIL, so they run on all cores.
+        calls: Dict[tuple, tuple] = {}
+        for *_, per_measure in plans:
+            for measure, jobs in per_measure:
+                calls.setdefault((id(jobs), measure.kind, measure.n, measure.unigrams),
+                                 (measure, jobs))
+
+        def score(call):
+            measure, jobs = call
+            return kernel.score_evals(measure.kind, arrays, jobs.arrays(), n=measure.n,
+                                      skip_unigrams=measure.unigrams, **params)
+
+        outputs = dict(zip(calls, self._map(score, list(calls.values()))))
+        for key, (_, bad) in outputs.items():
+            if bad >= 0:
+                doc = int(calls[key][1].model_seq[bad])
+                raise ValueError(
+                    "ROUGE-W: model summary %s has no tokens; the script dies here "
+                    "(Illegal division by zero)" % _display(corpus.doc_source[doc]))
         systems = {}
         for peer, evals, keys, per_measure in plans:
             order = sorted(range(len(keys)), key=keys.__getitem__)
             measures = {}
             columns = []
-            computed = {}
             for measure, jobs in per_measure:
-                ck = (id(jobs), measure.kind, measure.n, measure.unigrams)
-                if ck not in computed:
-                    values, bad = kernel.score_evals(
-                        measure.kind, arrays, jobs.arrays(), n=measure.n,
-                        skip_distance=(o.skip_distance if o.skip_distance is not None
-                                       else -1.0),
-                        skip_unigrams=measure.unigrams,
-                        weight=o.weight if o.weight is not None else 1.0,
-                        best_model=o.formula == "B", alpha=o.alpha)
-                    if bad >= 0:
-                        doc = int(jobs.model_seq[bad])
-                        raise ValueError(
-                            "ROUGE-W: model summary %s has no tokens; the script dies here "
-                            "(Illegal division by zero)" % _display(corpus.doc_source[doc]))
-                    computed[ck] = values[order] if len(order) else values
-                values = computed[ck]
+                values = outputs[(id(jobs), measure.kind, measure.n, measure.unigrams)][0]
+                values = values[order] if len(order) else values
                 if o.counting_unit == 0:
                     columns.append(values[:, 3:6])
                 else:
                     columns.append(values[:, [0, 2, 1]])
                 measures[measure.label] = values
-            table = (np.ascontiguousarray(np.hstack(columns)) if columns
-                     else np.zeros((len(keys), 0)))
             if o.counting_unit != 2 and columns:
-                avg, lo, hi = kernel.bootstrap(table, o.resamples, o.confidence,
-                                               token_counts=o.counting_unit == 1,
-                                               alpha=o.alpha)
+                avg, lo, hi = self._bootstrap(columns)
             eval_ids = [evals[i].id for i in order]
             results = {}
             for k, (label, values) in enumerate(measures.items()):
@@ -384,6 +420,13 @@ class _Run:
             systems[peer] = SystemResult(peer, results)
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
                               confidence_label=o.confidence_label, missing=self.missing)
+
+
+def _check_threads(threads):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise ValueError(f"threads must be None (all cores) or an int >= 1, got {threads!r}")
+    return threads
 
 
 def _printed(x) -> float:
