@@ -942,7 +942,7 @@ def bootstrap(values, double resamples, double confidence, *, bint token_counts=
                 acc[j] = 0.0
             for t in range(n):
                 state = (state * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
-                idx = <Py_ssize_t>(dn * (<double>state * TWO_TO_MINUS_48))
+                idx = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
                 if idx >= n:
                     idx = n - 1
                 row = data + idx * cols
@@ -987,6 +987,13 @@ def bootstrap(values, double resamples, double confidence, *, bint token_counts=
 # A raw token whose final id is not known yet: the fill byte 0xFE of grow_array.
 cdef int32_t UNRESOLVED = <int32_t>0xFEFEFEFE
 
+# Byte classes of the script's tokenizer: 0 separates tokens, anything else is
+# the byte lowercased (A-Z to a-z; a-z and 0-9 as they are).
+cdef unsigned char TOKEN_BYTE[256]
+for _c in range(256):
+    TOKEN_BYTE[_c] = (_c if (97 <= _c <= 122 or 48 <= _c <= 57)
+                      else (_c + 32 if 65 <= _c <= 90 else 0))
+
 
 def raw_tokens(bytes text):
     """The script's tokens of a text before stopwords and stemming: runs of
@@ -1008,13 +1015,20 @@ cdef class TokenCorpus:
 
     A token is a run of ASCII letters and digits, lowercased; any other byte
     separates tokens. Raw tokens are interned in C (``_tokenizer``'s
-    vocabulary); ``resolvers[table]`` gives the final id of a raw token the
-    first time the table meets it (-1: the token is dropped).
+    vocabulary) and resolved once per table to their final id: -1 for a
+    stopword; in table 1 (stemming), a token longer than 3 characters becomes
+    its WordNet base form or else its Porter stem. Final strings are
+    interned in a second vocabulary: equal strings, equal ids.
     """
-    cdef Vocab raw
+    cdef Vocab raw              # raw tokens
+    cdef Vocab exc              # exception keys first (ids < nexc), then other tokens
+    cdef Vocab fin              # final strings
+    cdef Py_ssize_t nexc
+    cdef list exc_values        # bytes, by exception key id
+    cdef char* stop             # per raw id: 1 for a stopword
+    cdef Py_ssize_t stop_cap
     cdef int32_t* final[2]
     cdef Py_ssize_t final_cap[2]
-    cdef object resolvers
     cdef int32_t* tokens
     cdef Py_ssize_t ntok, tok_cap
     cdef int64_t* starts
@@ -1023,20 +1037,40 @@ cdef class TokenCorpus:
     cdef char* word
     cdef Py_ssize_t word_cap
 
-    def __cinit__(self, resolvers):
-        resolvers = tuple(resolvers)
-        if len(resolvers) != 2 or not all(callable(r) for r in resolvers):
-            raise TypeError("resolvers must be two callables (unstemmed, stemmed)")
-        self.resolvers = resolvers
-        if vocab_init(&self.raw) < 0:
+    def __cinit__(self, stopwords=(), exceptions=None):
+        cdef bytes w
+        cdef int32_t g
+        if vocab_init(&self.raw) < 0 or vocab_init(&self.exc) < 0 or vocab_init(&self.fin) < 0:
             raise MemoryError()
         self.word_cap = 64
         self.word = <char*>malloc(self.word_cap)
         if self.word == NULL:
             raise MemoryError()
+        for word in stopwords:
+            w = bytes(word)
+            g = vocab_intern(&self.raw, <const char*>w, len(w))
+            if g < 0 or grow_array(<void**>&self.stop, &self.stop_cap, g + 1, 1, 0) < 0:
+                raise MemoryError()
+            self.stop[g] = 1
+        self.exc_values = []
+        for key, value in (exceptions or {}).items():
+            w = key.encode("ascii") if isinstance(key, str) else bytes(key)
+            g = vocab_intern(&self.exc, <const char*>w, len(w))
+            if g < 0:
+                raise MemoryError()
+            if g == len(self.exc_values):
+                self.exc_values.append(value.encode("ascii") if isinstance(value, str)
+                                       else bytes(value))
+            else:
+                self.exc_values[g] = (value.encode("ascii") if isinstance(value, str)
+                                      else bytes(value))
+        self.nexc = len(self.exc_values)
 
     def __dealloc__(self):
         vocab_free(&self.raw)
+        vocab_free(&self.exc)
+        vocab_free(&self.fin)
+        free(self.stop)
         free(self.final[0])
         free(self.final[1])
         free(self.tokens)
@@ -1047,7 +1081,32 @@ cdef class TokenCorpus:
     def __len__(self):
         return self.nseq
 
-    cdef int32_t _final(self, int table, Py_ssize_t n) except -3:
+    def vocab_size(self):
+        """How many distinct final strings the summaries have."""
+        return self.fin.n
+
+    cdef int32_t _resolve(self, int table, int32_t g, Py_ssize_t n) except -3:
+        """The final id of raw token g (word[0:n]) under table."""
+        cdef int32_t e, f
+        cdef bytes value
+        if g < self.stop_cap and self.stop[g]:
+            return -1
+        if table == 1 and n > 3:
+            e = vocab_intern(&self.exc, self.word, n)
+            if e < 0:
+                raise MemoryError()
+            if e < self.nexc:              # a WordNet exception: its base form
+                value = self.exc_values[e]
+                f = vocab_intern(&self.fin, <const char*>value, len(value))
+            else:                          # the Porter stem, in place
+                f = vocab_intern(&self.fin, self.word, stem_chars(self.word, n))
+        else:
+            f = vocab_intern(&self.fin, self.word, n)
+        if f < 0:
+            raise MemoryError()
+        return f
+
+    cdef inline int32_t _final(self, int table, Py_ssize_t n) except -3:
         """The final id of the raw token word[0:n] under table (-1: dropped)."""
         cdef int32_t g = vocab_intern(&self.raw, self.word, n)
         cdef int32_t f
@@ -1059,10 +1118,7 @@ cdef class TokenCorpus:
             raise MemoryError()
         f = self.final[table][g]
         if f == UNRESOLVED:
-            value = self.resolvers[table](self.word[:n])
-            if not isinstance(value, int) or not -1 <= value < 0x7FFFFFFF:
-                raise ValueError(f"a resolver returned {value!r}, not an id >= -1")
-            f = <int32_t>value
+            f = self._resolve(table, g, n)
             self.final[table][g] = f
         return f
 
@@ -1094,10 +1150,8 @@ cdef class TokenCorpus:
         cdef unsigned char c
         cdef int32_t t
         for i in range(n + 1):
-            c = s[i] if i < n else 32
-            if 65 <= c <= 90:
-                c += 32
-            if (97 <= c <= 122) or (48 <= c <= 57):
+            c = TOKEN_BYTE[s[i]] if i < n else 0
+            if c:
                 if k == self.word_cap:
                     if grow_array(<void**>&self.word, &self.word_cap, k + 1, 1, -1) < 0:
                         raise MemoryError()
@@ -1109,6 +1163,23 @@ cdef class TokenCorpus:
                     self._push(t)
                 k = 0
         return 0
+
+    def add_texts(self, texts, int table):
+        """``add_text`` of each text, then a sequence spanning its sentences:
+        an int64 array of (first, end, span) sequence indices per text."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        cdef Py_ssize_t k, count = len(texts), first
+        out = np.empty((count, 3), dtype=np.int64)
+        cdef int64_t[:, ::1] o = out
+        cdef bytes b
+        for k in range(count):
+            b = texts[k]
+            first = self._lines(<const unsigned char*><const char*>b, len(b), table)
+            o[k, 0] = first
+            o[k, 1] = self.nseq
+            o[k, 2] = self._span(first, self.nseq)
+        return out
 
     def add_text(self, bytes data, int table):
         """One sequence per non-empty line of ``data`` (SPL); returns the
@@ -1195,6 +1266,9 @@ cdef class TokenCorpus:
         sequence ``last - 1`` (empty when ``first == last``); returns its index."""
         if not (0 <= first <= last <= self.nseq):
             raise ValueError(f"sequences [{first}, {last}) out of range")
+        return self._span(first, last)
+
+    cdef Py_ssize_t _span(self, Py_ssize_t first, Py_ssize_t last) except -1:
         if first == last:
             return self._sequence(self.ntok, self.ntok)
         return self._sequence(self.starts[first], self.ends[last - 1])

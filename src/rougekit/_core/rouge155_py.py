@@ -521,29 +521,35 @@ def raw_tokens(text: bytes):
 class TokenCorpus:
     """The token ids of every summary of a run, one sequence per sentence.
 
-    ``resolvers`` holds two functions (table 0: unstemmed, 1: stemmed) that
-    give the final id of a raw token, -1 to drop it; each is asked once per
-    raw token. ``add_text(data, table)`` adds one sequence per non-empty
-    line (SPL) (``add_file(path, table)``: of a file), ``add_sentences(sentences,
-    table, joined)`` one per
-    sentence or, ``joined``, one for all; ``add_span(first, last)`` a
-    sequence covering sequences ``first .. last - 1``. Each returns the index
-    of its first sequence. ``arrays()`` gives (tokens, seq_start, seq_end).
+    Tokens are the script's (``raw_tokens``), each given its final id once
+    per table: -1 for a token in ``stopwords`` (dropped); in table 1
+    (stemming), a token longer than 3 characters becomes its base form in
+    ``exceptions`` (WordNet's irregular forms) or else its ``porter_stem``.
+    Equal final strings get equal ids (``vocab_size()`` of them).
 
-    >>> ids = {}
-    >>> tc = TokenCorpus([lambda t: ids.setdefault(t, len(ids))] * 2)
-    >>> tc.add_text(b"The cat\\n\\nsat.\\n", 0), tc.add_span(0, 2), len(tc)
+    ``add_text(data, table)`` adds one sequence per non-empty line (SPL),
+    ``add_file(path, table)`` the same for a file, ``add_sentences(sentences,
+    table, joined)`` one per sentence or, ``joined``, one for all;
+    ``add_span(first, last)`` a sequence covering sequences ``first .. last -
+    1``. Each returns the index of its first sequence. ``add_texts(texts,
+    table)`` is ``add_text`` and ``add_span`` for many texts: an array of
+    (first, end, span) per text. ``arrays()`` gives (tokens, seq_start,
+    seq_end).
+
+    >>> tc = TokenCorpus(stopwords=[b"the"], exceptions={"said": "say"})
+    >>> tc.add_text(b"The cat\\n\\nsaid cats.\\n", 1), tc.add_span(0, 2), len(tc)
     (0, 2, 3)
-    >>> [a.tolist() for a in tc.arrays()]
-    [[0, 1, 2], [0, 2, 0], [2, 3, 3]]
+    >>> [a.tolist() for a in tc.arrays()], tc.vocab_size()
+    ([[0, 1, 0], [0, 1, 0], [1, 3, 3]], 2)
     """
 
-    def __init__(self, resolvers):
-        resolvers = tuple(resolvers)
-        if len(resolvers) != 2 or not all(callable(r) for r in resolvers):
-            raise TypeError("resolvers must be two callables (unstemmed, stemmed)")
-        self._resolvers = resolvers
+    def __init__(self, stopwords=(), exceptions=None):
+        self._stop = frozenset(bytes(w) for w in stopwords)
+        self._exceptions = {(k.encode("ascii") if isinstance(k, str) else bytes(k)):
+                            (v.encode("ascii") if isinstance(v, str) else bytes(v))
+                            for k, v in (exceptions or {}).items()}
         self._final: tuple = ({}, {})
+        self._ids: dict = {}
         self._tokens = array("i")
         self._starts = array("q")
         self._ends = array("q")
@@ -551,15 +557,24 @@ class TokenCorpus:
     def __len__(self):
         return len(self._starts)
 
-    def _ids(self, text, table):
+    def vocab_size(self) -> int:
+        return len(self._ids)
+
+    def _resolve(self, raw, table):
+        if raw in self._stop:
+            return -1
+        token = raw
+        if table == 1 and len(raw) > 3:
+            base = self._exceptions.get(raw)
+            token = base if base is not None else porter_stem(raw.decode("ascii")).encode("ascii")
+        return self._ids.setdefault(token, len(self._ids))
+
+    def _token_ids(self, text, table):
         final = self._final[table]
         raw = text.translate(_FILTER).split()
         for t in raw:
             if t not in final:
-                value = self._resolvers[table](t)
-                if not isinstance(value, int) or not -1 <= value < 0x7FFFFFFF:
-                    raise ValueError(f"a resolver returned {value!r}, not an id >= -1")
-                final[t] = value
+                final[t] = self._resolve(t, table)
         return [i for i in map(final.__getitem__, raw) if i >= 0]
 
     def _sequence(self, start, end):
@@ -567,32 +582,42 @@ class TokenCorpus:
         self._ends.append(end)
         return len(self._starts) - 1
 
-    def add_text(self, data: bytes, table: int) -> int:
+    @staticmethod
+    def _check(table):
         if table not in (0, 1):
             raise ValueError("table must be 0 or 1")
+
+    def add_text(self, data: bytes, table: int) -> int:
+        self._check(table)
         first = len(self._starts)
         for line in data.split(b"\n"):
             if line:
                 start = len(self._tokens)
-                self._tokens.extend(self._ids(line, table))
+                self._tokens.extend(self._token_ids(line, table))
                 self._sequence(start, len(self._tokens))
         return first
 
     def add_file(self, path, table: int) -> int:
-        """``add_text`` of the file at ``path``."""
         with open(path, "rb") as f:
             data = f.read()
         return self.add_text(data, table)
 
+    def add_texts(self, texts, table: int):
+        out = np.empty((len(texts), 3), dtype=np.int64)
+        for k, text in enumerate(texts):
+            first = self.add_text(text, table)
+            last = len(self._starts)
+            out[k] = (first, last, self.add_span(first, last))
+        return out
+
     def add_sentences(self, sentences, table: int, joined: bool = False) -> int:
-        if table not in (0, 1):
-            raise ValueError("table must be 0 or 1")
+        self._check(table)
         first = len(self._starts)
         start = len(self._tokens)
         for sentence in sentences:
             if not joined:
                 start = len(self._tokens)
-            self._tokens.extend(self._ids(bytes(sentence), table))
+            self._tokens.extend(self._token_ids(bytes(sentence), table))
             if not joined:
                 self._sequence(start, len(self._tokens))
         if joined:

@@ -22,6 +22,7 @@ import numpy as np
 
 from rougekit import _backend
 from rougekit.rouge155.config import Config, Evaluation
+from rougekit.rouge155.lexicon import exceptions, stopwords
 from rougekit.rouge155.options import Options
 from rougekit.rouge155.results import (
     DocumentScore,
@@ -32,7 +33,6 @@ from rougekit.rouge155.results import (
 )
 from rougekit.rouge155.text import (
     FormatError,
-    Vocabulary,
     format_name,
     limit_lcs_sentences,
     limit_text,
@@ -97,15 +97,15 @@ class _Corpus:
 
     def __init__(self, options: Options):
         self.options = options
-        self.vocab = Vocabulary(options.remove_stopwords)
-        self.tokens = _backend.rouge155.TokenCorpus(self.vocab.resolvers())
+        self.tokens = _backend.rouge155.TokenCorpus(
+            stopwords() if options.remove_stopwords else (), exceptions())
         self.doc_ngram = array("i")
         self.doc_sent_lo = array("i")
         self.doc_sent_hi = array("i")
         self.doc_source: list = []
         self._docs: dict = {}
         self._sentences: dict = {}
-        self._plain = not options.word_limit and not options.byte_limit
+        self._no_limit = not options.word_limit and not options.byte_limit
         self._plain_formats: dict = {}
 
     def _data(self, source) -> bytes:
@@ -123,6 +123,37 @@ class _Corpus:
             self._sentences[key] = sents
         return sents
 
+    def _plain(self, fmt) -> bool:
+        """Whether summaries in format fmt read as plain lines (SPL, no limit)."""
+        plain = self._plain_formats.get(fmt)
+        if plain is None:
+            plain = self._plain_formats[fmt] = self._no_limit and format_name(fmt) == "SPL"
+        return plain
+
+    def _register(self, key, first, last, ngram) -> int:
+        d = len(self.doc_ngram)
+        self.doc_ngram.append(ngram)
+        self.doc_sent_lo.append(first)
+        self.doc_sent_hi.append(last)
+        self.doc_source.append(key[0])
+        self._docs[key] = d
+        return d
+
+    def prefetch(self, sources, stem: bool):
+        """Build the documents of in-memory SPL texts, ``(source, fmt)``
+        pairs, in one kernel call."""
+        keys, texts = [], []
+        for source, fmt in sources:
+            key = (source, fmt, stem)
+            if (isinstance(source, _InMemory) and key not in self._docs and self._plain(fmt)):
+                self._docs[key] = -1          # claimed: the same text listed twice
+                keys.append(key)
+                texts.append(source.data)
+        if texts:
+            spans = self.tokens.add_texts(texts, 1 if stem else 0).tolist()
+            for key, (first, last, ngram) in zip(keys, spans):
+                self._register(key, first, last, ngram)
+
     def doc(self, source, fmt, stem: bool) -> int:
         key = (source, fmt, stem)
         d = self._docs.get(key)
@@ -131,10 +162,7 @@ class _Corpus:
         o = self.options
         tc = self.tokens
         table = 1 if stem else 0
-        plain = self._plain_formats.get(fmt)
-        if plain is None:
-            plain = self._plain_formats[fmt] = self._plain and format_name(fmt) == "SPL"
-        if plain:
+        if self._plain(fmt):
             if isinstance(source, _InMemory):
                 first = tc.add_text(source.data, table)
             else:
@@ -153,13 +181,7 @@ class _Corpus:
                                      joined=True)
         else:
             ngram = tc.add_span(first, last)
-        d = len(self.doc_ngram)
-        self.doc_ngram.append(ngram)
-        self.doc_sent_lo.append(first)
-        self.doc_sent_hi.append(last)
-        self.doc_source.append(source)
-        self._docs[key] = d
-        return d
+        return self._register(key, first, last, ngram)
 
     def arrays(self):
         tokens, starts, ends = self.tokens.arrays()
@@ -167,7 +189,7 @@ class _Corpus:
                 np.array(self.doc_ngram, dtype=np.int32),
                 np.array(self.doc_sent_lo, dtype=np.int32),
                 np.array(self.doc_sent_hi, dtype=np.int32),
-                max(len(self.vocab), 1))
+                max(self.tokens.vocab_size(), 1))
 
 
 class _Jobs:
@@ -278,6 +300,10 @@ class Rouge155:
         return _Run(self.options, config, self.threads).run(peers)
 
 
+# Below this many summaries a run stays on one thread.
+THREAD_MIN_DOCS = 2000
+
+
 class _Run:
     """One run of the script over a configuration: documents, jobs, kernel
     calls, bootstrap, results."""
@@ -291,8 +317,9 @@ class _Run:
         self.missing: List = []
 
     def _map(self, fn, items):
-        """[fn(x) for x in items], on several threads when there is work for them."""
-        if self.threads <= 1 or len(items) <= 1:
+        """[fn(x) for x in items], on several threads when there is work for them
+        (a pool costs more than it saves on small corpora)."""
+        if self.threads <= 1 or len(items) <= 1 or len(self.corpus.doc_ngram) < THREAD_MIN_DOCS:
             return [fn(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
             return list(pool.map(fn, items))
@@ -310,7 +337,7 @@ class _Run:
                                     token_counts=o.counting_unit == 1, alpha=o.alpha)
 
         half = (len(columns) + 1) // 2
-        parts = [columns[:half], columns[half:]] if self.threads > 1 and half > 1 else [columns]
+        parts = [columns[:half], columns[half:]] if half > 1 else [columns]
         done = self._map(boot, [p for p in parts if p])
         return tuple(np.concatenate([d[i] for d in done]) for i in range(3))
 
@@ -328,6 +355,10 @@ class _Run:
                     evals.append(ev)
                 elif self.measures:
                     self.missing.append((ev.id, peer))
+            if not o.stem_models_only:
+                corpus.prefetch([(src, ev.input_format) for ev in evals
+                                 for src in [ev.peers[peer]] + [m for _, m in ev.models]],
+                                stem_now)
             per_measure = []
             shared: Dict[bool, _Jobs] = {}
             for measure in self.measures:
@@ -368,9 +399,10 @@ class _Run:
 
         arrays = corpus.arrays()
         kernel = _backend.rouge155
-        params: Dict[str, Any] = dict(skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
-                      weight=o.weight if o.weight is not None else 1.0,
-                      best_model=o.formula == "B", alpha=o.alpha)
+        params: Dict[str, Any] = dict(
+            skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
+            weight=o.weight if o.weight is not None else 1.0,
+            best_model=o.formula == "B", alpha=o.alpha)
         # Every (system, measure) is one kernel call over all its evaluations;
         # the calls release the GIL, so they run on all cores.
         calls: Dict[tuple, tuple] = {}

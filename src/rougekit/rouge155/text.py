@@ -19,18 +19,16 @@ is one character to the script, and a non-ASCII byte separates words.
 >>> raw_tokens(b"well-known: 4:00pm caf\\xc3\\xa9, can't")
 [b'well', b'known', b'4', b'00pm', b'caf', b'can', b't']
 
-:class:`Vocabulary` gives raw tokens their ids, removing stopwords (``-s``)
-and stemming (``-m``) as the script does; the kernel's ``TokenCorpus``
-tokenizes the summaries with it.
+The kernel's ``TokenCorpus`` turns summaries into token ids, removing
+stopwords (``-s``) and stemming (``-m``) as the script does.
 """
 import re
-from typing import Dict, List
+from typing import List
 
 from rougekit import _backend
-from rougekit.rouge155.lexicon import exceptions, stopwords
 
 __all__ = ["read_sentences", "limit_text", "limit_lcs_sentences", "raw_tokens",
-           "perl_split", "Vocabulary", "FormatError", "format_name"]
+           "perl_split", "FormatError", "format_name"]
 
 
 class FormatError(ValueError):
@@ -174,49 +172,3 @@ def raw_tokens(text: bytes) -> List[bytes]:
     """The script's tokens of a text, before stopwords and stemming: runs of
     ASCII letters and digits, lowercased."""
     return _backend.rouge155.raw_tokens(text)
-
-
-class Vocabulary:
-    """Final token ids shared by every summary of a run.
-
-    ``resolve(raw, stem)`` is the id of a raw token: -1 for a stopword (with
-    ``remove_stopwords``); with ``stem``, a token longer than 3 characters
-    is replaced by its ``morph_stem`` (the WordNet base form, else the
-    Porter stem). Equal final strings get equal ids,
-    stemmed or not (``-M`` compares stemmed models with unstemmed peers).
-    ``strings[i]`` is the string of id ``i``.
-
-    >>> v = Vocabulary(remove_stopwords=True)
-    >>> v.resolve(b"children", True), v.resolve(b"child", False), v.resolve(b"the", False)
-    (0, 0, -1)
-    """
-
-    def __init__(self, remove_stopwords: bool = False):
-        self.remove_stopwords = remove_stopwords
-        self._stop = stopwords() if remove_stopwords else frozenset()
-        self._id_of: Dict[bytes, int] = {}
-        self.strings: List[bytes] = []
-        # morph_stem, unrolled: this runs once per distinct raw token.
-        self._exceptions = exceptions()
-        self._porter = _backend.rouge155.porter_stem
-
-    def __len__(self):
-        return len(self.strings)
-
-    def resolve(self, raw: bytes, stem: bool) -> int:
-        if raw in self._stop:
-            return -1
-        token = raw
-        if stem and len(raw) > 3:
-            word = raw.decode("ascii")
-            base = self._exceptions.get(word)
-            token = (base if base is not None else self._porter(word)).encode("ascii")
-        i = self._id_of.get(token)
-        if i is None:
-            i = self._id_of[token] = len(self.strings)
-            self.strings.append(token)
-        return i
-
-    def resolvers(self):
-        """The two resolvers of ``TokenCorpus``: unstemmed, stemmed."""
-        return (lambda raw: self.resolve(raw, False), lambda raw: self.resolve(raw, True))
