@@ -1,5 +1,6 @@
-"""Build the compiled core: every ``src/rougekit/**/*.pyx`` becomes an extension
-(module name from its path).
+"""Build the compiled core: every ``.pyx`` under ``src/rougekit`` becomes an
+extension named after its path (``src/rougekit/_core/lcs_c.pyx`` is
+``rougekit._core.lcs_c``), with the shared C headers of ``_core/include``.
 
 Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only, and
 ``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only).
@@ -10,6 +11,7 @@ import sys
 
 from setuptools import Extension, setup
 
+INCLUDE = os.path.join("src", "rougekit", "_core", "include")
 NO_EXTENSIONS = os.environ.get("ROUGEKIT_NO_EXTENSIONS", "") not in ("", "0")
 
 if sys.platform == "win32":
@@ -35,9 +37,11 @@ def extensions():
     from Cython.Build import cythonize
 
     exts = []
-    for pyx in sorted(glob.glob(os.path.join("src", "rougekit", "**", "*.pyx"), recursive=True)):
-        name = os.path.splitext(os.path.relpath(pyx, "src"))[0].replace(os.sep, ".")
-        exts.append(Extension(name, [pyx], include_dirs=["src/rougekit"],
+    pattern = os.path.join("src", "rougekit", "**", "*.pyx")
+    for pyx in sorted(glob.glob(pattern, recursive=True)):
+        module = os.path.splitext(os.path.relpath(pyx, "src"))[0]
+        name = module.replace(os.sep, ".")
+        exts.append(Extension(name, [pyx], include_dirs=[INCLUDE],
                               extra_compile_args=CFLAGS,
                               extra_link_args=LDFLAGS))
     return cythonize(

@@ -5,15 +5,16 @@ import os
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref
 
-from rougekit import _pure
+from rougekit._core import lcs_py, overlap_py
 
 
 def _compiled_modules():
     try:
-        return importlib.import_module("rougekit._lcs"), importlib.import_module("rougekit._overlap")
+        return importlib.import_module("rougekit._core.lcs_c"), importlib.import_module("rougekit._core.overlap_c")
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")
@@ -33,16 +34,16 @@ class Compiled:
 
 
 class Pure:
-    lcs_length = staticmethod(_pure.lcs_length)
-    lcs_indices = staticmethod(_pure.lcs_indices)
-    union_lcs = staticmethod(_pure.union_lcs)
-    summary_lcs_hits = staticmethod(_pure.summary_lcs_hits)
-    ngram_overlap = staticmethod(_pure.ngram_overlap)
+    lcs_length = staticmethod(lcs_py.lcs_length)
+    lcs_indices = staticmethod(lcs_py.lcs_indices)
+    union_lcs = staticmethod(lcs_py.union_lcs)
+    summary_lcs_hits = staticmethod(lcs_py.summary_lcs_hits)
+    ngram_overlap = staticmethod(overlap_py.ngram_overlap)
 
     @staticmethod
     def set_full_table_words(words):
-        old = _pure._FULL_TABLE_WORDS
-        _pure._FULL_TABLE_WORDS = words
+        old = lcs_py._FULL_TABLE_WORDS
+        lcs_py._FULL_TABLE_WORDS = words
         return old
 
     @staticmethod
@@ -161,10 +162,10 @@ def test_ngram_overlap(core, n):
 def test_compiled_equals_pure_property(a, b):
     compiled = Compiled()
     ia, ib = dense(a, b)
-    assert compiled.lcs_length(ia, ib) == _pure.lcs_length(ia, ib)
-    assert compiled.lcs_indices(ia, ib) == _pure.lcs_indices(ia, ib)
+    assert compiled.lcs_length(ia, ib) == lcs_py.lcs_length(ia, ib)
+    assert compiled.lcs_indices(ia, ib) == lcs_py.lcs_indices(ia, ib)
     for n in (1, 2, 3):
-        assert compiled.ngram_overlap(ia, ib, n) == _pure.ngram_overlap(ia, ib, n)
+        assert compiled.ngram_overlap(ia, ib, n) == overlap_py.ngram_overlap(ia, ib, n)
 
 
 def test_long_inputs_agree(core, row_mode):

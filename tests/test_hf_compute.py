@@ -15,7 +15,6 @@ from rouge_score import scoring as ref_scoring
 
 from rougekit import hf
 
-
 # ---------------------------------------------------------------------------
 # evaluate's metric, on rouge-score (the logic of Rouge._compute, unchanged)
 # ---------------------------------------------------------------------------
@@ -309,8 +308,3 @@ def test_invalid_rouge_type_raises():
     with pytest.raises(ValueError, match="rougeX"):
         hf.compute(["a"], ["a"], rouge_types=["rougeX"])
 
-
-def test_doctests():
-    import doctest
-    failed, attempted = doctest.testmod(hf)
-    assert attempted > 0 and failed == 0

@@ -14,9 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
-from _helpers import (ALL_TYPES, NGRAM_TYPES, TYPE_SETS, assert_same_scores,
-                      compare_score, compare_score_multi, first_mismatches,
-                      short)
+from _helpers import (
+    ALL_TYPES,
+    NGRAM_TYPES,
+    TYPE_SETS,
+    assert_same_scores,
+    compare_score,
+    compare_score_multi,
+    first_mismatches,
+    short,
+)
 from rougekit import rouge_scorer as kit_rouge_scorer
 from rougekit import tokenizers as kit_tokenizers
 

@@ -3,9 +3,11 @@ compiled kernels against their pure-Python twin. ~15 s in all."""
 import contextlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from rougekit import _pure, rouge_scorer
+from rougekit import rouge_scorer
+from rougekit._core import lcs_py, overlap_py
 
 try:
     from rougekit import _lcs, _overlap
@@ -105,7 +107,7 @@ def _dense(*seqs):
     return [[ids.setdefault(v, len(ids)) for v in s] for s in seqs]
 
 
-# Dense match masks (ColIndex in _lcs.pyx, _MatchMasks in _pure.py): ids with
+# Dense match masks (ColIndex in _core/lcs_c.pyx, _MatchMasks in _core/lcs_py.py): ids with
 # at least min_count columns get one, within a budget of words. Modes: the
 # default, every id dense, none, and a budget so small that the threshold rises.
 # The pure twin in mode "none" (every mask built from its column list) is the
@@ -119,13 +121,13 @@ dense_modes = st.sampled_from(sorted(DENSE_MODES))
 def dense_mode(mode):
     min_count, budget = DENSE_MODES[mode]
     old = _lcs._set_dense(min_count, budget)
-    old_pure = _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS
-    _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS = min_count, budget
+    old_pure = lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS
+    lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS = min_count, budget
     try:
         yield
     finally:
         _lcs._set_dense(*old)
-        _pure._DENSE_MIN, _pure._DENSE_BUDGET_WORDS = old_pure
+        lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS = old_pure
 
 
 small_ids = st.lists(st.integers(0, 6), max_size=80)
@@ -140,10 +142,10 @@ seqs = st.one_of(small_ids, long_ids)
 def test_kernels_lcs_compiled_equals_pure(a, b, mode):
     a, b = _dense(a, b)
     with dense_mode("none"):
-        length, indices = _pure.lcs_length(a, b), _pure.lcs_indices(a, b)
+        length, indices = lcs_py.lcs_length(a, b), lcs_py.lcs_indices(a, b)
     with dense_mode(mode):
-        assert _lcs.lcs_length(a, b) == _pure.lcs_length(a, b) == length
-        assert _lcs.lcs_indices(a, b) == _pure.lcs_indices(a, b) == indices
+        assert _lcs.lcs_length(a, b) == lcs_py.lcs_length(a, b) == length
+        assert _lcs.lcs_indices(a, b) == lcs_py.lcs_indices(a, b) == indices
 
 
 @needs_compiled
@@ -151,7 +153,7 @@ def test_kernels_lcs_compiled_equals_pure(a, b, mode):
 @given(st.integers(1, 5), seqs, seqs)
 def test_kernels_overlap_compiled_equals_pure(n, a, b):
     a, b = _dense(a, b)
-    assert _overlap.ngram_overlap(a, b, n) == _pure.ngram_overlap(a, b, n)
+    assert _overlap.ngram_overlap(a, b, n) == overlap_py.ngram_overlap(a, b, n)
 
 
 @needs_compiled
@@ -162,9 +164,9 @@ def test_kernels_union_lcs_compiled_equals_pure(ref, cands, checkpointed, mode):
     old = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
         with dense_mode("none"):
-            expected = _pure.union_lcs(ref, cands)
+            expected = lcs_py.union_lcs(ref, cands)
         with dense_mode(mode):
-            assert _lcs.union_lcs(ref, cands) == _pure.union_lcs(ref, cands) == expected
+            assert _lcs.union_lcs(ref, cands) == lcs_py.union_lcs(ref, cands) == expected
     finally:
         _lcs._set_full_table_words(old)
 
@@ -181,10 +183,10 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
     old_t = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
         with dense_mode("none"):
-            expected = _pure.summary_lcs_hits(refs, cands)
+            expected = lcs_py.summary_lcs_hits(refs, cands)
         with dense_mode(mode):
             assert (_lcs.summary_lcs_hits(refs, cands)
-                    == _pure.summary_lcs_hits(refs, cands) == expected)
+                    == lcs_py.summary_lcs_hits(refs, cands) == expected)
     finally:
         _lcs._set_one_word_max(old_w)
         _lcs._set_full_table_words(old_t)
@@ -197,16 +199,16 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
 def test_kernels_checkpointed_union_lcs_long(a, b, mode):
     a, b = _dense(a, b)
     with dense_mode("none"):
-        expected = _pure.union_lcs(a, [b])
+        expected = lcs_py.union_lcs(a, [b])
     old = _lcs._set_full_table_words(1)
     try:
         with dense_mode(mode):
             assert _lcs.union_lcs(a, [b]) == expected
     finally:
         _lcs._set_full_table_words(old)
-    old_pure = _pure._FULL_TABLE_WORDS
-    _pure._FULL_TABLE_WORDS = 1
+    old_pure = lcs_py._FULL_TABLE_WORDS
+    lcs_py._FULL_TABLE_WORDS = 1
     try:
-        assert _pure.union_lcs(a, [b]) == expected
+        assert lcs_py.union_lcs(a, [b]) == expected
     finally:
-        _pure._FULL_TABLE_WORDS = old_pure
+        lcs_py._FULL_TABLE_WORDS = old_pure

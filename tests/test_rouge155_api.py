@@ -9,7 +9,6 @@
 - bad options and inputs raise ``ValueError``/``TypeError`` naming the
   keyword, ``FileNotFoundError`` naming the file.
 """
-import doctest
 import random
 
 import pytest
@@ -29,15 +28,9 @@ from rougekit.rouge155 import (
     ConfigError,
     Options,
     Rouge155,
-    cli,
-    config,
-    lexicon,
     options,
     read_config,
     read_file_list,
-    results,
-    scorer,
-    text,
 )
 
 API_OPTIONS = [
@@ -287,11 +280,3 @@ def test_output_bytes_of_non_ascii_ids():
     assert r.render_bytes().splitlines()[1].startswith(b"\xe9 ROUGE-1")
     r = Rouge155(max_n=1).score_corpus(["a b"], [["a"]], system_id="\u65e5")
     assert r.render_bytes().splitlines()[1].startswith("\u65e5 ROUGE-1".encode("utf-8"))
-
-
-@pytest.mark.parametrize("module", [lexicon, text, options, config, results, scorer, cli,
-                                    rougekit.rouge155, rougekit.token_metrics],
-                         ids=lambda m: m.__name__)
-def test_doctests(module):
-    result = doctest.testmod(module)
-    assert result.failed == 0

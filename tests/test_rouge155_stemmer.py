@@ -9,7 +9,6 @@ string for every word. The word list: the system dictionary when it is there
 oracle's corpus, and every string of 3 to 5 letters over an alphabet that
 exercises the y, double-consonant and measure rules.
 """
-import doctest
 import itertools
 import re
 from pathlib import Path
@@ -105,10 +104,3 @@ def test_data_files():
     notice = lexicon.data_file("NOTICE.md").decode("utf-8")
     assert "WordNet 2.0 Copyright 2003 by Princeton University" in notice
     assert "THIS NOTICE MUST NOT BE REMOVED" in notice
-
-
-@pytest.mark.parametrize("kernel", kernel_names())
-def test_kernel_doctests(monkeypatch, kernel):
-    module = use_kernel(monkeypatch, kernel)
-    result = doctest.testmod(module)
-    assert result.failed == 0 and result.attempted >= 4

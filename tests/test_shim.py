@@ -13,8 +13,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
@@ -156,32 +154,36 @@ def test_already_imported_real_rouge_score_is_replaced_with_a_warning():
     result = run_json("""
         import json, sys, warnings
         import rouge_score.rouge_scorer as real_scorer_module
-        import rouge_score.io  # a module the shim does not provide
+        import rouge_score.create_pyrouge_files  # a module the shim does not provide
         from rougekit.shim import install_as_rouge_score
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             install_as_rouge_score()
         from rouge_score import rouge_scorer
         try:
-            import rouge_score.io
-            io_error = None
+            import rouge_score.create_pyrouge_files
+            missing = None
         except ModuleNotFoundError as exc:
-            io_error = type(exc).__name__
+            missing = type(exc).__name__
+        import rouge_score.io
         print(json.dumps({
             "warnings": [(w.category.__name__, str(w.message)) for w in caught],
             "now": type(rouge_scorer.RougeScorer(["rouge1"])).__module__,
             "held": real_scorer_module.__name__,
-            "io": io_error,
+            "missing": missing,
+            "io": rouge_score.io.__name__,
         }))
     """)
     [(category, message)] = result["warnings"]
     assert category == "RuntimeWarning"
     assert "already imported" in message
-    assert "rouge_score.rouge_scorer" in message and "rouge_score.io" in message
+    assert "rouge_score.rouge_scorer" in message
+    assert "rouge_score.create_pyrouge_files" in message
     assert result["now"] == "rougekit.rouge_scorer"
     # a reference taken before the install keeps the real module: the warned mix
     assert result["held"] == "rouge_score.rouge_scorer"
-    assert result["io"] == "ModuleNotFoundError"
+    assert result["missing"] == "ModuleNotFoundError"
+    assert result["io"] == "rougekit.io"
 
 
 def test_strict_refuses_when_already_imported_and_changes_nothing():
@@ -241,18 +243,17 @@ def test_unknown_attribute_and_submodule():
     result = run_json(INSTALL + """
         import json
         import rouge_score
-        out = {"has_rouge": hasattr(rouge_score, "rouge")}
+        out = {"has_nonsense": hasattr(rouge_score, "nonsense")}
         for name in ("rouge", "create_pyrouge_files", "io"):
             try:
-                __import__("rouge_score." + name)
-                out[name] = None
+                out[name] = __import__("rouge_score." + name, fromlist=["x"]).__name__
             except ModuleNotFoundError as exc:
                 out[name] = type(exc).__name__
         print(json.dumps(out))
     """)
-    assert result == {"has_rouge": False, "rouge": "ModuleNotFoundError",
+    assert result == {"has_nonsense": False, "rouge": "rougekit.rouge",
                       "create_pyrouge_files": "ModuleNotFoundError",
-                      "io": "ModuleNotFoundError"}
+                      "io": "rougekit.io"}
 
 
 def test_pickled_scorer_from_the_shim_loads_without_it():

@@ -3,8 +3,12 @@ import numpy as np
 import pytest
 
 from rougekit import score_corpus
-from rougekit.significance import (PairedBootstrap, approximate_randomization,
-                                   bootstrap_interval, paired_bootstrap)
+from rougekit.significance import (
+    PairedBootstrap,
+    approximate_randomization,
+    bootstrap_interval,
+    paired_bootstrap,
+)
 
 
 def noisy(n=60, seed=0):

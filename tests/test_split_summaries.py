@@ -12,9 +12,8 @@ import sys
 import pytest
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
-from rougekit import rouge_scorer as kit_rouge_scorer
-
 from _helpers import assert_same_scores
+from rougekit import rouge_scorer as kit_rouge_scorer
 
 nltk = pytest.importorskip("nltk")
 
@@ -60,13 +59,21 @@ def test_missing_punkt_data_says_what_to_download(monkeypatch):
     def no_data(text):
         raise LookupError("Resource punkt_tab not found.")
     monkeypatch.setattr(nltk, "sent_tokenize", no_data)
+    # As rouge-score: the splitter is needed only when a rougeLsum score is computed.
+    scorer = kit_rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], split_summaries=True)
     with pytest.raises(LookupError, match=r"nltk\.downloader punkt_tab"):
-        kit_rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True)
+        scorer.score("a. b.", "a. b.")
+    plain = kit_rouge_scorer.RougeScorer(["rouge1", "rougeL"], split_summaries=True)
+    assert plain.score("a. b.", "a. b.")["rougeL"].fmeasure == 1.0
 
 
 def test_missing_nltk_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "nltk", None)
+    scorer = kit_rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True)
     with pytest.raises(ImportError, match=r"pip install 'rougekit\[nltk\]'"):
-        kit_rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True)
+        scorer.score("a", "a")
+    # rouge1 and rougeL never split sentences: no nltk needed.
+    other = kit_rouge_scorer.RougeScorer(["rouge1", "rougeL"], split_summaries=True)
+    assert other.score("a", "a")["rouge1"].fmeasure == 1.0
     # Without split_summaries nltk is never needed.
     assert kit_rouge_scorer.RougeScorer(["rougeLsum"]).score("a", "a")["rougeLsum"].fmeasure == 1.0

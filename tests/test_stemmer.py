@@ -1,13 +1,12 @@
 """The Porter stemmers against NLTK's ``PorterStemmer()``, compared with ``==``.
 
-Both ``rougekit.porter`` (pure Python) and ``rougekit._porter`` (compiled,
+Both ``rougekit.porter`` (pure Python) and ``rougekit._core.porter_c`` (compiled,
 with ``StemCache``) must give NLTK's stem for every ``str``.  NLTK's reference
 stems for the big inputs are computed once per module and reused.
 
 The compiled module is skipped when the package was installed pure-Python,
 unless ``ROUGEKIT_REQUIRE_EXTENSIONS=1``, which makes its absence a failure.
 """
-import doctest
 import functools
 import importlib
 import itertools
@@ -34,17 +33,17 @@ MAX_REPORTED = 20
 def _load_compiled():
     if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
         try:
-            return importlib.import_module("rougekit._porter")
+            return importlib.import_module("rougekit._core.porter_c")
         except ImportError as exc:
-            pytest.fail("ROUGEKIT_REQUIRE_EXTENSIONS is set but rougekit._porter "
+            pytest.fail("ROUGEKIT_REQUIRE_EXTENSIONS is set but rougekit._core.porter_c "
                         "cannot be imported: %s" % exc)
     # What pytest.importorskip does, written out: importorskip would need
     # exc_type=ImportError (pytest >= 8.2) to skip on a module that is found
     # but fails to import without a deprecation warning.
     try:
-        return importlib.import_module("rougekit._porter")
+        return importlib.import_module("rougekit._core.porter_c")
     except ImportError as exc:
-        pytest.skip("compiled rougekit._porter not available (pure-Python "
+        pytest.skip("compiled rougekit._core.porter_c not available (pure-Python "
                     "install?): %s" % exc)
 
 
@@ -285,16 +284,10 @@ def test_random_suffixed_words(stem, nltk_stem, word):
 # The pure module itself, and StemCache
 # --------------------------------------------------------------------------
 
-def test_porter_api_and_doctests():
+def test_porter_api():
+    # (The docstring examples run in test_doctests.py, as every module's.)
     stemmer = porter.PorterStemmer()
     assert stemmer.stem("Connections") == porter.stem("Connections") == "connect"
-    result = doctest.testmod(porter)
-    assert result.attempted > 0 and result.failed == 0
-
-
-def test_compiled_doctests(compiled):
-    result = doctest.testmod(compiled)
-    assert result.failed == 0
 
 
 @pytest.fixture(scope="module")

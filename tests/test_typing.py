@@ -23,6 +23,8 @@ def test_stubs_cover_the_compiled_modules():
     pkg = ROOT / "src" / "rougekit"
     if not pkg.is_dir():
         pytest.skip("source tree not beside the tests")
-    for pyx in pkg.glob("*.pyx"):
+    pyx_files = list(pkg.rglob("*.pyx"))
+    assert pyx_files, "no compiled module found"
+    for pyx in pyx_files:
         assert pyx.with_suffix(".pyi").exists(), f"{pyx.name} has no .pyi stub"
     assert (pkg / "py.typed").exists()

@@ -1,17 +1,22 @@
 """rougekit.word_tokenizers: the named tokenizers, in many scripts."""
-import doctest
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenizers as ref_tokenizers
 
 from rougekit import rouge_scorer
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
-from rougekit.word_tokenizers import (TOKENIZER_NAMES, CharTokenizer, RougeScoreTokenizer,
-                                      UnicodeWordTokenizer, WhitespaceTokenizer,
-                                      get_tokenizer)
+from rougekit.word_tokenizers import (
+    TOKENIZER_NAMES,
+    CharTokenizer,
+    RougeScoreTokenizer,
+    UnicodeWordTokenizer,
+    WhitespaceTokenizer,
+    get_tokenizer,
+)
 
 unicode_tokens = UnicodeWordTokenizer().tokenize
 
@@ -210,8 +215,3 @@ def test_unicode_tokens_survive_a_round_trip(text):
     tokens = unicode_tokens(text)
     assert unicode_tokens(" ".join(tokens)) == tokens
 
-
-def test_docstring_examples():
-    from rougekit import word_tokenizers
-    failed, attempted = doctest.testmod(word_tokenizers)
-    assert attempted and not failed

@@ -7,29 +7,45 @@ Drop-in modules with rouge-score 0.1.2's names and results::
     scorer.score(target, prediction)
 
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
-``rouge_w``, ``rouge_s``, ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
+``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
-``rougekit.rouge155`` is ROUGE-1.5.5.pl without Perl.
 
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
 with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 """
-from rougekit._version import __version__
-from rougekit._backend import NAME as BACKEND
 from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
-from rougekit.corpus import CorpusResult, score_corpus
-from rougekit.evaluator import (Evaluation, MeasureType, MissingFieldError,
-                                RougeScoreEvaluator, RougeType, rouge_1_score)
-from rougekit.scoring import Score
-from rougekit.token_metrics import (f1, fbeta, lcs, overlap, rouge1, rouge2,
-                                    rouge_l, rouge_lsum, rouge_n, rouge_s, rouge_w)
-from rougekit.word_tokenizers import get_tokenizer
+from rougekit._backend import NAME as BACKEND
+from rougekit._version import __version__
 from rougekit.aggregate import MeanAggregator
+from rougekit.corpus import CorpusResult, score_corpus
+from rougekit.evaluator import (
+                                Evaluation,
+                                MeasureType,
+                                MissingFieldError,
+                                RougeScoreEvaluator,
+                                RougeType,
+                                rouge_1_score,
+)
 from rougekit.hf import compute
+from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
+from rougekit.token_metrics import (
+                                f1,
+                                fbeta,
+                                lcs,
+                                overlap,
+                                rouge1,
+                                rouge2,
+                                rouge_l,
+                                rouge_lsum,
+                                rouge_n,
+                                rouge_s,
+                                rouge_w,
+)
+from rougekit.word_tokenizers import get_tokenizer
 
 __all__ = [
     "__version__", "BACKEND",

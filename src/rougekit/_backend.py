@@ -1,27 +1,47 @@
-"""Choose the kernels: the compiled extension, or its pure-Python twin.
+"""The one switch between the compiled core and its pure-Python twin.
 
-The compiled modules are used when they import, unless the environment
-variable ``ROUGEKIT_PURE_PYTHON`` is set to a non-empty value other than
-"0". ``NAME`` is "compiled" or "pure". Both expose the same functions.
+Decided once, at import, for every kernel: the compiled modules of
+``rougekit._core`` (``*_c``) when they import, else their pure-Python twins
+(``*_py``), which have the same functions, results and errors. The environment
+variable ``ROUGEKIT_PURE_PYTHON`` set to anything but "" or "0" chooses the
+pure twins, and then no extension module is imported at all.
+
+Everything else in rougekit reaches the kernels through this module::
+
+    from rougekit import _backend
+    _backend.NAME                      # "compiled" or "pure"
+    _backend.lcs.lcs_length([0, 1, 2], [0, 2])
+    _backend.engine.Engine(...)        # a whole pair scored at once
+
+>>> lcs.lcs_length([0, 1, 2], [0, 2]), NAME in ("compiled", "pure")
+(2, True)
 """
 import os
 
-_force_pure = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
+__all__ = ["NAME", "PURE_REQUESTED", "engine", "lcs", "overlap", "porter", "rouge155",
+           "tokenizer"]
 
-if not _force_pure:
+#: True when ROUGEKIT_PURE_PYTHON asks for the pure-Python twins.
+PURE_REQUESTED = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
+
+_use_pure = PURE_REQUESTED
+if not _use_pure:
     try:
-        from rougekit._lcs import lcs_indices, lcs_length, summary_lcs_hits, union_lcs
-        from rougekit._overlap import ngram_overlap
+        from rougekit._core import engine_c as engine
+        from rougekit._core import lcs_c as lcs
+        from rougekit._core import overlap_c as overlap
+        from rougekit._core import porter_c as porter
         from rougekit._core import rouge155_c as rouge155
+        from rougekit._core import tokenizer_c as tokenizer
         NAME = "compiled"
-    except ImportError:
-        _force_pure = True
+    except ImportError:  # not built (a pure-Python install)
+        _use_pure = True
 
-if _force_pure:
-    from rougekit._pure import (lcs_indices, lcs_length, ngram_overlap,
-                                summary_lcs_hits, union_lcs)
+if _use_pure:
+    from rougekit._core import engine_py as engine  # type: ignore[no-redef]
+    from rougekit._core import lcs_py as lcs  # type: ignore[no-redef]
+    from rougekit._core import overlap_py as overlap  # type: ignore[no-redef]
+    from rougekit._core import porter_py as porter  # type: ignore[no-redef]
     from rougekit._core import rouge155_py as rouge155  # type: ignore[no-redef]
+    from rougekit._core import tokenizer_py as tokenizer  # type: ignore[no-redef]
     NAME = "pure"
-
-__all__ = ["NAME", "lcs_length", "lcs_indices", "union_lcs",
-           "summary_lcs_hits", "ngram_overlap", "rouge155"]

@@ -1,5 +1,21 @@
-"""Argument checks shared by the public functions."""
-from typing import Any, List
+"""Argument checks shared by the public functions, with one message each.
+
+Every check names the argument, says what it must be and what it got:
+
+>>> check_int("bootstrap", True, minimum=0)
+Traceback (most recent call last):
+...
+TypeError: bootstrap must be an int, not bool
+>>> check_real("confidence", 1.5, 0, 1)
+Traceback (most recent call last):
+...
+ValueError: confidence must be in [0, 1], got 1.5
+"""
+import numbers
+import os
+from typing import Any, List, Optional
+
+__all__ = ["as_list", "check_int", "check_real", "check_seed", "thread_count"]
 
 
 def as_list(x: Any, name: str, items: str, hint: str = "") -> List[Any]:
@@ -16,3 +32,45 @@ def as_list(x: Any, name: str, items: str, hint: str = "") -> List[Any]:
         return list(x)
     except TypeError:
         raise TypeError(f"{name} must be {items}, not {type(x).__name__}") from None
+
+
+def check_int(name: str, value: Any, minimum: Optional[int] = None) -> int:
+    """``value`` as an int: an integral number, not a bool, >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_real(name: str, value: Any, low: Optional[float] = None,
+               high: Optional[float] = None, what: str = "a number") -> float:
+    """``value`` as a float: a real number, not a bool, in [low, high] (NaN
+    is in no interval)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, not {type(value).__name__}")
+    x = float(value)
+    if low is not None and high is not None:
+        if not low <= x <= high:
+            raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {value!r}")
+    elif low is not None and not x >= low:
+        raise ValueError(f"{name} must be >= {low:g}, got {value!r}")
+    return x
+
+
+def check_seed(name: str, value: Any) -> Optional[int]:
+    """A random seed: None, or an int >= 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be None or an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
+def thread_count(threads: Any) -> int:
+    """Worker threads: ``threads`` (an int >= 1), or every core when None."""
+    if threads is None:
+        return os.cpu_count() or 1
+    return check_int("threads", threads, minimum=1)

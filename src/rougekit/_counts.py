@@ -1,15 +1,17 @@
 """Hits and totals of one comparison, on any tokens, from the kernels.
 
-Tokens are numbered densely per comparison (``Numbering``) and handed to the
-backend's kernels as ints. Each function returns ``(hits, target_total,
-prediction_total)``; turning them into precision, recall and F is left to the
-caller, which knows its own conventions for empty inputs.
+The kernels number hashable tokens densely per comparison themselves (through
+a dict, at C speed in the compiled backend); unhashable ones, which a custom
+tokenizer may return, are numbered here by ``==`` (``Numbering``). Each
+function returns ``(hits, target_total, prediction_total)``; turning them
+into precision, recall and F is left to the caller, which knows its own
+conventions for empty inputs.
 """
 import numpy as np
 
 from rougekit import _backend
 
-__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts",
+__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts", "lcs_positions",
            "rouge155_pair_counts"]
 
 
@@ -57,35 +59,46 @@ def ngram_counts(target_tokens, prediction_tokens, n):
     Tokens must be hashable, as n-grams are counted by value (rouge-score
     raises the same TypeError). An n beyond both lengths gives no n-grams.
     """
-    for tokens in (target_tokens, prediction_tokens):
-        for t in tokens:
-            hash(t)
-    number = Numbering()
-    ids_t = number(target_tokens)
-    ids_p = number(prediction_tokens)
-    n = min(n, len(ids_t) + len(ids_p) + 1)   # any larger n gives no n-grams either
-    return _backend.ngram_overlap(ids_t, ids_p, n)
+    n = min(n, len(target_tokens) + len(prediction_tokens) + 1)
+    return _backend.overlap.ngram_overlap_tokens(target_tokens, prediction_tokens, n)
 
 
 def lcs_counts(target_tokens, prediction_tokens):
     """(LCS length, target length, prediction length)."""
-    number = Numbering()
-    ids_t = number(target_tokens)
-    ids_p = number(prediction_tokens)
-    return (_backend.lcs_length(ids_t, ids_p), len(ids_t), len(ids_p))
+    try:
+        lcs = _backend.lcs.lcs_length_tokens(target_tokens, prediction_tokens)
+    except TypeError:  # unhashable tokens: matched by == (Numbering)
+        number = Numbering()
+        lcs = _backend.lcs.lcs_length(number(target_tokens), number(prediction_tokens))
+    return lcs, len(target_tokens), len(prediction_tokens)
 
 
 def summary_lcs_counts(target_sents, prediction_sents):
     """ROUGE-Lsum's summary-level union-LCS hits (Lin 2004, section 3.2,
     with the clipping by token counts of ROUGE-1.5.5 and rouge-score), and
     the token totals of target and prediction sentences."""
-    number = Numbering()
-    ids_t = [number(s) for s in target_sents]
-    ids_p = [number(s) for s in prediction_sents]
-    m = sum(map(len, ids_t))
-    n = sum(map(len, ids_p))
-    hits = _backend.summary_lcs_hits(ids_t, ids_p) if m and n else 0
+    m = sum(map(len, target_sents))
+    n = sum(map(len, prediction_sents))
+    if not m or not n:
+        return 0, m, n
+    try:
+        hits = _backend.lcs.summary_lcs_hits_tokens(target_sents, prediction_sents)
+    except TypeError:  # unhashable tokens: matched by == (Numbering)
+        number = Numbering()
+        hits = _backend.lcs.summary_lcs_hits([number(s) for s in target_sents],
+                                             [number(s) for s in prediction_sents])
     return hits, m, n
+
+
+def lcs_positions(ref_tokens, can_tokens):
+    """The positions in ``ref_tokens`` of the LCS rouge-score's table walk
+    picks (its ``lcs_ind``)."""
+    number = Numbering()
+    ids_r = number(ref_tokens)
+    ids_c = number(can_tokens)
+    if not ids_r or not ids_c:
+        return []
+    return _backend.lcs.lcs_indices(ids_r, ids_c)
 
 
 def rouge155_pair_counts(metric, target_tokens, prediction_tokens, **params):

@@ -33,14 +33,13 @@ import json
 import sys
 import time
 
-import numpy as np
-
 from rougekit import __version__
+from rougekit._bootstrap import corpus_intervals, item_matrix
+from rougekit._rouge_types import parse_rouge_types
 from rougekit.corpus import MULTI_REF_POLICIES, corpus_means, score_corpus
-from rougekit.rouge_scorer import RougeScorer
-from rougekit.scoring import AggregateScore, Score
-from rougekit.significance import approximate_randomization, bootstrap_interval, paired_bootstrap
-from rougekit.word_tokenizers import TOKENIZER_NAMES
+from rougekit.signature import Signature
+from rougekit.significance import approximate_randomization, paired_bootstrap
+from rougekit.word_tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 MEASURES = ("precision", "recall", "fmeasure")
@@ -83,14 +82,12 @@ def read_lines(path):
 
 
 def parse_types(spec):
-    types = [t.strip() for t in spec.split(",") if t.strip()]
-    if not types:
-        raise UserError("--rouge-types is empty")
     try:
-        RougeScorer(types)
+        parsed = parse_rouge_types([t.strip() for t in spec.split(",") if t.strip()],
+                                   "--rouge-types")
     except ValueError as e:
         raise UserError(str(e)) from None
-    return list(dict.fromkeys(types))
+    return [name for name, _ in parsed]
 
 
 def load_parallel(named_paths):
@@ -152,7 +149,7 @@ def read_jsonl(path, text_fields):
 
 
 def load_jsonl(path):
-    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
+    """Items as JSON lines: {"candidate": str, "references": [str, ...]}
     (a single str is accepted for "references")."""
     (candidates,), references = read_jsonl(path, ("candidate",))
     return candidates, references
@@ -218,20 +215,14 @@ def score_items(candidates, references, types, args, progress, done=0):
     return per_item
 
 
-def item_matrix(per_item, types):
-    """One row per item: P, R, F of each type in turn (score_corpus's layout)."""
-    return np.array([[x for t in types for x in item[t]] for item in per_item], dtype=float)
-
-
 def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
-    """score_corpus's own signature for these options (from a one-item call, so
-    it cannot drift from the library's); also validates the options."""
+    """The signature score_corpus gives these options; also checks them."""
     try:
-        return score_corpus(["x"], [["x"]], types, bootstrap=bootstrap,
-                            confidence=confidence, seed=seed, threads=1,
-                            **scoring_options(args)).signature
+        tokenizer = get_tokenizer(args.tokenizer, use_stemmer=args.stemmer)
     except (TypeError, ValueError) as e:
         raise UserError(str(e)) from None
+    return str(Signature.of_tokenizer(tokenizer, multi_ref=args.multi_ref,
+                                      bootstrap=bootstrap, confidence=confidence, seed=seed))
 
 
 # --- rougekit score ---------------------------------------------------------------
@@ -250,7 +241,8 @@ def render_table(scores, intervals, n_items, signature, confidence):
         lines = [f"{'':<10} " + " ".join(f"{m:>7} {head:>18}" for m in ("P", "R", "F"))]
         for t, s in scores.items():
             iv = intervals[t]
-            cells = [f"{getattr(s, m):7.4f} {fmt_interval(getattr(iv.low, m), getattr(iv.high, m)):>18}"
+            cells = [f"{getattr(s, m):7.4f} "
+                     f"{fmt_interval(getattr(iv.low, m), getattr(iv.high, m)):>18}"
                      for m in MEASURES]
             lines.append(f"{t:<10} " + " ".join(cells))
     lines.append(f"{n_items} items · {signature}")
@@ -304,12 +296,8 @@ def cmd_score(args):
     intervals = None
     if args.bootstrap:
         # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
-        low, high = bootstrap_interval(item_matrix(per_item, types), args.bootstrap,
-                                       args.confidence, args.seed)
-        intervals = {t: AggregateScore(low=Score(*map(float, low[3 * k:3 * k + 3])),
-                                       mid=scores[t],
-                                       high=Score(*map(float, high[3 * k:3 * k + 3])))
-                     for k, t in enumerate(types)}
+        intervals = corpus_intervals(per_item, scores, args.bootstrap, args.confidence,
+                                     args.seed)
     if args.per_item:
         write_per_item(args.per_item, per_item, types)
 

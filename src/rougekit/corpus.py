@@ -1,4 +1,4 @@
-"""Corpus-level ROUGE with several references per item (seed 003).
+"""Corpus-level ROUGE with several references per item.
 
 ``score_corpus(candidates, references)`` scores each candidate against its
 references, reduces them to one score per item and rouge type with a
@@ -42,40 +42,28 @@ equal to ``MeanAggregator``'s. (``sum(values) / n`` is not: Python 3.12 made
 ``sum`` of floats compensated, which changes last bits from 3.11's.) The
 ``mean`` and ``jackknife`` policies average the same way.
 
-The signature records every option that changes the numbers, as sacreBLEU's,
-in fields ``key:value`` joined by "|":
-
-- ``rougekit:VERSION``: the package version;
-- ``tok:NAME``: the tokenizer's name (``rougekit.word_tokenizers``; a custom
-  tokenizer without a ``name`` attribute is ``custom:ClassName``);
-- ``stem:no`` or ``stem:porter``: stemming (a tokenizer named "X+S" is
-  tokenizer X with stemmer S);
-- ``multi:POLICY``: the multi-reference policy;
-- ``agg:mean``: the corpus aggregation;
-- ``boot:none``, or ``boot:N,ci:C,seed:S`` with bootstrap intervals.
+The signature records every option that changes the numbers, as
+sacreBLEU's (``rougekit.signature`` describes its fields).
 """
 import dataclasses
-import numbers
-import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
-import numpy as np
-
-from rougekit._checks import as_list
-from rougekit.aggregate import exact_mean
+from rougekit._bootstrap import corpus_intervals
+from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
-from rougekit._version import __version__
+from rougekit._multi_ref import MULTI_REF_POLICIES, combine_counts, combine_scores, corpus_means
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
 from rougekit.scoring import AggregateScore, Score
-from rougekit.token_metrics import _score
-from rougekit.word_tokenizers import RougeScoreTokenizer, get_tokenizer
+from rougekit.signature import Signature
+from rougekit.tokenizers import default_stemming
+from rougekit.word_tokenizers import get_tokenizer
 
 
-def _per_item_compiled(types, tok, policy, candidates, references, threads):
+def _per_item_engine(types, tok, policy, candidates, references, threads):
     """Per-item Scores from RougeScorer.score_batch over every (reference,
-    candidate) pair: the compiled engine, on all cores."""
+    candidate) pair: the scoring engine, on all cores."""
     from rougekit.rouge_scorer import RougeScorer
-    scorer = RougeScorer([name for name, _ in types],
-                         use_stemmer=tok._stemmer is not None)
+    scorer = RougeScorer([name for name, _ in types], tokenizer=tok)
     targets = [r for refs in references for r in refs]
     predictions = [c for c, refs in zip(candidates, references) for _ in refs]
     flat = scorer.score_batch(targets, predictions, threads=threads)
@@ -83,7 +71,7 @@ def _per_item_compiled(types, tok, policy, candidates, references, threads):
     for refs in references:
         scores = flat[k:k + len(refs)]
         k += len(refs)
-        per_item.append({name: _combine_scores(policy, [_as_floats(s[name]) for s in scores])
+        per_item.append({name: combine_scores(policy, [_as_floats(s[name]) for s in scores])
                          for name, _ in types})
     return per_item
 
@@ -98,10 +86,6 @@ def _as_floats(score):
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
 
-MULTI_REF_POLICIES = ("max", "mean", "pooled", "best-recall", "jackknife")
-
-_ROUGE_N_RE = re.compile(r"rouge([1-9])")
-_L, _LSUM = "L", "Lsum"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,30 +108,8 @@ class CorpusResult:
     signature: str
 
     def to_dict(self) -> Dict[str, float]:
-        """``{rouge type: corpus F-measure}``, seed 003's output format."""
+        """``{rouge type: corpus F-measure}``, the usual report of a metric card."""
         return {t: s.fmeasure for t, s in self.scores.items()}
-
-
-def _parse_types(rouge_types):
-    """[(rouge type, kind)]: kind is n for rougeN, _L or _LSUM."""
-    names = as_list(rouge_types, "rouge_types", "a list of rouge type names")
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"rouge_types must contain str, not {type(name).__name__}")
-    names = list(dict.fromkeys(names))
-    if not names:
-        raise ValueError("rouge_types is empty")
-    parsed: List[Tuple[str, Any]] = []
-    for name in names:
-        match = _ROUGE_N_RE.fullmatch(name)
-        if match:
-            parsed.append((name, int(match.group(1))))
-        elif name in ("rougeL", "rougeLsum"):
-            parsed.append((name, _L if name == "rougeL" else _LSUM))
-        else:
-            raise ValueError(f"rouge_types: unknown rouge type {name!r}; valid "
-                             "types are rouge1 to rouge9, rougeL and rougeLsum")
-    return parsed
 
 
 def _texts(candidates, references):
@@ -201,72 +163,13 @@ class _Tokenized:
 
 def _counts(kind, cand, ref):
     """(hits, candidate total, reference total) of one pair."""
-    if kind == _L:
+    if kind == ROUGE_L:
         hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
-    elif kind == _LSUM:
+    elif kind == ROUGE_LSUM:
         hits, ref_total, cand_total = summary_lcs_counts(ref.sentences, cand.sentences)
     else:
         hits, ref_total, cand_total = ngram_counts(ref.tokens, cand.tokens, kind)
     return hits, cand_total, ref_total
-
-
-def _first_max(scores, field):
-    # max() keeps the first of equal maxima, as score_multi's numpy.argmax.
-    return max(scores, key=lambda s: getattr(s, field))
-
-
-def _mean(scores):
-    """Per field, the float nearest the exact mean (``aggregate.exact_mean``):
-    the same floats in any item order and on every Python version."""
-    return Score(*(exact_mean(column) for column in zip(*scores)))
-
-
-def corpus_means(per_item, types):
-    """The corpus scores: per rouge type, the means over items of P, R and F."""
-    return {t: _mean([item[t] for item in per_item]) for t in types}
-
-
-def _combine(policy, counts):
-    """One Score from the per-reference counts of an item and rouge type."""
-    if policy == "pooled":
-        return _score(*(sum(column) for column in zip(*counts)))
-    return _combine_scores(policy, [_score(*c) for c in counts])
-
-
-def _combine_scores(policy, scores):
-    """One Score from the per-reference Scores (every policy but pooled)."""
-    if len(scores) == 1:
-        return scores[0]
-    if policy == "max":
-        return _first_max(scores, "fmeasure")
-    if policy == "best-recall":
-        return _first_max(scores, "recall")
-    if policy == "mean":
-        return _mean(scores)
-    # jackknife: the max of each leave-one-out set, averaged.
-    return _mean([_first_max(scores[:i] + scores[i + 1:], "fmeasure")
-                  for i in range(len(scores))])
-
-
-def _bootstrap(per_item, scores, n_resamples, confidence, seed):
-    """Percentile bootstrap intervals around the corpus means ``scores``."""
-    types = list(scores)
-    # One row per item: P, R, F of every type, so each resample draws the same
-    # items for all types.
-    matrix = np.array([[x for t in types for x in item[t]] for item in per_item],
-                      dtype=float)
-    n = len(matrix)
-    rng = np.random.default_rng(seed)
-    means = np.empty((n_resamples, matrix.shape[1]))
-    for b in range(n_resamples):
-        means[b] = matrix[rng.integers(0, n, size=n)].mean(axis=0)
-    low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
-    intervals = {}
-    for k, t in enumerate(types):
-        cols = slice(3 * k, 3 * k + 3)
-        intervals[t] = AggregateScore(low=Score(*map(float, low[cols])), mid=scores[t],
-                                      high=Score(*map(float, high[cols])))
-    return intervals
 
 
 def _check_options(multi_ref, bootstrap, confidence, seed):
@@ -275,28 +178,9 @@ def _check_options(multi_ref, bootstrap, confidence, seed):
     if multi_ref not in MULTI_REF_POLICIES:
         raise ValueError(f"unknown multi_ref policy {multi_ref!r}; valid: "
                          + ", ".join(MULTI_REF_POLICIES))
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral):
-        raise TypeError(f"bootstrap must be an int, not {type(bootstrap).__name__}")
-    if bootstrap < 0:
-        raise ValueError(f"bootstrap must be >= 0 (0 for no intervals), got {bootstrap}")
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
-    if not 0 <= float(confidence) <= 1:
-        raise ValueError(f"confidence must be in [0, 1], got {confidence!r}")
-    if seed is not None and (isinstance(seed, bool) or
-                             not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be None or an int, not {type(seed).__name__}")
-    if seed is not None and seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-
-
-def _signature(tokenizer, multi_ref, bootstrap, confidence, seed):
-    name = getattr(tokenizer, "name", None) or f"custom:{type(tokenizer).__name__}"
-    tok, _, stemmer = str(name).partition("+")
-    boot = f"{bootstrap},ci:{confidence},seed:{'none' if seed is None else seed}" \
-        if bootstrap else "none"
-    return (f"rougekit:{__version__}|tok:{tok}|stem:{stemmer or 'no'}|"
-            f"multi:{multi_ref}|agg:mean|boot:{boot}")
+    check_int("bootstrap", bootstrap, minimum=0)
+    check_real("confidence", confidence, 0, 1)
+    check_seed("seed", seed)
 
 
 def score_corpus(candidates: Sequence[str], references: Sequence[Any],
@@ -330,27 +214,28 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
 
     Returns a ``CorpusResult``.
     """
-    types = _parse_types(rouge_types)
+    types = parse_rouge_types(rouge_types)
     tok = get_tokenizer(tokenizer, use_stemmer=use_stemmer)
     _check_options(multi_ref, bootstrap, confidence, seed)
     if threads is not None:
-        from rougekit.rouge_scorer import _thread_count
-        _thread_count(threads)          # the same checks on every path
+        thread_count(threads)          # the same checks on every path
     candidates, references = _texts(candidates, references)
 
-    if multi_ref != "pooled" and isinstance(tok, RougeScoreTokenizer):
-        per_item = _per_item_compiled(types, tok, multi_ref, candidates, references, threads)
+    if multi_ref != "pooled" and default_stemming(tok) is not None:
+        per_item = _per_item_engine(types, tok, multi_ref, candidates, references, threads)
     else:
         per_item = []
         for cand_text, ref_texts in zip(candidates, references):
             cand = _Tokenized(cand_text, tok.tokenize)
             refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
-            per_item.append({name: _combine(multi_ref, [_counts(kind, cand, r) for r in refs])
+            per_item.append({name: combine_counts(multi_ref, [_counts(kind, cand, r) for r in refs])
                              for name, kind in types})
 
     scores = corpus_means(per_item, [name for name, _ in types])
-    intervals = _bootstrap(per_item, scores, bootstrap, confidence, seed) \
+    intervals = corpus_intervals(per_item, scores, bootstrap, confidence, seed) \
         if bootstrap else None
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
                         n_items=len(per_item),
-                        signature=_signature(tok, multi_ref, bootstrap, confidence, seed))
+                        signature=str(Signature.of_tokenizer(
+                            tok, multi_ref=multi_ref, bootstrap=bootstrap,
+                            confidence=confidence, seed=seed)))

@@ -4,14 +4,22 @@
 every float is equal with ``==`` to rouge-score's, and so is every type (the
 empty-input ROUGE-L scores are the int 0, as there). Replacing
 ``from rouge_score import rouge_scorer`` with
-``from rougekit import rouge_scorer`` changes nothing but the speed.
+``from rougekit import rouge_scorer`` changes nothing but the speed. The
+module's other names are rouge-score's too, private helpers included
+(``_create_ngrams``, ``_score_ngrams``, ``_score_lcs``, ``_lcs_table``,
+``_backtrack_norec``, ``lcs_ind``, ``_find_union``, ``_union_lcs``,
+``_summary_level_lcs``), with the same signatures and results.
 
-Differences, all on inputs rouge-score fails on or mishandles:
+As in rouge-score, an unknown rouge type raises ``ValueError`` when a score
+is computed, and ``split_summaries=True`` needs nltk's sentence splitter only
+when a rougeLsum score is computed. Differences, all on inputs rouge-score
+fails on or mishandles:
 
-- an invalid rouge type raises ``ValueError`` when the scorer is built, not
-  at the first ``score`` call;
 - a target or prediction that is neither ``str`` nor ``bytes`` (with the
   default tokenizer) raises ``TypeError`` naming the argument;
+- ``rouge_types`` that is not a list of names (``None``, a number, a list
+  holding something else than str or bytes) raises ``TypeError`` when the
+  scorer is built;
 - ``score_multi`` with no targets raises ``ValueError`` naming ``targets``;
 - ``score_multi`` with a single str or bytes as ``targets`` raises
   ``TypeError`` (rouge-score would score each character as a target);
@@ -21,93 +29,44 @@ Differences, all on inputs rouge-score fails on or mishandles:
 >>> scorer.score("The cat sat on the mat.", "The cat is on the mat.")["rouge1"]
 Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
 """
-import os
+import collections
 import queue
-import re
-from concurrent.futures import ThreadPoolExecutor, TimeoutError as _FutureTimeout
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from rougekit import _backend, scoring, tokenizers
-from rougekit._checks import as_list
-from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
-
-try:
-    from rougekit._engine import Cancel as _Cancel, Engine as _Engine
-except ImportError:  # pure-Python install
-    _Engine = _Cancel = None  # type: ignore[assignment,misc]
+from rougekit._batch import map_chunks
+from rougekit._checks import as_list, thread_count
+from rougekit._core.engine_py import lcs_prf, ngram_prf
+from rougekit._counts import lcs_counts, lcs_positions, ngram_counts
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
 from rougekit.tokenize import ensure_str
 
 __all__ = ["RougeScorer"]
 
+_lcs_length_tokens = _backend.lcs.lcs_length_tokens
+
 Text = Union[str, bytes]
 
-# rouge-score's test for rougeN (so "$" also matches before a final "\n").
-_ROUGE_N_RE = re.compile(r"rouge[0-9]$")
-_L, _LSUM = -1, -2
 
-
-def _parse_rouge_types(rouge_types):
-    """[(rouge_type, kind)]: kind is n for rougeN, _L or _LSUM."""
+def _parse_types(rouge_types):
+    """``(types, error)``: ``[(rouge_type, kind)]``, or None and the
+    ValueError an unknown name raises when a score is computed."""
     try:
-        types = list(rouge_types)
+        names = list(rouge_types)
     except TypeError:
         raise TypeError("rouge_types must be an iterable of rouge type names, "
                         f"not {type(rouge_types).__name__}") from None
-    parsed = []
-    for rouge_type in types:
-        if rouge_type == "rougeL":
-            parsed.append((rouge_type, _L))
-        elif rouge_type == "rougeLsum":
-            parsed.append((rouge_type, _LSUM))
-        elif isinstance(rouge_type, (str, bytes)) and _ROUGE_N_RE.match(
-                ensure_str(rouge_type, "rouge type")):
-            n = int(rouge_type[5:])
-            if n <= 0:
-                raise ValueError(f"rougen requires positive n: {rouge_type!r}")
-            parsed.append((rouge_type, n))
-        elif isinstance(rouge_type, (str, bytes)):
-            raise ValueError(
-                f"Invalid rouge type: {rouge_type!r}; valid types are rouge1 "
-                "to rouge9, rougeL and rougeLsum")
-        else:
-            raise TypeError("rouge_types must contain str, not "
-                            f"{type(rouge_type).__name__}")
-    return parsed
+    for name in names:
+        if not isinstance(name, (str, bytes)):
+            raise TypeError(f"rouge_types must contain str, not {type(name).__name__}")
+    try:
+        return [(name, kind_of(name)) for name in names], None
+    except ValueError as exc:
+        return None, exc
 
 
-def _zero_int():
-    # rouge-score returns ints here, not floats.
-    return scoring.Score(precision=0, recall=0, fmeasure=0)
-
-
-def _prf(precision, recall):
-    return scoring.Score(precision=precision, recall=recall,
-                         fmeasure=scoring.fmeasure(precision, recall))
-
-
-def _score_ngrams(target_tokens, prediction_tokens, n):
-    hits, count_t, count_p = ngram_counts(target_tokens, prediction_tokens, n)
-    return _prf(hits / max(count_p, 1), hits / max(count_t, 1))
-
-
-def _score_lcs(target_tokens, prediction_tokens):
-    if not target_tokens or not prediction_tokens:
-        return _zero_int()
-    lcs, len_t, len_p = lcs_counts(target_tokens, prediction_tokens)
-    return _prf(lcs / len_p, lcs / len_t)
-
-
-def _score_summary_lcs(target_sents, prediction_sents):
-    if not target_sents or not prediction_sents:
-        return _zero_int()
-    hits, m, n = summary_lcs_counts(target_sents, prediction_sents)
-    if not n or not m:
-        return _zero_int()
-    return _prf(hits / n, hits / m)
-
-
-def _sentence_splitter():
-    """nltk's sentence splitter, or an error that says what to install."""
+def _nltk_sent_tokenize(text):
+    """nltk's ``sent_tokenize(text)``, or an error that says what to install."""
     try:
         import nltk
     except ImportError:
@@ -116,12 +75,11 @@ def _sentence_splitter():
             "installed: pip install 'rougekit[nltk]', then "
             "python -m nltk.downloader punkt_tab") from None
     try:
-        nltk.sent_tokenize("One. Two.")
+        return nltk.sent_tokenize(text)
     except LookupError:
         raise LookupError(
             "split_summaries=True needs nltk's punkt sentence model: "
             "python -m nltk.downloader punkt_tab") from None
-    return nltk.sent_tokenize
 
 
 class RougeScorer(scoring.BaseScorer):
@@ -133,7 +91,8 @@ class RougeScorer(scoring.BaseScorer):
       use_stemmer: stem words longer than 3 characters with the Porter
         stemmer (as NLTK's), in the default tokenizer.
       split_summaries: for rougeLsum, split sentences with nltk's
-        ``sent_tokenize`` instead of on newlines (needs nltk and its data).
+        ``sent_tokenize`` instead of on newlines (needs nltk and its data
+        when a rougeLsum score is computed).
       tokenizer: an object with ``tokenize(text) -> list of tokens`` used
         instead of the default tokenizer. Tokens are compared with ``==``;
         hashable ones (str, int, tuple) are also hashed, so equal tokens
@@ -147,7 +106,7 @@ class RougeScorer(scoring.BaseScorer):
     def __init__(self, rouge_types: Iterable[str], use_stemmer: bool = False,
                  split_summaries: bool = False, tokenizer: Optional[Any] = None) -> None:
         self.rouge_types = rouge_types
-        self._types = _parse_rouge_types(rouge_types)
+        self._types, self._type_error = _parse_types(rouge_types)
         if tokenizer:
             if not callable(getattr(tokenizer, "tokenize", None)):
                 raise TypeError("tokenizer must have a tokenize(text) method; "
@@ -156,53 +115,51 @@ class RougeScorer(scoring.BaseScorer):
         else:
             self._tokenizer = tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
-        self._sent_tokenize = _sentence_splitter() if split_summaries else None
+        types = self._types or []
         # rouge-score skips whole-text tokenization when rougeLsum is alone.
-        self._lsum_only = len(self._types) == 1 and self._types[0][1] == _LSUM
+        self._lsum_only = len(types) == 1 and types[0][1] == ROUGE_LSUM
         self._setup_engine()
 
     def _setup_engine(self):
-        """The compiled engine scores str pairs with the default tokenizer."""
-        self._keys = [t for t, _ in self._types]
-        self._kinds = [k for _, k in self._types]
+        """The engine scores str pairs with a tokenizer that behaves as the
+        default (compiled, or its pure-Python twin)."""
+        types = self._types or []
+        self._keys = [t for t, _ in types]
+        self._kinds = [k for _, k in types]
         self._engine = None
         self._engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-        if (_Engine is not None and _backend.NAME == "compiled" and self._types
-                and not self._split_summaries
-                and type(self._tokenizer) is tokenizers.DefaultTokenizer):
-            self._use_stemmer = self._tokenizer._stemmer is not None
+        stemming = tokenizers.default_stemming(self._tokenizer)
+        if types and not self._split_summaries and stemming is not None:
+            self._use_stemmer = stemming
             self._engine = self._new_engine()
-            if type(self).score is RougeScorer.score:
-                # Skip a Python frame per call: the engine itself sends
-                # anything but a pair of str back to _score_python. (Not
-                # when a subclass overrides score.)
-                self.score = self._engine.score  # type: ignore[method-assign]
 
-    # Pickling (multiprocessing, for one) carries the settings; the engine,
-    # its caches and the nltk splitter are rebuilt on the other side.
-    _UNPICKLED = ("_engine", "_engine_pool", "_sent_tokenize", "score")
+    # Pickling (multiprocessing, for one) carries the settings; the engine
+    # and its caches are rebuilt on the other side.
+    _UNPICKLED = ("_engine", "_engine_pool")
 
     def __getstate__(self):
         return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._sent_tokenize = _sentence_splitter() if self._split_summaries else None
         self._setup_engine()
 
     def _new_engine(self):
-        return _Engine(self._kinds, self._use_stemmer, self._keys, scoring.Score,
-                       self._score_python, self._score_pooled)
+        return _backend.engine.Engine(self._kinds, self._use_stemmer, self._keys,
+                                      scoring.Score, self._score_python, self._score_pooled)
+
+    def _engine_from_pool(self):
+        try:
+            return self._engine_pool.get_nowait()
+        except queue.Empty:
+            return self._new_engine()
 
     def _score_pooled(self, target, prediction):
         """score() on an engine from the pool: what the scorer's own engine
         does with a pair while another thread is using it. That happens only
         when the GIL is disabled (free-threaded CPython); with the GIL, one
         engine.score call runs start to end without letting other threads in."""
-        try:
-            engine = self._engine_pool.get_nowait()
-        except queue.Empty:
-            engine = self._new_engine()
+        engine = self._engine_from_pool()
         try:
             return engine.score(target, prediction)
         finally:
@@ -214,8 +171,8 @@ class RougeScorer(scoring.BaseScorer):
             raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
     def _sentences(self, text, name):
-        if self._sent_tokenize is not None:
-            sents = self._sent_tokenize(text)
+        if self._split_summaries:
+            sents = _nltk_sent_tokenize(text)
         else:
             sents = ensure_str(text, name).split("\n")
         return [self._tokenizer.tokenize(s) for s in sents if len(s)]
@@ -224,11 +181,13 @@ class RougeScorer(scoring.BaseScorer):
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
         engine = self._engine
         if engine is not None:
-            # str pairs in C; anything else comes back to _score_python.
+            # str pairs in the engine; anything else comes back to _score_python.
             return engine.score(target, prediction)
         return self._score_python(target, prediction)
 
     def _score_python(self, target, prediction):
+        if self._type_error is not None:
+            raise ValueError(*self._type_error.args)
         self._check_text(target, "target")
         self._check_text(prediction, "prediction")
         if self._lsum_only:
@@ -238,15 +197,14 @@ class RougeScorer(scoring.BaseScorer):
             prediction_tokens = self._tokenizer.tokenize(prediction)
         result = {}
         for rouge_type, kind in self._types:
-            if kind == _L:
+            if kind == ROUGE_L:
                 result[rouge_type] = _score_lcs(target_tokens, prediction_tokens)
-            elif kind == _LSUM:
-                result[rouge_type] = _score_summary_lcs(
+            elif kind == ROUGE_LSUM:
+                result[rouge_type] = _summary_level_lcs(
                     self._sentences(target, "target"),
                     self._sentences(prediction, "prediction"))
             else:
-                result[rouge_type] = _score_ngrams(target_tokens,
-                                                   prediction_tokens, kind)
+                result[rouge_type] = _score_ngram_tokens(target_tokens, prediction_tokens, kind)
         return result
 
     def score_multi(self, targets: Sequence[Text], prediction: Text
@@ -257,17 +215,18 @@ class RougeScorer(scoring.BaseScorer):
         score_dicts = [self.score(t, prediction) for t in targets]
         if not score_dicts and self._types:
             raise ValueError("targets must contain at least one text")
-        return _first_best(score_dicts, self._types)
+        return _first_best(score_dicts, self._types or [])
 
     def score_batch(self, targets: Sequence[Text], predictions: Sequence[Text],
                     threads: Optional[int] = None) -> List[Dict[str, scoring.Score]]:
         """Scores each prediction against the target at the same position.
 
         Returns a list of dicts in input order, each equal to what
-        ``score(target, prediction)`` returns. With the compiled backend and
-        the default tokenizer, the pairs are scored without the GIL on
-        ``threads`` threads (default: all cores); otherwise one by one.
-        Ctrl-C (KeyboardInterrupt) stops the workers after their current pair.
+        ``score(target, prediction)`` returns. With the default tokenizer,
+        the pairs are scored by the engine on ``threads`` threads (default:
+        all cores; the compiled engine releases the GIL); otherwise one by
+        one. Ctrl-C (KeyboardInterrupt) stops the workers after their
+        current pair.
 
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a", "c"])[1]
         {'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
@@ -277,45 +236,21 @@ class RougeScorer(scoring.BaseScorer):
         if len(targets) != len(predictions):
             raise ValueError(f"targets and predictions differ in length: "
                              f"{len(targets)} and {len(predictions)}")
-        threads = _thread_count(threads)
-        if not targets:
-            return []
+        threads = thread_count(threads)
+        if self._type_error is not None and targets:
+            raise ValueError(*self._type_error.args)
         if self._engine is None:
             return [self.score(t, p) for t, p in zip(targets, predictions)]
-        n = len(targets)
-        size = max(16, min(1024, n // (threads * 8) or 1))
-        chunks = [(i, min(i + size, n)) for i in range(0, n, size)]
-        cancel = _Cancel()
 
-        def run(bounds):
-            lo, hi = bounds
+        def run(lo, hi, cancel):
             # Pairs that are not both str come back to _score_python.
-            ts, ps = targets[lo:hi], predictions[lo:hi]
+            engine = self._engine_from_pool()
             try:
-                engine = self._engine_pool.get_nowait()
-            except queue.Empty:
-                engine = self._new_engine()
-            try:
-                return engine.score_range(ts, ps, cancel)
+                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel)
             finally:
                 self._engine_pool.put(engine)
 
-        # Even with one thread the chunks run on a worker: the main thread
-        # waits in short slices, so Ctrl-C is seen at once and the workers
-        # stop after their current pair.
-        with ThreadPoolExecutor(max_workers=min(threads, len(chunks))) as pool:
-            futures = [pool.submit(run, c) for c in chunks]
-            try:
-                out = []
-                for f in futures:
-                    out.extend(_wait(f))
-                return out
-            except BaseException:
-                cancel.set()
-                for f in futures:
-                    f.cancel()
-                raise
-
+        return [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
 
     def score_multi_batch(self, targets_list: Sequence[Sequence[Text]],
                           predictions: Sequence[Text], threads: Optional[int] = None
@@ -326,7 +261,21 @@ class RougeScorer(scoring.BaseScorer):
         >>> RougeScorer(["rouge1"]).score_multi_batch([["a b", "a"]], ["a"])
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}]
         """
-        return _score_multi_batch(self, targets_list, predictions, threads)
+        targets_list = _as_list(targets_list, "targets_list")
+        predictions = _as_list(predictions, "predictions")
+        if len(targets_list) != len(predictions):
+            raise ValueError(f"targets_list and predictions differ in length: "
+                             f"{len(targets_list)} and {len(predictions)}")
+        groups = [_multi_targets(item, i) for i, item in enumerate(targets_list)]
+        flat_t = [t for g in groups for t in g]
+        flat_p = [p for g, p in zip(groups, predictions) for _ in g]
+        flat = self.score_batch(flat_t, flat_p, threads=threads)
+        out, k = [], 0
+        for g in groups:
+            out.append(_first_best(flat[k:k + len(g)], self._types or []))
+            k += len(g)
+        return out
+
 
 def _multi_targets(item, i):
     targets = _as_list(item, f"targets_list[{i}]")
@@ -345,41 +294,149 @@ def _first_best(score_dicts, types):
     return best
 
 
-def _score_multi_batch(scorer, targets_list, predictions, threads):
-    targets_list = _as_list(targets_list, "targets_list")
-    predictions = _as_list(predictions, "predictions")
-    if len(targets_list) != len(predictions):
-        raise ValueError(f"targets_list and predictions differ in length: "
-                         f"{len(targets_list)} and {len(predictions)}")
-    groups = [_multi_targets(item, i) for i, item in enumerate(targets_list)]
-    flat_t = [t for g in groups for t in g]
-    flat_p = [p for g, p in zip(groups, predictions) for _ in g]
-    flat = scorer.score_batch(flat_t, flat_p, threads=threads)
-    out, k = [], 0
-    for g in groups:
-        out.append(_first_best(flat[k:k + len(g)], scorer._types))
-        k += len(g)
-    return out
-
-
-def _wait(future):
-    # A timeout keeps the main thread responsive to Ctrl-C while it waits.
-    while True:
-        try:
-            return future.result(timeout=0.2)
-        except _FutureTimeout:
-            continue
-
-
 def _as_list(x, name):
     return as_list(x, name, "a list of texts")
 
 
-def _thread_count(threads):
-    if threads is None:
-        return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    return threads
+def _score(prf):
+    # tuple.__new__ is what Score(precision=..., ...) does, without parsing
+    # the arguments: these helpers are called once per pair in hot loops.
+    return tuple.__new__(scoring.Score, prf)
+
+
+def _score_ngram_tokens(target_tokens, prediction_tokens, n):
+    """rougeN of two token lists (what ``_score_ngrams`` of their
+    ``_create_ngrams`` gives), without building the n-gram Counters."""
+    return _score(ngram_prf(*ngram_counts(target_tokens, prediction_tokens, n)))
+
+
+# --- rouge-score 0.1.2's module-level helpers, same names and results ---------
+
+def _create_ngrams(tokens, n):
+    """A Counter of the n-grams (tuples of n tokens) of ``tokens``.
+
+    >>> _create_ngrams(["a", "b", "a", "b"], 2)
+    Counter({('a', 'b'): 2, ('b', 'a'): 1})
+    """
+    if n >= 1:
+        return collections.Counter(zip(*[tokens[i:] for i in range(n)]))
+    # n <= 0: rouge-score's slices, whatever they give.
+    return collections.Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+
+
+def _score_ngrams(target_ngrams, prediction_ngrams):
+    """rougeN's Score from the n-gram Counters of target and prediction
+    (``_create_ngrams``): counts clipped per n-gram.
+
+    >>> _score_ngrams(_create_ngrams(["a", "b"], 1), _create_ngrams(["a"], 1))
+    Score(precision=1.0, recall=0.5, fmeasure=0.6666666666666666)
+    """
+    counts = _backend.overlap.counter_overlap(target_ngrams, prediction_ngrams)
+    if counts is None:  # not two Counters of small ints: rouge-score's loop
+        hits = 0
+        for ngram in target_ngrams:
+            hits += min(target_ngrams[ngram], prediction_ngrams[ngram])
+        counts = hits, sum(target_ngrams.values()), sum(prediction_ngrams.values())
+    return _score(ngram_prf(*counts))
+
+
+def _score_lcs(target_tokens, prediction_tokens):
+    """rougeL's Score of two token lists (the int zeros when either is empty).
+
+    >>> _score_lcs(["a", "b", "c"], ["a", "c"])
+    Score(precision=1.0, recall=0.6666666666666666, fmeasure=0.8)
+    """
+    if not target_tokens or not prediction_tokens:
+        return _score((0, 0, 0))
+    try:
+        lcs = _lcs_length_tokens(target_tokens, prediction_tokens)
+    except TypeError:  # unhashable tokens
+        lcs = lcs_counts(target_tokens, prediction_tokens)[0]
+    return _score(lcs_prf(lcs, len(target_tokens), len(prediction_tokens)))
+
+
+def _lcs_table(ref, can):
+    """The LCS dynamic-programming table: ``table[i][j]`` is the LCS length
+    of ``ref[:i]`` and ``can[:j]`` (tokens compared with ``==``).
+
+    >>> _lcs_table(["a", "b"], ["b"])
+    [[0, 0], [0, 0], [0, 1]]
+    """
+    table = [[0] * (len(can) + 1)]
+    for r in ref:
+        above, row = table[-1], [0]
+        for j, c in enumerate(can):
+            row.append(above[j] + 1 if r == c else max(above[j + 1], row[j]))
+        table.append(row)
+    return table
+
+
+def _backtrack_norec(t, ref, can):
+    """The ``ref`` positions of the LCS read back from table ``t``, in order:
+    on a match the diagonal; otherwise left when the cell to the left is
+    strictly greater than the one above, else up.
+
+    >>> _backtrack_norec(_lcs_table(["a", "b"], ["b", "a"]), ["a", "b"], ["b", "a"])
+    [0]
+    """
+    i, j = len(ref), len(can)
+    positions = []
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            positions.append(i - 1)
+            i -= 1
+            j -= 1
+        elif t[i][j - 1] > t[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    positions.reverse()
+    return positions
+
+
+def lcs_ind(ref, can):
+    """The ``ref`` positions of the LCS rouge-score picks (``_lcs_table``,
+    then ``_backtrack_norec``).
+
+    >>> lcs_ind(["a", "b", "c"], ["c", "a", "b"])
+    [0, 1]
+    """
+    return lcs_positions(ref, can)
+
+
+def _find_union(lcs_list):
+    """The sorted union of lists of positions.
+
+    >>> _find_union([[0, 2], [1, 2]])
+    [0, 1, 2]
+    """
+    return sorted(set().union(*lcs_list))
+
+
+def _union_lcs(ref, c_list):
+    """The tokens of ``ref`` at the union of its LCS positions with each
+    candidate sentence of ``c_list``.
+
+    >>> _union_lcs(["a", "b", "c"], [["a"], ["c"]])
+    ['a', 'c']
+    """
+    return [ref[i] for i in _find_union([lcs_ind(ref, c) for c in c_list])]
+
+
+def _summary_level_lcs(ref_sent, can_sent):
+    """rougeLsum's Score of two lists of tokenized sentences: the
+    summary-level union LCS, each token counted at most as often as it
+    occurs on both sides (int zeros when either side has no tokens).
+
+    >>> _summary_level_lcs([["a", "b"], ["c"]], [["a", "b", "c"]])
+    Score(precision=1.0, recall=1.0, fmeasure=1.0)
+    """
+    if not ref_sent or not can_sent:
+        return _score((0, 0, 0))
+    m = sum(map(len, ref_sent))
+    n = sum(map(len, can_sent))
+    if not m or not n:
+        return _score((0, 0, 0))
+    # Tokens are counted by value, so unhashable ones raise TypeError, as
+    # rouge-score's Counter does.
+    return _score(lcs_prf(_backend.lcs.summary_lcs_hits_tokens(ref_sent, can_sent), m, n))

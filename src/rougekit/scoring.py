@@ -8,7 +8,6 @@ means (rouge-score's docstring calls it the mean).
 """
 import abc
 import collections
-import numbers
 from typing import Any, Dict, Mapping
 
 import numpy as np
@@ -17,11 +16,10 @@ __all__ = ["Score", "AggregateScore", "BaseScorer", "BootstrapAggregator",
            "fmeasure"]
 
 
-try:
-    from rougekit._engine import gc_track as _gc_track
-except ImportError:  # pure-Python install: every Score is created tracked
-    def _gc_track(obj: object) -> None:
-        pass
+from rougekit._backend import engine as _engine
+from rougekit._checks import check_int, check_real
+
+_gc_track = _engine.gc_track
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
@@ -77,13 +75,10 @@ class BootstrapAggregator(object):
     def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000) -> None:
         # rouge-score's checks and messages, plus the types and NaN it lets
         # through to fail later (or never).
-        if isinstance(confidence_interval, bool) or not isinstance(confidence_interval, numbers.Real):
-            raise TypeError("confidence_interval must be a number, not "
-                            f"{type(confidence_interval).__name__}")
+        check_real("confidence_interval", confidence_interval)
         if not 0 <= confidence_interval <= 1:
             raise ValueError("confidence_interval must be in range [0, 1]")
-        if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
-            raise TypeError(f"n_samples must be an int, not {type(n_samples).__name__}")
+        check_int("n_samples", n_samples)
         if n_samples <= 0:
             raise ValueError("n_samples must be positive")
         self._n_samples: int = n_samples

@@ -1,8 +1,8 @@
 """Run code written for rouge-score on rougekit without editing it.
 
 After ``install_as_rouge_score()``, ``import rouge_score`` and
-``from rouge_score import rouge_scorer, scoring, tokenize, tokenizers`` give
-rougekit's modules of those names, which have rouge-score 0.1.2's API and
+``from rouge_score import rouge_scorer, scoring, tokenize, tokenizers, io``
+give rougekit's modules of those names, which have rouge-score 0.1.2's API and
 results. That is for code the user cannot edit: a metric script, another
 library, a notebook from a paper::
 
@@ -15,9 +15,10 @@ library, a notebook from a paper::
 
 It works by registering, in ``sys.modules``, a package module ``rouge_score``
 whose attributes and submodules (``rouge_score.rouge_scorer``, ...) are
-rougekit's modules; rouge-score need not be installed. Only those four
-modules exist: ``rouge_score.io``, ``rouge_score.rouge`` (the absl command
-line) and ``rouge_score.create_pyrouge_files`` raise ``ModuleNotFoundError``.
+rougekit's modules; rouge-score need not be installed. Those six modules
+exist (``rouge_score.rouge`` is the command line's module, with its ``FLAGS``
+and ``main``); ``rouge_score.create_pyrouge_files`` (a script that writes
+pyrouge's input files) raises ``ModuleNotFoundError``.
 Objects keep their rougekit identity (``type(scorer).__module__`` is
 ``"rougekit.rouge_scorer"``), so pickles made under the shim load without it.
 ``importlib.metadata.version("rouge-score")`` still reports the installed
@@ -34,6 +35,7 @@ replaced; with ``strict=True`` it raises ``RuntimeError`` instead and changes
 nothing. Install it first thing to avoid both. ``uninstall_as_rouge_score()``
 puts back whatever entries the install replaced.
 """
+import importlib
 import importlib.machinery
 import sys
 import threading
@@ -41,17 +43,17 @@ import types
 import warnings
 from typing import Dict, Optional
 
-from rougekit import rouge_scorer, scoring, tokenize, tokenizers
-
 __all__ = ["install_as_rouge_score", "uninstall_as_rouge_score", "is_installed"]
 
 PACKAGE = "rouge_score"
-SUBMODULES = {
-    "rouge_scorer": rouge_scorer,
-    "scoring": scoring,
-    "tokenize": tokenize,
-    "tokenizers": tokenizers,
-}
+# rouge_score.<name> is rougekit.<name>. Imported when the shim is installed,
+# not when rougekit is: ``python -m rougekit.rouge`` must find rougekit.rouge
+# not yet imported.
+SUBMODULE_NAMES = ("rouge_scorer", "scoring", "tokenize", "tokenizers", "io", "rouge")
+
+
+def _submodules() -> Dict[str, types.ModuleType]:
+    return {name: importlib.import_module("rougekit." + name) for name in SUBMODULE_NAMES}
 
 _lock = threading.Lock()
 _shim: Optional[types.ModuleType] = None
@@ -68,10 +70,10 @@ def _make_package() -> types.ModuleType:
     package.__spec__ = importlib.machinery.ModuleSpec(PACKAGE, None, is_package=True)
     package.__path__ = []
     package.__package__ = PACKAGE
-    setattr(package, "__rougekit_shim__", True)  # how is_installed() knows it
-    for name, module in SUBMODULES.items():
+    setattr(package, "__rougekit_shim__", True)  # noqa: B010 (how is_installed() knows it)
+    for name, module in _submodules().items():
         setattr(package, name, module)
-    setattr(package, "__all__", list(SUBMODULES))
+    setattr(package, "__all__", list(SUBMODULE_NAMES))  # noqa: B010 (mypy: not a declared attribute)
     return package
 
 
@@ -79,7 +81,8 @@ def _ours(name: str) -> Optional[types.ModuleType]:
     """The module the shim registers under ``name``, or None."""
     if name == PACKAGE:
         return _shim
-    return SUBMODULES.get(name[len(PACKAGE) + 1:])
+    sub = name[len(PACKAGE) + 1:]
+    return _submodules()[sub] if sub in SUBMODULE_NAMES else None
 
 
 def _foreign_entries() -> Dict[str, types.ModuleType]:
@@ -99,7 +102,7 @@ def is_installed() -> bool:
 
 
 def install_as_rouge_score(strict: bool = False) -> types.ModuleType:
-    """Make ``import rouge_score`` (and its four modules) give rougekit's.
+    """Make ``import rouge_score`` (and its modules) give rougekit's.
 
     Calling it again is harmless (nothing changes, no warning). Returns the
     ``rouge_score`` package module it registered.
@@ -140,11 +143,11 @@ def install_as_rouge_score(strict: bool = False) -> types.ModuleType:
                 # Keep the first replaced module per name, so uninstall
                 # restores the original even after repeated installs.
                 _replaced.setdefault(name, module)
-                # Unknown submodules (rouge_score.io, ...) are dropped, not
+                # Unknown submodules (create_pyrouge_files) are dropped, not
                 # kept: they would run on the real rouge-score.
                 del sys.modules[name]
         sys.modules[PACKAGE] = _shim
-        for name, module in SUBMODULES.items():
+        for name, module in _submodules().items():
             sys.modules[f"{PACKAGE}.{name}"] = module
         return _shim
 
@@ -155,7 +158,7 @@ def uninstall_as_rouge_score() -> None:
     imports the real one, if installed). Harmless when not installed.
     """
     with _lock:
-        for name in [PACKAGE] + [f"{PACKAGE}.{n}" for n in SUBMODULES]:
+        for name in [PACKAGE] + [f"{PACKAGE}.{n}" for n in SUBMODULE_NAMES]:
             if _ours(name) is not None and sys.modules.get(name) is _ours(name):
                 del sys.modules[name]
         sys.modules.update(_replaced)

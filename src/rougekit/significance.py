@@ -21,18 +21,19 @@ differences ``d = b - a``.
 
 ``bootstrap_interval``
     The percentile bootstrap interval of column means, drawing exactly as
-    ``rougekit.score_corpus`` does (the CLI uses it to aggregate per-item
-    scores computed in chunks and still print score_corpus's intervals).
+    ``rougekit.score_corpus`` does (all three draw in ``rougekit._bootstrap``).
 
 Resampled sums can differ from the observed one by rounding alone when they
 are mathematically equal (e.g. swapping items whose difference is 0), so the
 comparisons that decide a p-value allow a tolerance of ``1e-9 * mean(|d|)``
 (0 when the systems are identical, where everything is exact).
 """
-import numbers
 from typing import Any, NamedTuple, Optional
 
 import numpy as np
+
+from rougekit._bootstrap import percentile_interval, quantile_bounds, resampled_means
+from rougekit._checks import check_int, check_real, check_seed
 
 __all__ = ["PairedBootstrap", "paired_bootstrap", "approximate_randomization",
            "bootstrap_interval"]
@@ -57,24 +58,15 @@ class PairedBootstrap(NamedTuple):
 
 
 def _check_count(name, value, minimum):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    check_int(name, value, minimum)
 
 
 def _check_seed(seed):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be None or an int, not {type(seed).__name__}")
-    if seed is not None and seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
+    check_seed("seed", seed)
 
 
 def _check_confidence(confidence):
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number, not {type(confidence).__name__}")
-    if not 0 <= float(confidence) <= 1:
-        raise ValueError(f"confidence must be in [0, 1], got {confidence!r}")
+    check_real("confidence", confidence, 0, 1)
 
 
 def _scores(name, values):
@@ -100,17 +92,6 @@ def _shape_like(d, value):
     return float(value[0]) if d.ndim == 1 else value
 
 
-def _resampled_means(matrix, n_resamples, rng):
-    """Means of n_resamples resamples of matrix's rows (n items, with
-    replacement): resample r uses ``rng.integers(0, n, size=n)``, the draws of
-    ``score_corpus``'s bootstrap."""
-    n = len(matrix)
-    means = np.empty((n_resamples, matrix.shape[1]))
-    for r in range(n_resamples):
-        means[r] = matrix[rng.integers(0, n, size=n)].mean(axis=0)
-    return means
-
-
 def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float = 0.95,
                        seed: Optional[int] = None) -> Any:
     """Percentile bootstrap interval of the column means of ``values``.
@@ -132,9 +113,7 @@ def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float =
     matrix = _scores("values", values)
     if matrix.ndim != 2:
         raise ValueError(f"values must have shape (n, k), got {matrix.shape}")
-    means = _resampled_means(matrix, n_resamples, np.random.default_rng(seed))
-    low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
-    return low, high
+    return percentile_interval(matrix, n_resamples, confidence, seed)
 
 
 def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float = 0.95,
@@ -157,7 +136,8 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
       95% confidence" is p_value <= 0.05. It can be 0 (no +1 correction).
 
     Args:
-      a, b: per-item scores of systems A and B, shape (n,) or (n, k).
+      a: per-item scores of system A, shape (n,) or (n, k).
+      b: per-item scores of system B, the same shape.
       n_resamples: N >= 1.
       confidence: the interval's coverage, in [0, 1].
       seed: numpy seed (None: fresh entropy, not reproducible).
@@ -176,8 +156,8 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
     matrix = d.reshape(len(d), -1)
     observed = matrix.mean(axis=0)
     tol = 1e-9 * np.abs(matrix).mean(axis=0)
-    means = _resampled_means(matrix, n_resamples, np.random.default_rng(seed))
-    low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2], axis=0)
+    means = resampled_means(matrix, n_resamples, np.random.default_rng(seed))
+    low, high = quantile_bounds(means, confidence)
     not_better = np.where(observed > tol, (means <= tol).sum(axis=0),
                           np.where(observed < -tol, (means >= -tol).sum(axis=0),
                                    n_resamples))
@@ -206,7 +186,8 @@ def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
     probability about n_trials / 2**n (only the all-swapped trial ties).
 
     Args:
-      a, b: per-item scores of systems A and B, shape (n,) or (n, k).
+      a: per-item scores of system A, shape (n,) or (n, k).
+      b: per-item scores of system B, the same shape.
       n_trials: N >= 1.
       seed: numpy seed (None: fresh entropy, not reproducible).
 

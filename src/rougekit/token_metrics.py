@@ -1,4 +1,4 @@
-"""ROUGE on token sequences you have already tokenized (the seed's Go API).
+"""ROUGE on token sequences you have already tokenized.
 
 Candidate first, reference second. Tokens may be any hashable values
 (strings, ints, tuples...). Each ``rouge_*`` function returns a
@@ -21,11 +21,10 @@ would be scored as a sequence of characters. Pass ``text.split()``, or a
 tokenizer's output (``rougekit.word_tokenizers``).
 """
 import math
-import numbers
 import sys
-from typing import Any, Hashable, Iterable, Optional, Sequence
+from typing import Hashable, Iterable, Optional
 
-from rougekit._checks import as_list
+from rougekit._checks import as_list, check_int, check_real
 from rougekit._counts import lcs_counts, ngram_counts, rouge155_pair_counts, summary_lcs_counts
 from rougekit.scoring import Score, fmeasure
 
@@ -61,11 +60,7 @@ def _score(hits, candidate_total, reference_total):
 
 
 def _check_n(n):
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
-    return int(n)
+    return check_int("n", n, minimum=1)
 
 
 def rouge_n(candidate: Iterable[Hashable], reference: Iterable[Hashable], n: int) -> Score:
@@ -104,16 +99,6 @@ def rouge_l(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Sco
     return _score(hits, cand_total, ref_total)
 
 
-def _check_real(value, name, positive=False):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value) or (positive and value <= 0):
-        raise ValueError(f"{name} must be a finite number{' > 0' if positive else ''}, "
-                         f"got {value!r}")
-    return value
-
-
 def rouge_w(candidate: Iterable[Hashable], reference: Iterable[Hashable],
             weight: float = 1.2) -> Score:
     """ROUGE-W with f(k) = k ** weight, as ROUGE-1.5.5.pl computes it for one
@@ -132,7 +117,9 @@ def rouge_w(candidate: Iterable[Hashable], reference: Iterable[Hashable],
     >>> print(f"{p:.5f} {r:.5f} {f:.5f}")
     0.89090 0.51656 0.65395
     """
-    weight = _check_real(weight, "weight", positive=True)
+    weight = check_real("weight", weight)
+    if not 0 < weight < math.inf:
+        raise ValueError(f"weight must be a finite number > 0, got {weight!r}")
     cand = _tokens(candidate, "candidate")
     ref = _tokens(reference, "reference")
     if not cand or not ref:
@@ -164,7 +151,9 @@ def rouge_s(candidate: Iterable[Hashable], reference: Iterable[Hashable],
     if skip_distance is None:
         distance = -1.0
     else:
-        distance = _check_real(skip_distance, "skip_distance")
+        distance = check_real("skip_distance", skip_distance)
+        if math.isnan(distance):
+            raise ValueError("skip_distance must be a number, got nan")
     if not isinstance(unigrams, bool):
         raise TypeError(f"unigrams must be True or False, not {type(unigrams).__name__}")
     cand = _tokens(candidate, "candidate")
@@ -192,7 +181,7 @@ def rouge_lsum(candidate_sentences: Iterable[Iterable[Hashable]],
                mode: str = "best-match") -> Score:
     """ROUGE-Lsum of tokenized sentences (each a list of tokens).
 
-    ``mode="best-match"`` (the seed's): each candidate sentence takes the
+    ``mode="best-match"`` (the default): each candidate sentence takes the
     reference sentence with which its LCS is longest, and these LCS lengths
     are summed into the hits; precision is hits over all candidate tokens,
     recall hits over all reference tokens. A reference sentence may be the
@@ -262,10 +251,7 @@ def f1(precision: float, recall: float) -> float:
 
 def _check_unit(value, name):
     """A precision or recall: a real number in [0, 1] (NaN is not)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, not {type(value).__name__}")
-    if not 0 <= float(value) <= 1:
-        raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+    check_real(name, value, 0, 1, what="a real number")
 
 
 def fbeta(precision: float, recall: float, beta: float) -> float:
@@ -280,8 +266,7 @@ def fbeta(precision: float, recall: float, beta: float) -> float:
     """
     _check_unit(precision, "precision")
     _check_unit(recall, "recall")
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a real number, not {type(beta).__name__}")
+    check_real("beta", beta, what="a real number")
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
     beta = float(beta)
@@ -294,7 +279,7 @@ def fbeta(precision: float, recall: float, beta: float) -> float:
     denominator = b2 * precision + recall
     if denominator <= 0:
         return 0.0
-    numerator = (1 + b2) * precision * recall     # the seed's formula, in its order
+    numerator = (1 + b2) * precision * recall     # the textbook formula, in its order
     if numerator < sys.float_info.min and precision > 0 and recall > 0:
         # P * R underflowed to a subnormal or 0: divide first instead.
         return (1 + b2) * precision * (recall / denominator)

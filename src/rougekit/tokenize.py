@@ -12,6 +12,8 @@ than 3 characters is stemmed.
 import re
 from typing import Any, List, Optional, Union
 
+from rougekit._core.tokenizer_py import WORD_RE
+
 __all__ = ["tokenize"]
 
 # rouge-score's patterns; VALID_TOKEN_RE keeps its exact semantics ("$" also
@@ -25,7 +27,7 @@ VALID_TOKEN_RE = re.compile(VALID_TOKEN_PATTERN)
 
 # Splitting on non-[a-z0-9] runs and dropping empty pieces is the same as
 # taking the maximal [a-z0-9] runs.
-_TOKEN_RE = re.compile(r"[a-z0-9]+")
+_TOKEN_RE = WORD_RE
 
 
 def ensure_str(text: Any, name: str = "text") -> str:

@@ -7,14 +7,10 @@ fewer distinct words than tokens). The cache is a dict whose single get and
 set are atomic, so one tokenizer may serve many threads.
 """
 import abc
-from typing import List, Union
+from typing import List, Optional, Union
 
+from rougekit import _backend
 from rougekit import tokenize as _tokenize_mod
-
-try:
-    from rougekit._porter import StemCache as _StemCache
-except ImportError:  # pure-Python install
-    _StemCache = None  # type: ignore[assignment,misc]
 
 __all__ = ["Tokenizer", "DefaultTokenizer"]
 
@@ -27,28 +23,6 @@ class Tokenizer(abc.ABC):
         raise NotImplementedError("Tokenizer must override tokenize() method")
 
 
-class _PureStemCache:
-    """Memoised pure-Python Porter stems (used when _porter is not built)."""
-
-    def __init__(self):
-        from rougekit.porter import PorterStemmer
-        self._stem = PorterStemmer().stem
-        self._cache = {}
-
-    def stem(self, word):
-        s = self._cache.get(word)
-        if s is None:
-            s = self._cache[word] = self._stem(word)
-        return s
-
-
-def _new_stemmer():
-    from rougekit import _backend
-    if _StemCache is not None and _backend.NAME == "compiled":
-        return _StemCache()
-    return _PureStemCache()
-
-
 class DefaultTokenizer(Tokenizer):
     """rouge-score's default tokenizer: ``[a-z0-9]+`` runs, lowercased.
 
@@ -57,7 +31,32 @@ class DefaultTokenizer(Tokenizer):
     """
 
     def __init__(self, use_stemmer: bool = False) -> None:
-        self._stemmer = _new_stemmer() if use_stemmer else None
+        self._stemmer = _backend.porter.StemCache() if use_stemmer else None
 
     def tokenize(self, text: Union[str, bytes]) -> List[str]:
         return _tokenize_mod.tokenize(text, self._stemmer)
+
+
+def default_stemming(tokenizer: object) -> Optional[bool]:
+    """Whether ``tokenizer`` stems, if it tokenizes exactly as the default;
+    None for any other tokenizer.
+
+    A ``DefaultTokenizer`` (or a subclass, such as the named
+    ``RougeScoreTokenizer``) that keeps the default ``tokenize`` and its own
+    stem cache behaves as the default, so ``RougeScorer`` may score with the
+    compiled engine, which tokenizes the same way.
+
+    >>> default_stemming(DefaultTokenizer(use_stemmer=True))
+    True
+    >>> default_stemming(object()) is None
+    True
+    """
+    if not isinstance(tokenizer, DefaultTokenizer):
+        return None
+    if type(tokenizer).tokenize is not DefaultTokenizer.tokenize or \
+            "tokenize" in getattr(tokenizer, "__dict__", {}):
+        return None
+    stemmer = getattr(tokenizer, "_stemmer", None)
+    if stemmer is None:
+        return False
+    return True if type(stemmer) is _backend.porter.StemCache else None

@@ -1,1 +1,20 @@
-"""Private compiled layer: each kernel beside its pure-Python twin (see ``rougekit._backend``)."""
+"""rougekit's private compiled layer: each kernel beside its pure-Python twin.
+
+``<name>_c`` is a Cython extension module and ``<name>_py`` the pure-Python
+module with the same functions, results and errors (the readable
+specification, and the oracle the extension is fuzzed against). Which of the
+two runs is decided once, by ``rougekit._backend``; nothing else imports
+them directly, so ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
+
+============  ====================================================
+``lcs``       bit-parallel LCS lengths, LCS positions, union LCS
+``overlap``   clipped n-gram overlap through an exact id table
+``porter``    NLTK's Porter stemmer, and a stem cache
+``tokenizer`` rouge-score's default tokens straight to ids
+``engine``    a whole pair scored: tokens, kernels, P/R/F
+============  ====================================================
+
+``vocab.pxd`` (the token hash table), ``mem.pxd`` (array growth),
+``ids.pxd`` (id arrays from Python; twin ``ids_py``) and the C headers of
+``include/`` are shared by the extension modules.
+"""

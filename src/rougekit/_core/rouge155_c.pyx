@@ -8,8 +8,8 @@ the specification (same functions, same results).
   ``V = [aeiouy][aeiou]*``) parse a word into one sequence of runs only,
   so each test is a scan of that parse (``_measure``, ``_cvc``).
 - ``score_evals``: per-evaluation counts of ROUGE-N (the clipped overlap of
-  ``_overlap``), S/SU (a hash table of the peer's skip-bigrams, the models'
-  streamed through it), L (the union LCS of ``_lcs``: its walk is the
+  ``overlap_c``), S/SU (a hash table of the peer's skip-bigrams, the models'
+  streamed through it), L (the union LCS of ``lcs_c``: its walk is the
   script's markLCS) and W (the script's weighted-LCS table of doubles,
   whose ties depend on the weights, so it cannot be bit-parallel).
 - ``bootstrap``: Perl's drand48 and the script's resampling, sorting and
@@ -32,10 +32,13 @@ import sys
 
 import numpy as np
 
-from rougekit._lcs cimport LcsScratch, lcs_mark_ids, lcs_scratch_free, summary_hits_scratch
-from rougekit._mem cimport grow_array
-from rougekit._overlap cimport OverlapScratch, clipped_overlap_scratch, overlap_scratch_free
-from rougekit._tokenizer cimport Vocab, vocab_free, vocab_init, vocab_intern
+from rougekit._core.lcs_c cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
+                                   summary_hits_scratch)
+from rougekit._core.mem cimport grow_array
+from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
+                                       overlap_scratch_free)
+from rougekit._core.vocab cimport (Vocab, vocab_find, vocab_free, vocab_hash, vocab_init,
+                                   vocab_intern, vocab_prefix)
 
 from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
 
@@ -1014,16 +1017,15 @@ cdef class TokenCorpus:
     (see ``rouge155_py.TokenCorpus``, the specification).
 
     A token is a run of ASCII letters and digits, lowercased; any other byte
-    separates tokens. Raw tokens are interned in C (``_tokenizer``'s
+    separates tokens. Raw tokens are interned in C (``vocab.pxd``'s
     vocabulary) and resolved once per table to their final id: -1 for a
     stopword; in table 1 (stemming), a token longer than 3 characters becomes
     its WordNet base form or else its Porter stem. Final strings are
     interned in a second vocabulary: equal strings, equal ids.
     """
     cdef Vocab raw              # raw tokens
-    cdef Vocab exc              # exception keys first (ids < nexc), then other tokens
+    cdef Vocab exc              # WordNet exception keys
     cdef Vocab fin              # final strings
-    cdef Py_ssize_t nexc
     cdef list exc_values        # bytes, by exception key id
     cdef char* stop             # per raw id: 1 for a stopword
     cdef Py_ssize_t stop_cap
@@ -1064,7 +1066,6 @@ cdef class TokenCorpus:
             else:
                 self.exc_values[g] = (value.encode("ascii") if isinstance(value, str)
                                       else bytes(value))
-        self.nexc = len(self.exc_values)
 
     def __dealloc__(self):
         vocab_free(&self.raw)
@@ -1092,10 +1093,9 @@ cdef class TokenCorpus:
         if g < self.stop_cap and self.stop[g]:
             return -1
         if table == 1 and n > 3:
-            e = vocab_intern(&self.exc, self.word, n)
-            if e < 0:
-                raise MemoryError()
-            if e < self.nexc:              # a WordNet exception: its base form
+            e = vocab_find(&self.exc, self.word, n, vocab_hash(self.word, n),
+                           vocab_prefix(self.word, n))
+            if e >= 0:                     # a WordNet exception: its base form
                 value = self.exc_values[e]
                 f = vocab_intern(&self.fin, <const char*>value, len(value))
             else:                          # the Porter stem, in place

@@ -243,8 +243,8 @@ def _mark_lcs(model_sent, peer_sent, marks):
     """The script's lcs_inner + markLCS: the LCS walk of rouge-score (take a
     match; move left only when the left cell is strictly greater than the
     cell above; else up), which the bit-parallel kernel reproduces."""
-    from rougekit import _pure
-    _pure._mark_lcs(model_sent, peer_sent, marks)
+    from rougekit._core import lcs_py
+    lcs_py._mark_lcs(model_sent, peer_sent, marks)
 
 
 def _mark_wlcs(model_sent, peer_sent, marks, f):

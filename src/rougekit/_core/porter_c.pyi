@@ -1,4 +1,4 @@
-"""Type stub for the compiled Porter stemmer (see ``rougekit.porter``)."""
+"""Type stub for the compiled Porter stemmer (see ``porter_py``)."""
 
 def stem(word: str) -> str: ...
 

@@ -19,10 +19,11 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from rougekit._ids cimport ids_from, check_total
-from rougekit._mem cimport grow_array
+from rougekit._core.ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
+                                 token_table_free, token_table_init)
+from rougekit._core.mem cimport grow_array
 
-cdef extern from "_bits.h" nogil:
+cdef extern from "bits.h" nogil:
     int rk_popcount64(uint64_t x)
     int rk_high_bit64(uint64_t x)
 
@@ -632,7 +633,7 @@ def lcs_indices(ref, can):
     """Indices into ``ref`` of the LCS that rouge-score's ``lcs_ind`` picks.
 
     >>> lcs_indices([0, 1], [1, 0])
-    [1]
+    [0]
     """
     return union_lcs(ref, [can])
 
@@ -695,6 +696,113 @@ def summary_lcs_hits(refs, cands):
             raise MemoryError()
         return hits
     finally:
+        free(rtok)
+        free(ctok)
+        free(roff)
+        free(coff)
+
+
+# Entry points on tokens of any hashable type, numbered here through a dict
+# (C speed, no Python list of ids): rouge-score's helpers on token lists.
+
+cdef Py_ssize_t* _flatten_tokens(list sents, TokenTable* ids, int32_t** tok_out) except NULL:
+    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
+    for k in range(ns):
+        total += len(sents[k])
+    check_total(total)
+    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
+    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
+    cdef int32_t* part
+    if offs == NULL or tok == NULL:
+        free(offs)
+        free(tok)
+        raise MemoryError()
+    try:
+        for k in range(ns):
+            offs[k] = off
+            part = ids_of_tokens(sents[k], ids, &n)
+            if n > total - off:  # the sequence grew under us
+                free(part)
+                raise ValueError("a sentence changed size while being read")
+            memcpy(tok + off, part, n * sizeof(int32_t))
+            free(part)
+            off += n
+        offs[ns] = off
+    except BaseException:
+        free(offs)
+        free(tok)
+        raise
+    tok_out[0] = tok
+    return offs
+
+
+def lcs_length_tokens(a, b):
+    """LCS length of two sequences of hashable tokens (matched as dict keys;
+    an unhashable token raises TypeError).
+
+    >>> lcs_length_tokens(["a", "b", "c"], ["c", "b", "x", "c"])
+    2
+    """
+    a = a if isinstance(a, (list, tuple)) else list(a)
+    b = b if isinstance(b, (list, tuple)) else list(b)
+    cdef TokenTable ids
+    cdef Py_ssize_t na, nb, vocab, r
+    cdef int32_t* ia = NULL
+    cdef int32_t* ib = NULL
+    cdef int32_t* head = NULL
+    token_table_init(&ids, check_total(len(a) + len(b)))
+    try:
+        ia = ids_of_tokens(a, &ids, &na)
+        ib = ids_of_tokens(b, &ids, &nb)
+        vocab = ids.n
+        head = <int32_t*>malloc((vocab + 1) * sizeof(int32_t))
+        if head == NULL:
+            raise MemoryError()
+        memset(head, 0xFF, (vocab + 1) * sizeof(int32_t))
+        with nogil:
+            r = lcs_length_ids(ia, na, ib, nb, head)
+        if r < 0:
+            raise MemoryError()
+        return r
+    finally:
+        token_table_free(&ids)
+        free(ia)
+        free(ib)
+        free(head)
+
+
+def summary_lcs_hits_tokens(refs, cands):
+    """``summary_lcs_hits`` of sentences of hashable tokens (matched as dict
+    keys; an unhashable token raises TypeError).
+
+    >>> summary_lcs_hits_tokens([["a", "b"], ["c"]], [["a", "b", "c"]])
+    3
+    """
+    refs = [r if isinstance(r, (list, tuple)) else list(r) for r in refs]
+    cands = [c if isinstance(c, (list, tuple)) else list(c) for c in cands]
+    cdef TokenTable ids
+    cdef int64_t hits
+    cdef Py_ssize_t nr = len(refs), nc = len(cands), vocab, total = 0
+    cdef int32_t* rtok = NULL
+    cdef int32_t* ctok = NULL
+    cdef Py_ssize_t* roff = NULL
+    cdef Py_ssize_t* coff = NULL
+    for s in refs:
+        total += len(s)
+    for s in cands:
+        total += len(s)
+    token_table_init(&ids, check_total(total))
+    try:
+        roff = _flatten_tokens(refs, &ids, &rtok)
+        coff = _flatten_tokens(cands, &ids, &ctok)
+        vocab = ids.n
+        with nogil:
+            hits = summary_hits_ids(rtok, roff, nr, ctok, coff, nc, vocab if vocab > 0 else 1)
+        if hits < 0:
+            raise MemoryError()
+        return hits
+    finally:
+        token_table_free(&ids)
         free(rtok)
         free(ctok)
         free(roff)

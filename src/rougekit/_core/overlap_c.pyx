@@ -12,8 +12,9 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from rougekit._ids cimport ids_from, check_total
-from rougekit._mem cimport grow_array
+from rougekit._core.ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
+                                 token_table_free, token_table_init)
+from rougekit._core.mem cimport grow_array
 
 cdef uint64_t EMPTY = ~(<uint64_t>0)
 
@@ -171,3 +172,101 @@ def ngram_overlap(a, b, Py_ssize_t n):
         free(ia)
         free(ib)
     return hits, max(na - n + 1, 0), max(nb - n + 1, 0)
+
+
+def ngram_overlap_tokens(a, b, Py_ssize_t n):
+    """``ngram_overlap`` of two sequences of hashable tokens (matched as dict
+    keys; an unhashable token raises TypeError).
+
+    >>> ngram_overlap_tokens(["a", "b", "a", "b"], ["a", "b", "b"], 2)
+    (1, 3, 2)
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    a = a if isinstance(a, (list, tuple)) else list(a)
+    b = b if isinstance(b, (list, tuple)) else list(b)
+    cdef TokenTable ids
+    cdef Py_ssize_t na, nb, vocab
+    cdef int32_t* ia = NULL
+    cdef int32_t* ib = NULL
+    cdef int64_t hits
+    token_table_init(&ids, check_total(len(a) + len(b)))
+    try:
+        ia = ids_of_tokens(a, &ids, &na)
+        ib = ids_of_tokens(b, &ids, &nb)
+        vocab = ids.n
+        with nogil:
+            hits = clipped_overlap_ids(ia, na, ib, nb, vocab if vocab > 0 else 1, n)
+        if hits < 0:
+            raise MemoryError()
+    finally:
+        token_table_free(&ids)
+        free(ia)
+        free(ib)
+    return hits, max(na - n + 1, 0), max(nb - n + 1, 0)
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyObject
+    int PyDict_Next(object d, Py_ssize_t* pos, PyObject** key, PyObject** value)
+    PyObject* PyDict_GetItemWithError(object d, object key) except? NULL
+    bint PyLong_CheckExact(PyObject* o)
+    long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow) except? -1
+
+
+cdef object _Counter = None
+
+# Counts whose sums cannot overflow an int64 (anything larger takes the
+# Python path, which has unbounded ints).
+cdef long long _COUNT_LIMIT = 1LL << 40
+
+
+cdef inline bint _small_count(PyObject* value, long long* out) except -1:
+    """The count as a C integer, if it is an exact int within the limit."""
+    cdef int overflow = 0
+    if not PyLong_CheckExact(value):
+        return False
+    out[0] = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return overflow == 0 and -_COUNT_LIMIT <= out[0] <= _COUNT_LIMIT
+
+
+def counter_overlap(target, prediction):
+    """``(sum of min(target[g], prediction[g]) for g in target,
+    sum(target.values()), sum(prediction.values()))`` for two
+    ``collections.Counter`` of int counts: rouge-score's ``_score_ngrams``
+    arithmetic. None when an argument is not exactly a Counter or a count is
+    not a small int (the caller then computes it in Python).
+
+    >>> from collections import Counter
+    >>> counter_overlap(Counter({("a",): 2, ("b",): 1}), Counter({("a",): 1}))
+    (1, 3, 1)
+    """
+    global _Counter
+    if _Counter is None:
+        from collections import Counter
+        _Counter = Counter
+    if type(target) is not _Counter or type(prediction) is not _Counter:
+        return None
+    cdef long long hits = 0, total_t = 0, total_p = 0, ct, cp
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    cdef PyObject* other
+    while PyDict_Next(prediction, &pos, &key, &value):
+        if not _small_count(value, &cp):
+            return None
+        total_p += cp
+    pos = 0
+    while PyDict_Next(target, &pos, &key, &value):
+        if not _small_count(value, &ct):
+            return None
+        total_t += ct
+        # A key's __eq__ may run Python code, but not change these dicts'
+        # counts we already read: each count is read once, here.
+        other = PyDict_GetItemWithError(prediction, <object>key)
+        if other == NULL:
+            cp = 0
+        elif not _small_count(other, &cp):
+            return None
+        hits += ct if ct < cp else cp
+    return hits, total_t, total_p

@@ -26,20 +26,19 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from rougekit._mem cimport grow_array, grow_to
-from rougekit._porter cimport stem_ascii
+from rougekit._core.mem cimport grow_array, grow_to
+from rougekit._core.porter_c cimport stem_ascii
+from rougekit._core.vocab cimport (Slot, Vocab, vocab_find, vocab_free, vocab_hash,
+                                   vocab_hash_finish, vocab_init, vocab_intern,
+                                   vocab_intern_hashed, vocab_prefix, RK_HASH_SEED)
 
-cdef extern from "_compat.h":
+cdef extern from "compat.h":
     int rk_unicode_ready(object o) except -1
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
-cdef enum:
-    MAX_IDS = 0x7FFFFFF0
-
-
-cdef extern from "_classify.h" nogil:
+cdef extern from "classify.h" nogil:
     void rk_classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
                             uint64_t* word, uint64_t* nl)
     int rk_classify_ucs2(const uint16_t* s, Py_ssize_t n, uint8_t* low,
@@ -48,152 +47,8 @@ cdef extern from "_classify.h" nogil:
                          uint64_t* word, uint64_t* nl)
     uint64_t rk_load_prefix(const uint8_t* p, Py_ssize_t n)
 
-cdef extern from "_bits.h" nogil:
+cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
-
-
-cdef inline uint64_t _prefix(const char* s, Py_ssize_t n) noexcept nogil:
-    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them (and
-    rk_load_prefix reads them)."""
-    cdef uint64_t p = 0
-    memcpy(&p, s, <size_t>(n if n < 8 else 8))
-    return p
-
-
-# Token hash: the token's bytes in 8-byte chunks (as _prefix reads them);
-# every chunk but the last is mixed in with a multiply, the last one and the
-# length go through a finalizer. A token of up to 8 bytes (most) takes one
-# load, a mask and the finalizer: no loop over its characters.
-cdef uint64_t HASH_SEED = 0x9E3779B97F4A7C15ULL
-cdef uint64_t HASH_MUL = 0xFF51AFD7ED558CCDULL
-cdef uint64_t HASH_FIN = 0xC4CEB9FE1A85EC53ULL
-
-
-cdef inline uint64_t _finish(uint64_t h, uint64_t last, Py_ssize_t n) noexcept nogil:
-    h = (h ^ last ^ (<uint64_t>n << 56)) * HASH_MUL
-    h ^= h >> 33
-    h *= HASH_FIN
-    h ^= h >> 29
-    return h
-
-
-cdef inline uint64_t _hash(const char* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = HASH_SEED
-    cdef Py_ssize_t k = 0
-    while n - k > 8:
-        h = (h ^ _prefix(s + k, 8)) * HASH_MUL
-        k += 8
-    return _finish(h, _prefix(s + k, n - k), n)
-
-
-cdef int vocab_init(Vocab* v) noexcept nogil:
-    memset(v, 0, sizeof(Vocab))
-    v.cap = 1024
-    v.nslots = 2048
-    v.pool_cap = 16384
-    v.pool = <char*>malloc(v.pool_cap)
-    v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
-    v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
-    v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
-    v.slots = <Slot*>malloc(v.nslots * sizeof(Slot))
-    if (v.pool == NULL or v.off == NULL or v.size == NULL
-            or v.stem_of == NULL or v.slots == NULL):
-        vocab_free(v)
-        return -1
-    memset(v.slots, 0xFF, v.nslots * sizeof(Slot))     # every id -1
-    return 0
-
-
-cdef void vocab_free(Vocab* v) noexcept nogil:
-    free(v.pool)
-    free(v.off)
-    free(v.size)
-    free(v.stem_of)
-    free(v.slots)
-    memset(v, 0, sizeof(Vocab))
-
-
-cdef int _grow_ids(Vocab* v) noexcept nogil:
-    # off, size and stem_of share v.cap.
-    cdef Py_ssize_t cap = v.cap * 2
-    if (grow_to(<void**>&v.off, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
-            or grow_to(<void**>&v.size, v.cap, cap, sizeof(int32_t), -1) < 0
-            or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0):
-        return -1
-    v.cap = cap
-    return 0
-
-
-cdef int _rehash(Vocab* v) noexcept nogil:
-    cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, k
-    cdef Slot* slots = <Slot*>malloc(nslots * sizeof(Slot))
-    if slots == NULL:
-        return -1
-    memset(slots, 0xFF, nslots * sizeof(Slot))
-    for k in range(v.nslots):
-        if v.slots[k].id == -1:
-            continue
-        i = <Py_ssize_t>(v.slots[k].hash & <uint64_t>mask)
-        while slots[i].id != -1:
-            i = (i + 1) & mask
-        slots[i] = v.slots[k]
-    free(v.slots)
-    v.slots = slots
-    v.nslots = nslots
-    return 0
-
-
-cdef inline bint _same(const char* a, const char* b, Py_ssize_t n) noexcept nogil:
-    # Tokens are short: a plain loop beats a call to memcmp.
-    cdef Py_ssize_t i
-    if n > 32:
-        return memcmp(a, b, <size_t>n) == 0
-    for i in range(n):
-        if a[i] != b[i]:
-            return False
-    return True
-
-
-cdef int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
-    """The id of s[0:n], added if new; -1 when out of memory or ids."""
-    return _intern_hashed(v, s, n, _hash(s, n))
-
-
-cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
-                          Py_ssize_t n, uint64_t h, uint64_t pre) noexcept nogil:
-    return (slot.hash == h and slot.pre == pre and slot.size == n
-            and (n <= 8 or _same(v.pool + v.off[slot.id] + 8, s + 8, n - 8)))
-
-
-cdef int32_t _intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
-    cdef Py_ssize_t mask = v.nslots - 1
-    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
-    cdef int32_t g
-    cdef uint64_t pre = _prefix(s, n)
-    while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], s, n, h, pre):
-            return v.slots[i].id
-        i = (i + 1) & mask
-    if v.n >= MAX_IDS or n > MAX_IDS:
-        return -1
-    if v.n == v.cap and _grow_ids(v) < 0:
-        return -1
-    if grow_array(<void**>&v.pool, &v.pool_cap, v.pool_len + n, 1, -1) < 0:
-        return -1
-    g = <int32_t>v.n
-    memcpy(v.pool + v.pool_len, s, <size_t>n)
-    v.off[g] = v.pool_len
-    v.size[g] = <int32_t>n
-    v.stem_of[g] = -1
-    v.pool_len += n
-    v.slots[i].hash = h
-    v.slots[i].pre = pre
-    v.slots[i].id = g
-    v.slots[i].size = <int32_t>n
-    v.n += 1
-    if v.n * 2 > v.nslots and _rehash(v) < 0:
-        return -1
-    return g
 
 
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
@@ -232,7 +87,7 @@ cdef int _add_word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t 
     """Add w[0:n] (hash h) as a token: its stem when stemming."""
     cdef Py_ssize_t sn
     cdef int32_t g, s
-    g = _intern_hashed(v, w, n, h)
+    g = vocab_intern_hashed(v, w, n, h)
     if g < 0:
         return -1
     # Only words longer than 3 characters are stemmed (rouge-score).
@@ -298,23 +153,11 @@ cdef void _load_ascii_table() noexcept:
 _load_ascii_table()
 
 
-cdef inline int32_t _find(const Vocab* v, const char* w, Py_ssize_t n,
-                          uint64_t h, uint64_t pre) noexcept nogil:
-    """The id of w[0:n] (hash h, first 8 bytes pre) if interned, else -1."""
-    cdef Py_ssize_t mask = v.nslots - 1
-    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
-    while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], w, n, h, pre):
-            return v.slots[i].id
-        i = (i + 1) & mask
-    return -1
-
-
 cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
                       uint64_t pre, bint stem) noexcept nogil:
     """Add w[0:n] as a token: the common case (a known word, its stem
     known) here, the rest in _add_word."""
-    cdef int32_t g = _find(v, w, n, h, pre)
+    cdef int32_t g = vocab_find(v, w, n, h, pre)
     if g >= 0:
         if stem and n > 3:
             g = v.stem_of[g]
@@ -399,7 +242,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             word[wl] = b'i'
             wl += 1
             i += 1
-        rc = _word(v, t, word, wl, _hash(word, wl), _prefix(word, wl), stem)
+        rc = _word(v, t, word, wl, vocab_hash(word, wl), vocab_prefix(word, wl), stem)
         if rc != 0:
             return rc
         word = t.word          # _add_word may have grown the buffer
@@ -505,9 +348,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
         w = t.low + start
         pre = rk_load_prefix(w, end - start)
         if end - start <= 8:
-            h = _finish(HASH_SEED, pre, end - start)
+            h = vocab_hash_finish(RK_HASH_SEED, pre, end - start)
         else:
-            h = _hash(<const char*>w, end - start)
+            h = vocab_hash(<const char*>w, end - start)
         rc = _word(v, t, <const char*>w, end - start, h, pre, stem)
         if rc != 0:
             return rc

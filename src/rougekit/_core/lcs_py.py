@@ -1,4 +1,4 @@
-"""Pure-Python twin of the compiled kernels (``_lcs`` and ``_overlap``).
+"""Pure-Python twin of ``lcs_c``: LCS lengths, LCS positions, union LCS.
 
 Same functions, same results, same errors: it runs where the extension is not
 built, when ``ROUGEKIT_PURE_PYTHON=1`` is set, and as the oracle the compiled
@@ -11,37 +11,18 @@ Row ``i`` of the LCS table over the columns of ``b`` is an int ``S`` whose bit
 a row advances with ``u = S & match; S = (S + u) | (S - u)`` (Allison-Dix,
 Hyyro), where ``match`` has the bits of the columns equal to the row's token.
 """
-import operator
 from collections import Counter
 from math import isqrt
 
+from rougekit._core.ids_py import as_seq as _seq
+from rougekit._core.ids_py import check_ids as _check_ids
+from rougekit._core.ids_py import check_total as _check_total
+
 __all__ = ["lcs_length", "lcs_indices", "union_lcs", "summary_lcs_hits",
-           "ngram_overlap"]
+           "lcs_length_tokens", "summary_lcs_hits_tokens"]
 
 # Same threshold as the compiled core: above it, keep only checkpoint rows.
 _FULL_TABLE_WORDS = 2097152
-
-_LIMIT = 0x7FFFFFFF
-
-
-def _check_total(total):
-    if total >= _LIMIT:
-        raise ValueError("too many tokens: at most 2**31 - 2 per call")
-    return total
-
-
-def _check_ids(seq, bound, name):
-    for v in seq:
-        v = operator.index(v)
-        if v < 0 or v >= bound:
-            raise ValueError(
-                f"{name}: token id {v} outside [0, {bound}); ids must be "
-                "dense, numbered from 0 over the tokens given")
-    return seq
-
-
-def _seq(x):
-    return x if isinstance(x, (list, tuple)) else list(x)
 
 
 # Like the compiled core's ColIndex: ids with at least _DENSE_MIN columns keep
@@ -226,17 +207,24 @@ def summary_lcs_hits(refs, cands):
     return hits
 
 
-def ngram_overlap(a, b, n):
-    """Clipped n-gram overlap: ``(hits, ngrams_in_a, ngrams_in_b)``."""
-    if not isinstance(n, int):
-        raise TypeError(f"n must be int, not {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+def _numbered(tokens, ids):
+    """Dense ids of hashable tokens, numbered through the dict ``ids``."""
+    return [ids.setdefault(t, len(ids)) for t in tokens]
+
+
+def lcs_length_tokens(a, b):
+    """LCS length of two sequences of hashable tokens (matched as dict keys;
+    an unhashable token raises TypeError)."""
     a, b = _seq(a), _seq(b)
-    bound = _check_total(len(a) + len(b))
-    _check_ids(a, bound, "a")
-    _check_ids(b, bound, "b")
-    ca = Counter(tuple(a[i:i + n]) for i in range(len(a) - n + 1))
-    cb = Counter(tuple(b[i:i + n]) for i in range(len(b) - n + 1))
-    hits = sum(min(c, cb[g]) for g, c in ca.items())
-    return hits, max(len(a) - n + 1, 0), max(len(b) - n + 1, 0)
+    _check_total(len(a) + len(b))
+    ids: dict = {}
+    return lcs_length(_numbered(a, ids), _numbered(b, ids))
+
+
+def summary_lcs_hits_tokens(refs, cands):
+    """``summary_lcs_hits`` of sentences of hashable tokens."""
+    ids: dict = {}
+    r = [_numbered(_seq(s), ids) for s in refs]
+    c = [_numbered(_seq(s), ids) for s in cands]
+    _check_total(sum(map(len, r)) + sum(map(len, c)))
+    return summary_lcs_hits(r, c)

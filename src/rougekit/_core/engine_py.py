@@ -1,0 +1,213 @@
+"""Pure-Python twin of ``engine_c``: a whole (target, prediction) pair scored.
+
+``Engine(kinds, use_stemmer, keys, score_cls, fallback, overflow=None)``
+scores pairs of ``str`` with rouge-score's default tokenizer. ``kinds`` has
+one entry per rouge type: ``n >= 1`` for rougeN, ``KIND_L`` (-1) for rougeL,
+``KIND_LSUM`` (-2) for rougeLsum (sentences split on "\\n"); ``keys`` are the
+result dict's keys in the same order; ``score_cls(precision, recall,
+fmeasure)`` builds each score. A pair that is not two ``str`` goes to
+``fallback(target, prediction)``; while another thread uses the engine, a
+pair goes to ``overflow`` (or raises ``RuntimeError`` without one).
+
+The arithmetic is rouge-score's, in its order of operations, and lives here
+once: ``ngram_prf`` and ``lcs_prf`` (``engine_c`` does the same in C, and
+``rouge_scorer``'s helpers call these).
+
+>>> from collections import namedtuple
+>>> Score = namedtuple("Score", "precision recall fmeasure")
+>>> engine = Engine([1, KIND_L], False, ["rouge1", "rougeL"], Score, None)
+>>> engine.score("the cat sat", "the cat")["rouge1"]
+Score(precision=1.0, recall=0.6666666666666666, fmeasure=0.8)
+>>> engine.score("", "the cat")["rougeL"]
+Score(precision=0, recall=0, fmeasure=0)
+"""
+import threading
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from rougekit._core import lcs_py, overlap_py
+from rougekit._core.porter_py import StemCache
+from rougekit._core.tokenizer_py import words
+
+__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
+           "fmeasure", "gc_track"]
+
+KIND_L = -1
+KIND_LSUM = -2
+
+# The stem cache starts afresh past this many words, as engine_c's vocabulary
+# (a testing hook lowers it).
+_VOCAB_RESET = 1 << 21
+
+Triple = Tuple[Any, Any, Any]
+
+
+def fmeasure(precision: float, recall: float) -> float:
+    """rouge-score's F: ``2 * P * R / (P + R)``, 0.0 when P + R is 0."""
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def ngram_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
+    """rougeN's (P, R, F) from the clipped overlap and the n-gram counts.
+
+    >>> ngram_prf(2, 3, 2)
+    (1.0, 0.6666666666666666, 0.8)
+    """
+    precision = hits / max(prediction_count, 1)
+    recall = hits / max(target_count, 1)
+    return precision, recall, fmeasure(precision, recall)
+
+
+def lcs_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
+    """rougeL's and rougeLsum's (P, R, F) from the LCS hits and the token
+    counts; the int zeros rouge-score returns when either side is empty.
+
+    >>> lcs_prf(0, 0, 5)
+    (0, 0, 0)
+    """
+    if not target_count or not prediction_count:
+        return 0, 0, 0
+    precision = hits / prediction_count
+    recall = hits / target_count
+    return precision, recall, fmeasure(precision, recall)
+
+
+def gc_track(obj: object) -> None:
+    """``engine_c.gc_track``'s twin: the pure engine never untracks a score."""
+
+
+def _set_vocab_reset(tokens: int) -> int:
+    """Testing hook: the stem-cache size past which an engine starts afresh.
+    Returns the previous value."""
+    global _VOCAB_RESET
+    if tokens < 1:
+        raise ValueError("tokens must be >= 1")
+    old, _VOCAB_RESET = _VOCAB_RESET, tokens
+    return old
+
+
+class Cancel:
+    """A flag the worker threads of score_batch poll between pairs."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
+class Engine:
+    """Scores pairs of str as ``engine_c.Engine`` does (module docstring)."""
+
+    def __init__(self, kinds: Sequence[int], use_stemmer: bool, keys: List[Any],
+                 score_cls: type, fallback: Callable[[Any, Any], Dict[Any, Any]],
+                 overflow: Optional[Callable[[Any, Any], Dict[Any, Any]]] = None) -> None:
+        if not (isinstance(score_cls, type) and issubclass(score_cls, tuple)):
+            raise TypeError("score_cls must be a subclass of tuple")
+        if len(keys) != len(kinds):
+            raise ValueError("one key per rouge kind")
+        self._kinds = [int(k) for k in kinds]
+        for k in self._kinds:
+            if k == 0 or k < KIND_LSUM:
+                raise ValueError(f"bad rouge kind {k!r}")
+        self._keys = tuple(keys)
+        self._score_cls: Any = score_cls
+        self._fallback = fallback
+        self._overflow = overflow
+        self._stems: Optional[StemCache] = StemCache() if use_stemmer else None
+        self._busy = threading.Lock()
+        self._tokens_needed = any(k != KIND_LSUM for k in self._kinds)
+
+    def _vocab_size(self) -> int:
+        """Testing hook: how many distinct words have a cached stem."""
+        return len(self._stems) if self._stems is not None else 0
+
+    def _hold(self, held: bool) -> bool:
+        """Testing hook: mark the engine in use (True) or free (False)."""
+        if held:
+            return self._busy.acquire(blocking=False)
+        if self._busy.locked():
+            self._busy.release()
+        return True
+
+    def _sentences(self, text: str) -> List[List[str]]:
+        stem = self._stems.stem if self._stems is not None else None
+        sents = []
+        for line in text.lower().split("\n"):
+            tokens = words(line, stem)
+            if tokens:
+                sents.append(tokens)
+        return sents
+
+    def _score_pair(self, target: str, prediction: str) -> Dict[Any, Any]:
+        if self._stems is not None and len(self._stems) > _VOCAB_RESET:
+            self._stems = StemCache()
+        # Every token lies in exactly one sentence: the whole text's tokens
+        # are its sentences' tokens in order (engine_c reads both at once).
+        sents_t = self._sentences(target)
+        sents_p = self._sentences(prediction)
+        ids: Dict[str, int] = {}
+        ids_t = [[ids.setdefault(t, len(ids)) for t in s] for s in sents_t]
+        ids_p = [[ids.setdefault(t, len(ids)) for t in s] for s in sents_p]
+        flat_t = [i for s in ids_t for i in s]
+        flat_p = [i for s in ids_p for i in s]
+        nt, np_ = len(flat_t), len(flat_p)
+        result = {}
+        for key, kind in zip(self._keys, self._kinds):
+            if kind > 0:
+                hits, ct, cp = overlap_py.ngram_overlap(flat_t, flat_p, min(kind, nt + np_ + 1))
+                prf = ngram_prf(hits, ct, cp)
+            elif not nt or not np_:
+                prf = (0, 0, 0)
+            elif kind == KIND_L:
+                prf = lcs_prf(lcs_py.lcs_length(flat_t, flat_p), nt, np_)
+            else:
+                prf = lcs_prf(lcs_py.summary_lcs_hits(ids_t, ids_p), nt, np_)
+            result[key] = self._score_cls(*prf)
+        return result
+
+    def score(self, target: Any, prediction: Any) -> Dict[Any, Any]:
+        """{key: score_cls(P, R, F)} for one pair of str; anything else goes
+        to ``fallback``; while another thread uses the engine, to ``overflow``."""
+        if type(target) is not str or type(prediction) is not str:
+            return self._fallback(target, prediction)
+        if not self._busy.acquire(blocking=False):
+            if self._overflow is None:
+                raise RuntimeError("this Engine is in use by another thread")
+            return self._overflow(target, prediction)
+        try:
+            return self._score_pair(target, prediction)
+        finally:
+            self._busy.release()
+
+    def score_range(self, targets: Sequence[Any], predictions: Sequence[Any],
+                    cancel: Cancel) -> Optional[List[Dict[Any, Any]]]:
+        """Scores the pairs of two equally long sequences in order; pairs
+        that are not two str go to ``fallback``. Returns None when
+        ``cancel`` is set before the end."""
+        if cancel is None:
+            raise TypeError("cancel must be a Cancel, not None")
+        ts, ps = tuple(targets), tuple(predictions)
+        if len(ts) != len(ps):
+            raise ValueError("targets and predictions differ in length")
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("this Engine is in use by another thread")
+        try:
+            out: List[Any] = []
+            for t, p in zip(ts, ps):
+                if cancel.is_set():
+                    return None
+                if type(t) is str and type(p) is str:
+                    out.append(self._score_pair(t, p))
+                else:
+                    out.append(None)
+        finally:
+            self._busy.release()
+        return [self._fallback(t, p) if r is None else r
+                for r, t, p in zip(out, ts, ps)]

@@ -1,0 +1,32 @@
+"""Checks on id sequences shared by the pure kernels (``ids.pxd``'s twin).
+
+The kernels take tokens numbered densely from 0; these checks give the same
+errors as the compiled ``ids_from`` and ``check_total``.
+"""
+import operator
+
+# The compiled kernels index int32 arrays by position and id.
+_LIMIT = 0x7FFFFFFF
+
+
+def check_total(total):
+    """``total`` tokens in one call, or ValueError past the int32 limit."""
+    if total >= _LIMIT:
+        raise ValueError("too many tokens: at most 2**31 - 2 per call")
+    return total
+
+
+def check_ids(seq, bound, name):
+    """``seq``, after checking every id is an int in [0, bound)."""
+    for v in seq:
+        v = operator.index(v)
+        if v < 0 or v >= bound:
+            raise ValueError(
+                f"{name}: token id {v} outside [0, {bound}); ids must be "
+                "dense, numbered from 0 over the tokens given")
+    return seq
+
+
+def as_seq(x):
+    """A list or tuple as is; any other iterable as a list."""
+    return x if isinstance(x, (list, tuple)) else list(x)

@@ -1,0 +1,27 @@
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+
+from rougekit._core.vocab cimport Vocab
+
+ctypedef struct TokenBuf:
+    # One tokenized text: ids[0:n]; sentence k is ids[soff[k] : soff[k+1]]
+    # (sentences split on "\n", those without tokens left out).
+    int32_t* ids
+    Py_ssize_t n, cap
+    Py_ssize_t* soff
+    Py_ssize_t ns, scap
+    # The token being read, and room to stem it.
+    char* word
+    Py_ssize_t word_cap
+    # 1-byte texts: the text lowercased (8 bytes of padding after it) and
+    # its word and newline bitmaps (_classify.h).
+    uint8_t* low
+    Py_ssize_t low_cap
+    uint64_t* bits
+    Py_ssize_t bits_cap
+
+cdef int tokbuf_init(TokenBuf* t) noexcept nogil
+cdef void tokbuf_free(TokenBuf* t) noexcept nogil
+cdef int str_buffer(str text, int* kind, const void** data,
+                    Py_ssize_t* length) except -1
+cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
+                       Py_ssize_t length, bint stem) noexcept nogil

@@ -1,0 +1,207 @@
+# cython: language_level=3
+"""The token hash table: interned token strings and their ids.
+
+A ``Vocab`` maps each distinct token (a byte string) to a dense int32 id, in
+order of first appearance, and keeps the id of each token's Porter stem once
+computed. It is an open-addressing table (linear probing, load <= 1/2) over a
+byte pool. Everything here is inline, so the tokenizer's word loop calls no
+function across modules; every growth is checked and reports -1 when out of
+memory or ids.
+"""
+from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from rougekit._core.mem cimport grow_array, grow_to
+
+cdef extern from *:
+    """
+    /* Token hash: the token's bytes in 8-byte chunks (as vocab_prefix reads
+       them); every chunk but the last is mixed in with a multiply, the last
+       one and the length go through a finalizer. A token of up to 8 bytes
+       (most) takes one load, a mask and the finalizer. */
+    #define RK_HASH_SEED 0x9E3779B97F4A7C15ULL
+    #define RK_HASH_MUL 0xFF51AFD7ED558CCDULL
+    #define RK_HASH_FIN 0xC4CEB9FE1A85EC53ULL
+    """
+    const uint64_t RK_HASH_SEED
+    const uint64_t RK_HASH_MUL
+    const uint64_t RK_HASH_FIN
+
+cdef enum:
+    # Ids stay below this, so that any count of them fits an int32.
+    MAX_IDS = 0x7FFFFFF0
+
+
+ctypedef struct Slot:
+    # One entry of the open-addressing table: id -1 marks an empty slot.
+    # The hash, size and first 8 bytes (zero-padded) sit beside the id, so a
+    # probe touches one cache line, and a token of up to 8 bytes (most) is
+    # compared without reading the pool.
+    uint64_t hash
+    uint64_t pre
+    int32_t id
+    int32_t size
+
+ctypedef struct Vocab:
+    # Interned token strings: token g is pool[off[g] : off[g] + size[g]].
+    char* pool
+    Py_ssize_t pool_len, pool_cap
+    Py_ssize_t* off
+    int32_t* size
+    # stem_of[g]: id of g's stem; -1 not yet computed; -2 the stem is empty
+    # (rouge-score would drop the token).
+    int32_t* stem_of
+    Py_ssize_t n, cap
+    # Open-addressing table over the ids (linear probing, load <= 1/2).
+    Slot* slots
+    Py_ssize_t nslots
+
+
+cdef inline uint64_t vocab_prefix(const char* s, Py_ssize_t n) noexcept nogil:
+    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them (and
+    rk_load_prefix reads them)."""
+    cdef uint64_t p = 0
+    memcpy(&p, s, <size_t>(n if n < 8 else 8))
+    return p
+
+
+
+
+cdef inline uint64_t vocab_hash_finish(uint64_t h, uint64_t last, Py_ssize_t n) noexcept nogil:
+    h = (h ^ last ^ (<uint64_t>n << 56)) * RK_HASH_MUL
+    h ^= h >> 33
+    h *= RK_HASH_FIN
+    h ^= h >> 29
+    return h
+
+
+cdef inline uint64_t vocab_hash(const char* s, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = RK_HASH_SEED
+    cdef Py_ssize_t k = 0
+    while n - k > 8:
+        h = (h ^ vocab_prefix(s + k, 8)) * RK_HASH_MUL
+        k += 8
+    return vocab_hash_finish(h, vocab_prefix(s + k, n - k), n)
+
+
+cdef inline int vocab_init(Vocab* v) noexcept nogil:
+    memset(v, 0, sizeof(Vocab))
+    v.cap = 1024
+    v.nslots = 2048
+    v.pool_cap = 16384
+    v.pool = <char*>malloc(v.pool_cap)
+    v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
+    v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
+    v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
+    v.slots = <Slot*>malloc(v.nslots * sizeof(Slot))
+    if (v.pool == NULL or v.off == NULL or v.size == NULL
+            or v.stem_of == NULL or v.slots == NULL):
+        vocab_free(v)
+        return -1
+    memset(v.slots, 0xFF, v.nslots * sizeof(Slot))     # every id -1
+    return 0
+
+
+cdef inline void vocab_free(Vocab* v) noexcept nogil:
+    free(v.pool)
+    free(v.off)
+    free(v.size)
+    free(v.stem_of)
+    free(v.slots)
+    memset(v, 0, sizeof(Vocab))
+
+
+cdef inline int _grow_ids(Vocab* v) noexcept nogil:
+    # off, size and stem_of share v.cap.
+    cdef Py_ssize_t cap = v.cap * 2
+    if (grow_to(<void**>&v.off, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
+            or grow_to(<void**>&v.size, v.cap, cap, sizeof(int32_t), -1) < 0
+            or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0):
+        return -1
+    v.cap = cap
+    return 0
+
+
+cdef inline int _rehash(Vocab* v) noexcept nogil:
+    cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, k
+    cdef Slot* slots = <Slot*>malloc(nslots * sizeof(Slot))
+    if slots == NULL:
+        return -1
+    memset(slots, 0xFF, nslots * sizeof(Slot))
+    for k in range(v.nslots):
+        if v.slots[k].id == -1:
+            continue
+        i = <Py_ssize_t>(v.slots[k].hash & <uint64_t>mask)
+        while slots[i].id != -1:
+            i = (i + 1) & mask
+        slots[i] = v.slots[k]
+    free(v.slots)
+    v.slots = slots
+    v.nslots = nslots
+    return 0
+
+
+cdef inline bint _same(const char* a, const char* b, Py_ssize_t n) noexcept nogil:
+    # Tokens are short: a plain loop beats a call to memcmp.
+    cdef Py_ssize_t i
+    if n > 32:
+        return memcmp(a, b, <size_t>n) == 0
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept nogil:
+    """The id of s[0:n], added if new; -1 when out of memory or ids."""
+    return vocab_intern_hashed(v, s, n, vocab_hash(s, n))
+
+
+cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
+                          Py_ssize_t n, uint64_t h, uint64_t pre) noexcept nogil:
+    return (slot.hash == h and slot.pre == pre and slot.size == n
+            and (n <= 8 or _same(v.pool + v.off[slot.id] + 8, s + 8, n - 8)))
+
+
+cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
+    cdef Py_ssize_t mask = v.nslots - 1
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef int32_t g
+    cdef uint64_t pre = vocab_prefix(s, n)
+    while v.slots[i].id != -1:
+        if _matches(v, &v.slots[i], s, n, h, pre):
+            return v.slots[i].id
+        i = (i + 1) & mask
+    if v.n >= MAX_IDS or n > MAX_IDS:
+        return -1
+    if v.n == v.cap and _grow_ids(v) < 0:
+        return -1
+    if grow_array(<void**>&v.pool, &v.pool_cap, v.pool_len + n, 1, -1) < 0:
+        return -1
+    g = <int32_t>v.n
+    memcpy(v.pool + v.pool_len, s, <size_t>n)
+    v.off[g] = v.pool_len
+    v.size[g] = <int32_t>n
+    v.stem_of[g] = -1
+    v.pool_len += n
+    v.slots[i].hash = h
+    v.slots[i].pre = pre
+    v.slots[i].id = g
+    v.slots[i].size = <int32_t>n
+    v.n += 1
+    if v.n * 2 > v.nslots and _rehash(v) < 0:
+        return -1
+    return g
+
+
+cdef inline int32_t vocab_find(const Vocab* v, const char* w, Py_ssize_t n,
+                          uint64_t h, uint64_t pre) noexcept nogil:
+    """The id of w[0:n] (hash h, first 8 bytes pre) if interned, else -1."""
+    cdef Py_ssize_t mask = v.nslots - 1
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    while v.slots[i].id != -1:
+        if _matches(v, &v.slots[i], w, n, h, pre):
+            return v.slots[i].id
+        i = (i + 1) & mask
+    return -1

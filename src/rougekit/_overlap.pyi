@@ -1,3 +1,0 @@
-from typing import Sequence
-
-def ngram_overlap(a: Sequence[int], b: Sequence[int], n: int) -> tuple[int, int, int]: ...

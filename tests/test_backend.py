@@ -1,0 +1,105 @@
+"""One switch decides compiled or pure for every kernel, and the twins pair up.
+
+``rougekit._backend`` is the only module that chooses; with
+``ROUGEKIT_PURE_PYTHON=1`` no extension module may be imported at all, so the
+pure backend really runs without the compiled core (as on a platform with no
+wheel). Every compiled module ``_core/<name>_c.pyx`` has a pure twin
+``_core/<name>_py.py`` with the same public names.
+"""
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rougekit
+from rougekit import _backend
+
+ROOT = Path(rougekit.__file__).resolve().parent
+KERNELS = ("engine", "lcs", "overlap", "porter", "tokenizer")
+
+# Everything a user might touch: scoring on every path, the CLI's modules.
+EXERCISE = """
+import json, sys
+import rougekit
+from rougekit import cli, rouge_scorer, io, rouge, significance, hf
+s = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
+s.score("The cats ran.\\nFast.", "A cat runs fast.")
+s.score_batch(["a b"] * 40, ["b a"] * 40, threads=2)
+rougekit.score_corpus(["a b c"], [["a c", "b"]], bootstrap=20, seed=1)
+rougekit.rouge_l(["a", "b"], ["b"])
+rouge_scorer._score_lcs(["a", "b"], ["b"])
+extensions = sorted(name for name, module in sys.modules.items()
+                    if name.startswith("rougekit") and
+                    getattr(module, "__file__", "").endswith((".so", ".pyd")))
+print(json.dumps([rougekit.BACKEND, extensions]))
+"""
+
+
+def _run(env_value):
+    env = {k: v for k, v in __import__("os").environ.items()
+           if k not in ("ROUGEKIT_PURE_PYTHON", "ROUGEKIT_REQUIRE_EXTENSIONS")}
+    if env_value is not None:
+        env["ROUGEKIT_PURE_PYTHON"] = env_value
+    proc = subprocess.run([sys.executable, "-c", EXERCISE], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_pure_python_switch_loads_no_extension():
+    backend, extensions = _run("1")
+    assert backend == "pure"
+    assert extensions == []
+
+
+def test_default_uses_the_compiled_core_when_built():
+    backend, extensions = _run(None)
+    if backend == "pure":
+        pytest.skip("the compiled core is not built here")
+    assert backend == "compiled"
+    assert {"rougekit._core.%s_c" % k for k in KERNELS} <= set(extensions)
+
+
+def test_the_switch_is_decided_once_for_every_kernel():
+    kind = "c" if _backend.NAME == "compiled" else "py"
+    for name in KERNELS:
+        assert getattr(_backend, name).__name__ == f"rougekit._core.{name}_{kind}"
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_every_compiled_module_has_a_twin_with_its_names(name):
+    twin = importlib.import_module(f"rougekit._core.{name}_py")
+    pyx = ROOT / "_core" / f"{name}_c.pyx"
+    pyi = ROOT / "_core" / f"{name}_c.pyi"
+    assert pyi.exists(), f"{pyi.name} missing"
+    if pyx.exists():
+        # The stub lists the compiled module's API; the twin has every public name.
+        stub = pyi.read_text("utf-8")
+        import re
+        public = {m for m in re.findall(r"^(?:def|class) (\w+)", stub, re.M)
+                  if not m.startswith("_")}
+        missing = sorted(n for n in public if not hasattr(twin, n))
+        assert not missing, f"{name}_py lacks {missing}"
+    if _backend.NAME == "compiled":
+        compiled = importlib.import_module(f"rougekit._core.{name}_c")
+        for attr in dir(compiled):
+            if not attr.startswith("_") and callable(getattr(compiled, attr)):
+                assert hasattr(twin, attr), f"{name}_py lacks {attr}"
+
+
+def test_no_module_outside_the_switch_imports_a_compiled_kernel():
+    pattern = "_c import", "_c cimport"
+    offenders = []
+    for path in ROOT.rglob("*.py"):
+        if path.name == "_backend.py":
+            continue
+        text = path.read_text("utf-8")
+        for line in text.splitlines():
+            stripped = line.strip()
+            if stripped.startswith(("from rougekit._core", "import rougekit._core")) and \
+                    any(p in stripped for p in pattern):
+                offenders.append(f"{path.relative_to(ROOT)}: {stripped}")
+    assert not offenders, offenders
