@@ -53,11 +53,15 @@ class _InMemory:
         self.data = data
 
 
-def _as_bytes(text, name):
+def _summary(text, i, j=None) -> "_InMemory":
+    """candidates[i] (j None) or references[i][j] as an in-memory summary."""
+    if type(text) is str:
+        return _InMemory(text.encode("utf-8", "surrogateescape"))
     if isinstance(text, str):
-        return text.encode("utf-8", "surrogateescape")
+        return _InMemory(str(text).encode("utf-8", "surrogateescape"))
     if isinstance(text, (bytes, bytearray)):
-        return bytes(text)
+        return _InMemory(bytes(text))
+    name = "candidates[%d]" % i if j is None else "references[%d][%d]" % (i, j)
     raise TypeError(f"{name} must be a str or bytes, not {type(text).__name__}")
 
 
@@ -150,9 +154,13 @@ class _Corpus:
                 keys.append(key)
                 texts.append(source.data)
         if texts:
-            spans = self.tokens.add_texts(texts, 1 if stem else 0).tolist()
-            for key, (first, last, ngram) in zip(keys, spans):
-                self._register(key, first, last, ngram)
+            spans = self.tokens.add_texts(texts, 1 if stem else 0)
+            d = len(self.doc_ngram)
+            self.doc_sent_lo.extend(spans[:, 0].tolist())
+            self.doc_sent_hi.extend(spans[:, 1].tolist())
+            self.doc_ngram.extend(spans[:, 2].tolist())
+            self.doc_source.extend(key[0] for key in keys)
+            self._docs.update(zip(keys, range(d, d + len(keys))))
 
     def doc(self, source, fmt, stem: bool) -> int:
         key = (source, fmt, stem)
@@ -280,10 +288,8 @@ class Rouge155:
             if not refs:
                 raise ValueError(f"references[{i}] is empty: give at least one reference")
             evaluations.append(Evaluation(
-                id=str(i + 1), input_format="SPL",
-                peers={system_id: _InMemory(_as_bytes(cand, f"candidates[{i}]"))},
-                models=[(str(j), _InMemory(_as_bytes(r, f"references[{i}][{j}]")))
-                        for j, r in enumerate(refs)]))
+                id=str(i + 1), input_format="SPL", peers={system_id: _summary(cand, i)},
+                models=[(str(j), _summary(r, i, j)) for j, r in enumerate(refs)]))
         return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
 
     def score_config(self, config: Config,
@@ -370,27 +376,38 @@ class _Run:
                     per_measure.append((measure, shared[cache_key]))
                     continue
                 jobs = _Jobs()
-                for ev in evals:
-                    fmt = ev.input_format
-                    peer_src = ev.peers[peer]
-                    pd = corpus.doc(peer_src, fmt, stem_now)
-                    jobs.peer_seq.append(pd)
-                    jobs.peer_bag.append(pd)
-                    for _, model_src in ev.models:
-                        if kind == "N":
-                            seq_flag = bag_flag = stem_now
-                        elif kind == "W":
-                            seq_flag = stem_now
-                            bag_flag = True if o.stem_models_only else stem_now
-                        else:   # L, S
-                            seq_flag = bag_flag = True if o.stem_models_only else stem_now
-                        if o.stem_models_only and kind != "N":
-                            stem_now = False
-                        md = corpus.doc(model_src, fmt, seq_flag)
-                        jobs.model_seq.append(md)
-                        jobs.model_bag.append(md if bag_flag == seq_flag else
-                                              corpus.doc(model_src, fmt, bag_flag))
-                    jobs.model_off.append(len(jobs.model_seq))
+                doc = corpus.doc
+                if not o.stem_models_only:
+                    # One stemming setting: a document serves as sequences and bag.
+                    peer_seq, model_seq, model_off = jobs.peer_seq, jobs.model_seq, jobs.model_off
+                    for ev in evals:
+                        fmt = ev.input_format
+                        peer_seq.append(doc(ev.peers[peer], fmt, stem_now))
+                        model_seq.extend([doc(m, fmt, stem_now) for _, m in ev.models])
+                        model_off.append(len(model_seq))
+                    jobs.peer_bag = peer_seq
+                    jobs.model_bag = model_seq
+                else:
+                    # -M: the script's stemming flag changes as it goes (see above).
+                    for ev in evals:
+                        fmt = ev.input_format
+                        pd = doc(ev.peers[peer], fmt, stem_now)
+                        jobs.peer_seq.append(pd)
+                        jobs.peer_bag.append(pd)
+                        for _, model_src in ev.models:
+                            if kind == "N":
+                                seq_flag = bag_flag = stem_now
+                            elif kind == "W":     # its sentences as they are, its bag stemmed
+                                seq_flag, bag_flag = stem_now, True
+                            else:                 # L, S: stemmed
+                                seq_flag = bag_flag = True
+                            if kind != "N":
+                                stem_now = False
+                            md = doc(model_src, fmt, seq_flag)
+                            jobs.model_seq.append(md)
+                            jobs.model_bag.append(md if bag_flag == seq_flag else
+                                                  doc(model_src, fmt, bag_flag))
+                        jobs.model_off.append(len(jobs.model_seq))
                 if cache_key is not None:
                     shared[cache_key] = jobs
                 per_measure.append((measure, jobs))
@@ -419,10 +436,10 @@ class _Run:
         outputs = dict(zip(calls, self._map(score, list(calls.values()))))
         for key, (_, bad) in outputs.items():
             if bad >= 0:
-                doc = int(calls[key][1].model_seq[bad])
+                empty = int(calls[key][1].model_seq[bad])
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
-                    "(Illegal division by zero)" % _display(corpus.doc_source[doc]))
+                    "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
         systems = {}
         for peer, evals, keys, per_measure in plans:
             order = sorted(range(len(keys)), key=keys.__getitem__)
