@@ -9,6 +9,8 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
+``RougeIndex`` (one query against many stored texts) and ``deduplicate``
+(the Self-Instruct / Alpaca ROUGE-L filter);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
@@ -31,6 +33,7 @@ from rougekit.evaluator import (
                                 rouge_1_score,
 )
 from rougekit.hf import compute
+from rougekit.index import RougeIndex, deduplicate
 from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
 from rougekit.signature import Signature, parse_signature
@@ -44,6 +47,8 @@ from rougekit.token_metrics import (
                                 rouge_l,
                                 rouge_lsum,
                                 rouge_n,
+                                rouge_s,
+                                rouge_w,
 )
 from rougekit.word_tokenizers import get_tokenizer
 
@@ -52,7 +57,8 @@ __all__ = [
     # rouge-score's modules, drop-in
     "rouge_scorer", "scoring", "tokenize", "tokenizers",
     # token-level functions (candidate first, reference second)
-    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
+    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
+    "overlap",
     "lcs", "f1", "fbeta",
     # text-level evaluators
     "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
@@ -65,4 +71,6 @@ __all__ = [
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
     # warnings (filter them by class)
     "RougekitWarning", "TokenizationWarning", "SentenceSplitWarning",
+    # many texts at once: one query against a collection, de-duplication
+    "RougeIndex", "deduplicate",
 ]

@@ -11,6 +11,9 @@ items of the per-item scores, ``rougekit.score_corpus``), with
 ``--bootstrap N`` their confidence intervals, and the signature of the
 options that produced them; ``--per-item FILE`` writes each item's scores.
 
+``rougekit rouge155 [options] CONFIG [SYSTEM_ID]`` is ROUGE-1.5.5.pl without
+Perl: the script's options, configuration and output (``rougekit.rouge155.cli``).
+
 ``rougekit compare --candidates-a FILE --candidates-b FILE --references FILE``
 (or ``rougekit compare --jsonl FILE`` with one
 ``{"candidate_a": ..., "candidate_b": ..., "references": [...]}`` per line)
@@ -34,11 +37,11 @@ import csv
 import io
 import json
 import sys
-import time
 import warnings
 
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals, item_matrix
+from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
 from rougekit._warn import RougekitWarning
@@ -167,39 +170,6 @@ COMPARE_FIELDS = ("candidate_a", "candidate_b")
 
 
 # --- scoring in chunks, with a progress line -----------------------------------
-
-class Progress:
-    """A coarse progress line on stderr, drawn only when stderr is a terminal
-    (so logs and pipes stay clean); cleared when done or interrupted."""
-
-    def __init__(self, total, label="scoring"):
-        self.total, self.label = total, label
-        self.active = sys.stderr.isatty()
-        self.shown = False
-        self.last = 0.0
-
-    def update(self, done):
-        now = time.monotonic()
-        if not self.active or (now - self.last < 0.1 and done < self.total):
-            return
-        self.last = now
-        width = 30
-        filled = width * done // self.total
-        # Marked first: a Ctrl-C during the write must still erase the line.
-        self.shown = True
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{self.total} items")
-        sys.stderr.flush()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.shown:
-            sys.stderr.write("\r\033[K")       # erase the line
-            sys.stderr.flush()
-        return False
-
 
 def scoring_options(args):
     return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer, lang=args.lang,
@@ -510,6 +480,11 @@ def build_parser():
                          help=f"seed of both tests (default {COMPARE_SEED})")
     compare.add_argument("--format", choices=["table", "json"], default="table")
     compare.set_defaults(func=cmd_compare)
+
+    # Handled by main() before argparse (the script's options, its parsing).
+    sub.add_parser("rouge155", add_help=False,
+                   help="ROUGE-1.5.5.pl's options and output, without Perl "
+                        "(rougekit rouge155 -h)")
     return parser
 
 
@@ -518,9 +493,14 @@ def _print_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["rouge155"]:
+        # The script's own command line (Getopt::Std rules, not argparse's).
+        from rougekit.rouge155.cli import main as rouge155_main
+        return rouge155_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.lang is not None and args.lang not in LANGUAGES:
+    if getattr(args, "lang", None) is not None and args.lang not in LANGUAGES:
         parser.error(f"argument --lang: unknown language {args.lang!r}; valid: "
                      + ", ".join(LANGUAGES))
     try:
