@@ -1,12 +1,28 @@
 """Bootstrap resampling and percentile intervals: the one implementation.
 
-``score_corpus(bootstrap=N)``, the CLI's ``--bootstrap``,
-``significance.bootstrap_interval`` and ``significance.paired_bootstrap``
-all draw their resamples here, so the same seed gives the same intervals
-everywhere. Resample r (r = 0, 1, ...) draws n rows with replacement,
-``numpy.random.default_rng(seed).integers(0, n, size=n)``, and takes their
-column means; low and high are the (1 - confidence) / 2 and
-(1 + confidence) / 2 quantiles of those means (numpy's linear interpolation).
+``score_corpus(bootstrap=N)``, the CLI's ``--bootstrap``, the Dask and
+Spark ``score_corpus``, ``significance.bootstrap_interval`` and
+``significance.paired_bootstrap`` all draw their resamples here, so the same
+seed gives the same intervals everywhere. Resample r (r = 0, 1, ...) draws n
+rows with replacement, ``numpy.random.default_rng(seed).integers(0, n,
+size=n)``, and takes their column means; low and high are the
+(1 - confidence) / 2 and (1 + confidence) / 2 quantiles of those means
+(numpy's linear interpolation).
+
+Each resampled mean is the float nearest the exact mean of the drawn values
+(as the corpus means, ``aggregate.exact_mean``), so it does not depend on
+the order of summation, on the other columns, on numpy's BLAS or on the
+machine: the same seed gives the same floats everywhere. Earlier rougekit
+versions took ``matrix[rows].mean(axis=0)``, whose rounding can differ
+from the exact mean in the last bits; the draws are the same as then.
+
+How, without gathering the drawn rows (the slow part): each resample's draw
+becomes a vector of counts (``numpy.bincount``), and a block of count
+vectors times the matrix gives a block of sums at once. To make that matrix
+product exact, each column is written as integer "limbs" small enough that
+every partial sum is an integer below 2**53 (``_ExactColumns``); the limbs'
+sums are then put together as Python ints and divided, correctly rounded.
+A worker thread multiplies one block while the next is drawn.
 
 (rouge-score's ``BootstrapAggregator`` is another statistic, kept exactly as
 rouge-score computes it in ``scoring``.)
@@ -16,7 +32,8 @@ rouge-score computes it in ``scoring``.)
 >>> 0.0 <= low[0] <= high[0] <= 1.0
 True
 """
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -26,14 +43,143 @@ __all__ = ["resampled_means", "quantile_bounds", "percentile_interval",
            "item_matrix", "corpus_intervals"]
 
 
-def resampled_means(matrix: np.ndarray, n_resamples: int,
-                    rng: np.random.Generator) -> np.ndarray:
+# Count vectors per block of resamples: bounds the block's memory at about
+# _BLOCK_CELLS floats (32 MiB) whatever n.
+_BLOCK_CELLS = 1 << 22
+# Rows per chunk of the exact product (_ExactColumns), and the most draws a
+# chunk may hold for the product to stay exact: a resample puts about
+# _CHUNK_ROWS draws in each chunk (give or take a few times its square root),
+# four times as many never happens in practice, and is handled exactly if it
+# does. Small chunks also keep each matrix product below the size at which
+# OpenBLAS starts threads of its own, which would fight the drawing thread.
+_CHUNK_ROWS = 1 << 9
+_CHUNK_DRAWS = 4 * _CHUNK_ROWS
+# Chunks whose int64 sums are added before they could overflow (2**10 sums
+# each below 2**53).
+_CHUNKS_PER_INT64 = 1 << 10
+
+
+class _ExactColumns:
+    """Exact resampled column sums of an (n, k) float matrix, as float64
+    matrix products.
+
+    Column j's values are integer multiples of one unit, ``2**unit_exp[j]``
+    (the unit in the last place of its smallest nonzero value): x = X * unit
+    with X an integer, cut into limbs of ``width`` bits,
+    X = sum(limb_l * 2**(l * width)), each limb carrying X's sign. The rows
+    are cut into chunks of ``_CHUNK_ROWS``; a chunk holding at most
+    ``draws_cap`` draws of a resample has every partial sum of counts * limb
+    an integer below ``draws_cap * 2**width <= 2**53``, so its float64
+    product is exact whatever the order of summation (any BLAS). The chunks'
+    products are then added as integers. A resample with more draws in one
+    chunk (never seen in practice: the mean is ``_CHUNK_ROWS``) is summed
+    with Python ints instead.
+    """
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        n, k = matrix.shape
+        self.n = n
+        self.chunks = -(-n // _CHUNK_ROWS)
+        self.rows = self.chunks * _CHUNK_ROWS            # n padded with zero rows
+        self.draws_cap = 1 << min(n, _CHUNK_DRAWS).bit_length()
+        self.width = 53 - min(n, _CHUNK_DRAWS).bit_length()
+        mask = (1 << self.width) - 1
+        columns, self.slices, self.unit_exp = [], [], []
+        start = 0
+        for j in range(k):
+            fraction, exponent = np.frexp(matrix[:, j])
+            mantissa = (fraction * 2.0 ** 53).astype(np.int64)    # exact
+            nonzero = mantissa != 0
+            if not nonzero.any():
+                self.slices.append(slice(start, start))
+                self.unit_exp.append(0)
+                continue
+            low = int(exponent[nonzero].min())
+            # |X| = |mantissa| << offset
+            offset = np.where(nonzero, exponent - low, 0).astype(np.int64)
+            magnitude, sign = np.abs(mantissa), np.sign(mantissa)
+            count = -(-(53 + int(offset.max())) // self.width)
+            for limb in range(count):
+                # Bits [limb * width, (limb + 1) * width) of |X|.
+                shift = offset - limb * self.width
+                up = np.clip(shift, 0, 63)
+                down = np.clip(-shift, 0, 63)
+                kept = np.where(shift < self.width, magnitude & (mask >> up), 0)
+                value = np.where(shift >= 0, kept << up, (magnitude >> down) & mask)
+                columns.append(sign * value)
+            self.slices.append(slice(start, start + count))
+            self.unit_exp.append(low - 53)
+            start += count
+        self.limbs = np.zeros((self.rows, start))
+        for c, column in enumerate(columns):
+            self.limbs[:n, c] = column
+        self.chunked = self.limbs.reshape(self.chunks, _CHUNK_ROWS, start)
+
+    def counts_buffer(self, resamples: int) -> np.ndarray:
+        """A zeroed array for the counts of ``resamples`` resamples (the rows
+        past n stay 0)."""
+        return np.zeros((resamples, self.rows))
+
+    def means(self, counts: np.ndarray) -> np.ndarray:
+        """Per row of ``counts`` (a ``counts_buffer``: resample counts of the
+        n rows, summing to n), the float nearest the exact mean of each
+        column over the drawn rows."""
+        b = len(counts)
+        by_chunk = counts.reshape(b, self.chunks, _CHUNK_ROWS)
+        products = np.matmul(by_chunk.transpose(1, 0, 2), self.chunked).astype(np.int64)
+        sums = np.zeros((b, self.limbs.shape[1]), dtype=object)
+        for first in range(0, self.chunks, _CHUNKS_PER_INT64):
+            sums += products[first:first + _CHUNKS_PER_INT64].sum(axis=0).astype(object)
+        crowded = (by_chunk.sum(axis=2) > self.draws_cap).any(axis=1)
+        for r in np.flatnonzero(crowded).tolist():
+            # Too many draws in a chunk for the float product to be exact.
+            sums[r] = (counts[r].astype(np.int64).astype(object)
+                       @ self.limbs.astype(np.int64).astype(object))
+        out = np.empty((b, len(self.slices)))
+        for j, (part, unit) in enumerate(zip(self.slices, self.unit_exp)):
+            total = np.zeros(b, dtype=object)
+            for limb in range(part.stop - part.start):
+                total += sums[:, part.start + limb] << (limb * self.width)
+            # total * 2**unit / n, correctly rounded (int / int is).
+            out[:, j] = (total << unit) / self.n if unit >= 0 else total / (self.n << -unit)
+        return out
+
+
+def resampled_means(matrix: np.ndarray, n_resamples: int, rng: np.random.Generator,
+                    progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
     """Column means of ``n_resamples`` resamples of the rows of ``matrix``
-    (shape (n, k)), one row of the result per resample."""
+    (shape (n, k)), one row of the result per resample: resample r draws
+    ``rng.integers(0, n, size=n)``, in order, and each mean is the float
+    nearest the exact mean of its column over the drawn rows.
+    ``progress(done)``, if given, is called with the number of resamples
+    done after each block of them."""
+    matrix = np.asarray(matrix, dtype=np.float64)
     n = len(matrix)
+    exact = _ExactColumns(matrix)
     means = np.empty((n_resamples, matrix.shape[1]))
-    for r in range(n_resamples):
-        means[r] = matrix[rng.integers(0, n, size=n)].mean(axis=0)
+    block = max(1, min(n_resamples, _BLOCK_CELLS // max(n, 1)))
+    # While a worker thread multiplies one block of counts (BLAS runs without
+    # the GIL), this thread draws the next one into the other buffer.
+    buffers = [exact.counts_buffer(block) for _ in range(min(2, -(-n_resamples // block)))]
+    pending: Optional[Tuple[int, int, Future]] = None
+
+    def finish(job: Tuple[int, int, Future]) -> None:
+        first, rows, future = job
+        means[first:first + rows] = future.result()
+        if progress is not None:
+            progress(first + rows)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for number, start in enumerate(range(0, n_resamples, block)):
+            rows = min(block, n_resamples - start)
+            counts = buffers[number % 2]
+            for b in range(rows):
+                counts[b, :n] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+            if pending is not None:
+                finish(pending)
+            pending = (start, rows, pool.submit(exact.means, counts[:rows]))
+        if pending is not None:
+            finish(pending)
     return means
 
 
@@ -44,10 +190,12 @@ def quantile_bounds(means: np.ndarray, confidence: float) -> Tuple[np.ndarray, n
 
 
 def percentile_interval(matrix: np.ndarray, n_resamples: int, confidence: float,
-                        seed: Optional[int]) -> Tuple[np.ndarray, np.ndarray]:
+                        seed: Optional[int],
+                        progress: Optional[Callable[[int], None]] = None
+                        ) -> Tuple[np.ndarray, np.ndarray]:
     """(low, high) arrays of shape (k,): the percentile bootstrap interval of
     the column means of ``matrix`` (shape (n, k)). Arguments unchecked."""
-    means = resampled_means(matrix, n_resamples, np.random.default_rng(seed))
+    means = resampled_means(matrix, n_resamples, np.random.default_rng(seed), progress)
     return quantile_bounds(means, confidence)
 
 
@@ -59,14 +207,17 @@ def item_matrix(per_item: Sequence[Mapping[str, Sequence[float]]],
                     dtype=float).reshape(len(per_item), 3 * len(types))
 
 
-def corpus_intervals(per_item: List[Mapping[str, Sequence[float]]],
-                     scores: Mapping[str, Score], n_resamples: int, confidence: float,
-                     seed: Optional[int]) -> Dict[str, AggregateScore]:
+def corpus_intervals(columns: np.ndarray, scores: Mapping[str, Score], n_resamples: int,
+                     confidence: float, seed: Optional[int],
+                     progress: Optional[Callable[[int], None]] = None
+                     ) -> Dict[str, AggregateScore]:
     """Per rouge type, ``AggregateScore(low, mid, high)`` of Scores: the
-    percentile interval around the corpus means ``scores`` (which are mid)."""
-    types = list(scores)
-    low, high = percentile_interval(item_matrix(per_item, types), n_resamples,
-                                    confidence, seed)
+    percentile interval around the corpus means ``scores`` (which are mid).
+    ``columns`` holds the per-item scores, shape (3 * types, items): P, R
+    and F of each type of ``scores`` in turn, so that each resample draws
+    the same items for every type."""
+    low, high = percentile_interval(np.asarray(columns).T, n_resamples, confidence, seed,
+                                    progress)
     return {t: AggregateScore(low=Score(*map(float, low[3 * k:3 * k + 3])), mid=scores[t],
                               high=Score(*map(float, high[3 * k:3 * k + 3])))
-            for k, t in enumerate(types)}
+            for k, t in enumerate(scores)}

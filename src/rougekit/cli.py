@@ -30,9 +30,12 @@ import json
 import sys
 import time
 
+import numpy as np
+
 from rougekit import __version__
-from rougekit._bootstrap import corpus_intervals, item_matrix
-from rougekit.corpus import MULTI_REF_POLICIES, corpus_means, score_corpus
+from rougekit._bootstrap import corpus_intervals
+from rougekit._multi_ref import column_means
+from rougekit.corpus import MULTI_REF_POLICIES, _item_scores
 from rougekit.rouge_scorer import RougeScorer
 from rougekit.signature import Signature
 from rougekit.significance import approximate_randomization, paired_bootstrap
@@ -40,7 +43,7 @@ from rougekit.word_tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 MEASURES = ("precision", "recall", "fmeasure")
-# Items per score_corpus call: small enough that the progress line moves and
+# Items per scoring call: small enough that the progress line moves and
 # Ctrl-C is noticed between calls, large enough that threads stay busy.
 CHUNK = 2000
 # sacreBLEU's default seed: compare is reproducible unless asked otherwise.
@@ -164,8 +167,8 @@ class Progress:
     """A coarse progress line on stderr, drawn only when stderr is a terminal
     (so logs and pipes stay clean); cleared when done or interrupted."""
 
-    def __init__(self, total, label="scoring"):
-        self.total, self.label = total, label
+    def __init__(self, total, label="scoring", unit="items"):
+        self.total, self.label, self.unit = total, label, unit
         self.active = sys.stderr.isatty()
         self.shown = False
         self.last = 0.0
@@ -180,7 +183,7 @@ class Progress:
         # Marked first: a Ctrl-C during the write must still erase the line.
         self.shown = True
         sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{self.total} items")
+                         f"{done}/{self.total} {self.unit}")
         sys.stderr.flush()
 
     def __enter__(self):
@@ -199,19 +202,19 @@ def scoring_options(args):
 
 
 def score_items(candidates, references, types, args, progress, done=0):
-    """score_corpus's per-item scores, CHUNK items per call. Each item's score
-    depends on that item alone, so they equal one call's."""
-    per_item = []
+    """score_corpus's per-item scores as columns, shape (3 * types, items),
+    CHUNK items per call. Each item's score depends on that item alone, so
+    they equal one call's."""
+    parts = []
     for start in range(0, len(candidates), CHUNK):
         try:
-            part = score_corpus(candidates[start:start + CHUNK],
-                                references[start:start + CHUNK], types,
-                                threads=args.jobs, **scoring_options(args))
+            parts.append(_item_scores(candidates[start:start + CHUNK],
+                                      references[start:start + CHUNK], types,
+                                      threads=args.jobs, **scoring_options(args)))
         except (TypeError, ValueError) as e:
             raise UserError(str(e)) from None
-        per_item.extend(part.per_item)
-        progress.update(done + len(per_item))
-    return per_item
+        progress.update(done + min(start + CHUNK, len(candidates)))
+    return np.concatenate(parts, axis=1)
 
 
 def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
@@ -264,13 +267,19 @@ def render_csv(scores, intervals, n_items, signature):
     return out.getvalue().rstrip("\n")
 
 
-def write_per_item(path, per_item, types):
+def write_per_item(path, columns, types):
     """One JSON object per line and item, in input order:
     {"rouge1": {"precision": P, "recall": R, "fmeasure": F}, ...}."""
+    rows = columns.T.tolist()
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            for item in per_item:
-                f.write(json.dumps({t: item[t]._asdict() for t in types}) + "\n")
+        with open(path, "w", encoding="utf-8") as f, \
+                Progress(len(rows), "writing") as progress:
+            for i, row in enumerate(rows):
+                f.write(json.dumps({t: dict(zip(MEASURES, row[3 * k:3 * k + 3]))
+                                    for k, t in enumerate(types)}) + "\n")
+                if i % 1000 == 0:
+                    progress.update(i)
+            progress.update(len(rows))
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror}") from None
 
@@ -290,18 +299,20 @@ def cmd_score(args):
         candidates, references = load_files(args)
 
     with Progress(len(candidates)) as progress:
-        per_item = score_items(candidates, references, types, args, progress)
-    scores = corpus_means(per_item, types)
+        columns = score_items(candidates, references, types, args, progress)
+    n_items = columns.shape[1]
+    scores = column_means(columns, types)
     intervals = None
     if args.bootstrap:
         # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
-        intervals = corpus_intervals(per_item, scores, args.bootstrap, args.confidence,
-                                     args.seed)
+        with Progress(args.bootstrap, "bootstrap", "resamples") as progress:
+            intervals = corpus_intervals(columns, scores, args.bootstrap, args.confidence,
+                                         args.seed, progress.update)
     if args.per_item:
-        write_per_item(args.per_item, per_item, types)
+        write_per_item(args.per_item, columns, types)
 
     if args.format == "json":
-        out = {"n_items": len(per_item), "signature": signature,
+        out = {"n_items": n_items, "signature": signature,
                "scores": {t: scores[t]._asdict() for t in types}}
         if intervals is not None:
             out["confidence"] = args.confidence
@@ -309,9 +320,9 @@ def cmd_score(args):
                                 for t, iv in intervals.items()}
         print(json.dumps(out, indent=2))
     elif args.format == "csv":
-        print(render_csv(scores, intervals, len(per_item), signature))
+        print(render_csv(scores, intervals, n_items, signature))
     else:
-        print(render_table(scores, intervals, len(per_item), signature, args.confidence))
+        print(render_table(scores, intervals, n_items, signature, args.confidence))
     return 0
 
 
@@ -357,9 +368,9 @@ def cmd_compare(args):
     with Progress(2 * n) as progress:
         items_a = score_items(cands_a, references, types, args, progress)
         items_b = score_items(cands_b, references, types, args, progress, done=n)
-    scores_a, scores_b = corpus_means(items_a, types), corpus_means(items_b, types)
+    scores_a, scores_b = column_means(items_a, types), column_means(items_b, types)
     # Columns: P, R, F of each type; every column sees the same resamples/swaps.
-    a, b = item_matrix(items_a, types), item_matrix(items_b, types)
+    a, b = items_a.T, items_b.T
     pbs = paired_bootstrap(a, b, args.bootstrap, args.confidence, args.seed)
     p_ar = approximate_randomization(a, b, args.ar_trials, args.seed)
 

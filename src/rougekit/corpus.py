@@ -48,41 +48,22 @@ sacreBLEU's (``rougekit.signature`` describes its fields).
 import dataclasses
 from typing import Any, Dict, List, Optional, Sequence
 
+import numpy as np
+
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
-from rougekit._multi_ref import MULTI_REF_POLICIES, combine_counts, combine_scores, corpus_means
+from rougekit._multi_ref import (
+    MULTI_REF_POLICIES,
+    column_means,
+    combine_columns,
+    combine_counts,
+)
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
 from rougekit.scoring import AggregateScore, Score
 from rougekit.signature import Signature
 from rougekit.tokenizers import default_stemming
 from rougekit.word_tokenizers import get_tokenizer
-
-
-def _per_item_engine(types, tok, policy, candidates, references, threads):
-    """Per-item Scores from RougeScorer.score_batch over every (reference,
-    candidate) pair: the scoring engine, on all cores."""
-    from rougekit.rouge_scorer import RougeScorer
-    scorer = RougeScorer([name for name, _ in types], tokenizer=tok)
-    targets = [r for refs in references for r in refs]
-    predictions = [c for c, refs in zip(candidates, references) for _ in refs]
-    flat = scorer.score_batch(targets, predictions, threads=threads)
-    per_item, k = [], 0
-    for refs in references:
-        scores = flat[k:k + len(refs)]
-        k += len(refs)
-        per_item.append({name: combine_scores(policy, [_as_floats(s[name]) for s in scores])
-                         for name, _ in types})
-    return per_item
-
-
-_FLOAT_ZEROS = Score(0.0, 0.0, 0.0)
-
-
-def _as_floats(score):
-    # rouge-score's int 0 for empty rougeL/rougeLsum; score_corpus reports
-    # 0.0, as on its other path.
-    return _FLOAT_ZEROS if type(score.precision) is int else score
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
 
@@ -172,6 +153,50 @@ def _counts(kind, cand, ref):
     return hits, cand_total, ref_total
 
 
+def _item_columns(types, tok, policy, candidates, references, threads):
+    """The per-item scores of checked input, shape (3 * types, items): P, R
+    and F of each rouge type in turn, one column per item, floats (0.0 for
+    rouge-score's int 0). With rouge-score's tokenizer, every policy but
+    "pooled" takes the pairs to ``RougeScorer.score_columns``'s engine, on
+    all cores; the others go through token counts here."""
+    names = [name for name, _ in types]
+    if policy != "pooled" and default_stemming(tok) is not None:
+        from rougekit.rouge_scorer import RougeScorer
+        scorer = RougeScorer(names, tokenizer=tok)
+        targets = [r for refs in references for r in refs]
+        predictions = [c for c, refs in zip(candidates, references) for _ in refs]
+        flat = scorer._score_matrix(targets, predictions, threads)
+        return combine_columns(policy, flat, [len(refs) for refs in references])
+    rows = []
+    for cand_text, ref_texts in zip(candidates, references):
+        cand = _Tokenized(cand_text, tok.tokenize)
+        refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
+        rows.append([x for _, kind in types
+                     for x in combine_counts(policy, [_counts(kind, cand, r) for r in refs])])
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
+
+
+def _item_scores(candidates, references, rouge_types, *, tokenizer="rouge-score",
+                 use_stemmer=False, multi_ref="max", threads=None):
+    """``score_corpus``'s per-item scores as columns, shape (3 * types,
+    items), after the same checks (``_item_columns``); for the command line
+    and the data-frame integrations."""
+    types = parse_rouge_types(rouge_types)
+    tok = get_tokenizer(tokenizer, use_stemmer=use_stemmer)
+    _check_options(multi_ref, 0, 0.95, None)
+    if threads is not None:
+        thread_count(threads)
+    candidates, references = _texts(candidates, references)
+    return _item_columns(types, tok, multi_ref, candidates, references, threads)
+
+
+def _item_rows(columns, names):
+    """``CorpusResult.per_item`` from the per-item columns."""
+    values = columns.tolist()
+    per_type = [list(map(Score, *values[3 * k:3 * k + 3])) for k in range(len(names))]
+    return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
+
+
 def _check_options(multi_ref, bootstrap, confidence, seed):
     if not isinstance(multi_ref, str):
         raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
@@ -210,7 +235,7 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
       seed: the resampling seed (None: fresh entropy, not reproducible).
       threads: threads for the compiled path (default: all cores); every
         policy but "pooled" with rouge-score's tokenizer scores the pairs with
-        ``RougeScorer.score_batch``, which gives the same Scores.
+        ``RougeScorer.score_columns``, which gives the same floats.
 
     Returns a ``CorpusResult``.
     """
@@ -221,19 +246,12 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
         thread_count(threads)          # the same checks on every path
     candidates, references = _texts(candidates, references)
 
-    if multi_ref != "pooled" and default_stemming(tok) is not None:
-        per_item = _per_item_engine(types, tok, multi_ref, candidates, references, threads)
-    else:
-        per_item = []
-        for cand_text, ref_texts in zip(candidates, references):
-            cand = _Tokenized(cand_text, tok.tokenize)
-            refs = [_Tokenized(r, tok.tokenize) for r in ref_texts]
-            per_item.append({name: combine_counts(multi_ref, [_counts(kind, cand, r) for r in refs])
-                             for name, kind in types})
-
-    scores = corpus_means(per_item, [name for name, _ in types])
-    intervals = corpus_intervals(per_item, scores, bootstrap, confidence, seed) \
+    names = [name for name, _ in types]
+    columns = _item_columns(types, tok, multi_ref, candidates, references, threads)
+    scores = column_means(columns, names)
+    intervals = corpus_intervals(columns, scores, bootstrap, confidence, seed) \
         if bootstrap else None
+    per_item = _item_rows(columns, names)
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
                         n_items=len(per_item),
                         signature=str(Signature.of_tokenizer(
