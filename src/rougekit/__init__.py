@@ -9,6 +9,8 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
+``score_frame`` (scores as columns of a pandas, polars or pyarrow table;
+``rougekit.dask`` and ``rougekit.spark`` for clusters);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
@@ -29,6 +31,7 @@ from rougekit.evaluator import (
                                 RougeType,
                                 rouge_1_score,
 )
+from rougekit.frames import score_frame
 from rougekit.hf import compute
 from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
@@ -57,6 +60,8 @@ __all__ = [
     "Evaluation", "MissingFieldError",
     # corpus scoring and tokenizers
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
+    # tables: pandas, polars, pyarrow (Dask and Spark: rougekit.dask, rougekit.spark)
+    "score_frame",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
 ]

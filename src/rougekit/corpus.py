@@ -77,14 +77,15 @@ class CorpusResult:
       scores: rouge type -> Score, the corpus means.
       intervals: rouge type -> AggregateScore(low, mid, high) of Scores, the
         bootstrap confidence intervals (mid is the corpus mean); or None.
-      per_item: one dict rouge type -> Score per item.
+      per_item: one dict rouge type -> Score per item; None from the Dask
+        and Spark ``score_corpus`` unless asked for (``per_item=True``).
       n_items: the number of items.
       signature: the options that produced the numbers (module docstring).
     """
 
     scores: Dict[str, Score]
     intervals: Optional[Dict[str, AggregateScore]]
-    per_item: List[Dict[str, Score]]
+    per_item: Optional[List[Dict[str, Score]]]
     n_items: int
     signature: str
 
@@ -176,16 +177,22 @@ def _item_columns(types, tok, policy, candidates, references, threads):
     return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
 
 
-def _item_scores(candidates, references, rouge_types, *, tokenizer="rouge-score",
-                 use_stemmer=False, multi_ref="max", threads=None):
-    """``score_corpus``'s per-item scores as columns, shape (3 * types,
-    items), after the same checks (``_item_columns``); for the command line
-    and the data-frame integrations."""
+def _item_setup(rouge_types, tokenizer="rouge-score", use_stemmer=False, multi_ref="max",
+                threads=None):
+    """The checked options of ``_item_columns``: ``(types, tokenizer)``."""
     types = parse_rouge_types(rouge_types)
     tok = get_tokenizer(tokenizer, use_stemmer=use_stemmer)
     _check_options(multi_ref, 0, 0.95, None)
     if threads is not None:
         thread_count(threads)
+    return types, tok
+
+
+def _item_scores(candidates, references, rouge_types, *, tokenizer="rouge-score",
+                 use_stemmer=False, multi_ref="max", threads=None):
+    """``score_corpus``'s per-item scores as columns, shape (3 * types,
+    items), after the same checks (``_item_columns``); for the command line."""
+    types, tok = _item_setup(rouge_types, tokenizer, use_stemmer, multi_ref, threads)
     candidates, references = _texts(candidates, references)
     return _item_columns(types, tok, multi_ref, candidates, references, threads)
 
@@ -254,6 +261,9 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
     per_item = _item_rows(columns, names)
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
                         n_items=len(per_item),
-                        signature=str(Signature.of_tokenizer(
-                            tok, multi_ref=multi_ref, bootstrap=bootstrap,
-                            confidence=confidence, seed=seed)))
+                        signature=_signature(tok, multi_ref, bootstrap, confidence, seed))
+
+
+def _signature(tok, multi_ref, bootstrap, confidence, seed):
+    return str(Signature.of_tokenizer(tok, multi_ref=multi_ref, bootstrap=bootstrap,
+                                      confidence=confidence, seed=seed))

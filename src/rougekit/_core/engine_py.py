@@ -248,7 +248,7 @@ class Engine:
         return True
 
 
-def _double_matrix(out: Any) -> memoryview:
+def _double_matrix(out: Any) -> Any:
     """``out`` as a 2-D memoryview of doubles, checked as ``engine_c``'s
     ``double[:, ::1]`` argument is."""
     view = memoryview(out)
@@ -257,7 +257,7 @@ def _double_matrix(out: Any) -> memoryview:
     return view
 
 
-def _write_column(view: memoryview, i: int, keys: Tuple[Any, ...],
+def _write_column(view: Any, i: int, keys: Tuple[Any, ...],
                   scores: Dict[Any, Any]) -> None:
     for k, key in enumerate(keys):
         score = scores[key]
