@@ -120,34 +120,42 @@ def read_jsonl(path, text_fields):
     text_fields[i], references the list of each item's references."""
     texts: list = [[] for _ in text_fields]
     references: list = []
-    for number, line in enumerate(read_lines(path), 1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise UserError(f"{where}: not valid JSON ({e.msg})") from None
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
-        for field in (*text_fields, "references"):
-            if field not in item:
-                raise UserError(f'{where}: missing field "{field}"')
-        for field in text_fields:
-            if not isinstance(item[field], str):
-                raise UserError(f'{where}: "{field}" must be a string')
-        refs = item["references"]
-        if isinstance(refs, str):
-            refs = [refs]
-        if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
-            raise UserError(f'{where}: "references" must be a string or a non-empty '
-                            "list of strings")
-        for column, field in zip(texts, text_fields):
-            column.append(item[field])
-        references.append(refs)
+    lines = read_lines(path)
+    with Progress(len(lines), "reading", "lines") as progress:
+        for number, line in enumerate(lines, 1):
+            if number % 1000 == 0:
+                progress.update(number)
+            if line.strip():
+                _read_item(line, f"{path} line {number}", text_fields, texts, references)
+        progress.update(len(lines))
     if not references:
         raise UserError(f"{path} has no items")
     return texts, references
+
+
+def _read_item(line, where, text_fields, texts, references):
+    """Appends one JSONL item's texts and references, checked."""
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{where}: not valid JSON ({e.msg})") from None
+    if not isinstance(item, dict):
+        raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
+    for field in (*text_fields, "references"):
+        if field not in item:
+            raise UserError(f'{where}: missing field "{field}"')
+    for field in text_fields:
+        if not isinstance(item[field], str):
+            raise UserError(f'{where}: "{field}" must be a string')
+    refs = item["references"]
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        raise UserError(f'{where}: "references" must be a string or a non-empty '
+                        "list of strings")
+    for column, field in zip(texts, text_fields):
+        column.append(item[field])
+    references.append(refs)
 
 
 def load_jsonl(path):
@@ -179,7 +187,7 @@ class Progress:
             return
         self.last = now
         width = 30
-        filled = width * done // self.total
+        filled = width * done // self.total if self.total else width
         # Marked first: a Ctrl-C during the write must still erase the line.
         self.shown = True
         sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "

@@ -34,7 +34,7 @@ score each partition the same way.
 """
 import math
 import sys
-from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -142,8 +142,21 @@ def _texts(kind: str, df: Any, candidate: str, references: str
            ) -> Tuple[List[str], List[List[str]]]:
     """The candidates and each row's list of references, checked."""
     check_columns(_column_list(kind, df), candidate, references)
-    return (_candidates(_column(kind, df, candidate), candidate),
-            _references(_column(kind, df, references), references))
+    where = _row_names(kind, df)
+    return (_candidates(_column(kind, df, candidate), candidate, where),
+            _references(_column(kind, df, references), references, where))
+
+
+def _row_names(kind: str, df: Any) -> Callable[[int], str]:
+    """How an error names row i: its position, and its index label when a
+    pandas index is not 0, 1, 2, ... (a Dask partition's, say)."""
+    if kind == "pandas":
+        index = df.index
+        default = type(index).__name__ == "RangeIndex" and index.start == 0 \
+            and index.step == 1
+        if not default:
+            return lambda i: f"row {i} (index {index[i]!r})"
+    return lambda i: f"row {i}"
 
 
 def _missing(value: Any) -> bool:
@@ -151,15 +164,15 @@ def _missing(value: Any) -> bool:
         or type(value).__name__ in ("NAType", "NaTType")
 
 
-def _problem(column: str, row: int, value: Any, what: str) -> Exception:
+def _problem(column: str, row: str, value: Any, what: str) -> Exception:
     if _missing(value):
-        return ValueError(f"column {column!r}, row {row}: missing value ({value!r}); "
+        return ValueError(f"column {column!r}, {row}: missing value ({value!r}); "
                           f"each row needs {what}")
-    return TypeError(f"column {column!r}, row {row}: expected {what}, "
+    return TypeError(f"column {column!r}, {row}: expected {what}, "
                      f"not {type(value).__name__}")
 
 
-def _text(value: Any, column: str, row: int, what: str) -> str:
+def _text(value: Any, column: str, row: str, what: str) -> str:
     if type(value) is str:
         return value
     if isinstance(value, str):       # numpy.str_ and other str subclasses
@@ -167,13 +180,15 @@ def _text(value: Any, column: str, row: int, what: str) -> str:
     raise _problem(column, row, value, what)
 
 
-def _candidates(values: List[Any], column: str) -> List[str]:
+def _candidates(values: List[Any], column: str, where: Callable[[int], str]) -> List[str]:
     if all(type(v) is str for v in values):
         return values
-    return [_text(v, column, i, "a str") for i, v in enumerate(values)]
+    return [v if type(v) is str else _text(v, column, where(i), "a str")
+            for i, v in enumerate(values)]
 
 
-def _references(values: List[Any], column: str) -> List[List[str]]:
+def _references(values: List[Any], column: str, where: Callable[[int], str]
+                ) -> List[List[str]]:
     what = "a str or a non-empty list of str"
     out = []
     for i, value in enumerate(values):
@@ -181,10 +196,11 @@ def _references(values: List[Any], column: str) -> List[List[str]]:
             out.append([str(value)])
             continue
         if not isinstance(value, (list, tuple, np.ndarray)):
-            raise _problem(column, i, value, what)
+            raise _problem(column, where(i), value, what)
         if len(value) == 0:
-            raise ValueError(f"column {column!r}, row {i}: an empty list of references")
-        out.append([_text(v, column, i, what) for v in value])
+            raise ValueError(f"column {column!r}, {where(i)}: an empty list of references")
+        out.append([v if type(v) is str else _text(v, column, where(i), what)
+                    for v in value])
     return out
 
 

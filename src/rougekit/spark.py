@@ -28,6 +28,7 @@ unless ``per_item=True``.
 rougekit must be installed where the executors run Python. Needs
 ``pip install 'rougekit[spark]'`` (pyspark, pyarrow, pandas) and Java.
 """
+import contextlib
 import json
 from typing import Any, Iterator, Optional, Sequence
 
@@ -53,6 +54,18 @@ _SUMMARY_SCHEMA = ("partition long, batch long, n_items long, aggregator string,
                    "items binary")
 
 
+@contextlib.contextmanager
+def _where(batch: int) -> Iterator[None]:
+    """A bad row's error, raised on an executor, also names its partition
+    and record batch (the row number is the row's within the batch)."""
+    try:
+        yield
+    except (TypeError, ValueError) as exc:
+        from pyspark import TaskContext
+        raise type(exc)(f"partition {TaskContext.get().partitionId()}, record batch "
+                        f"{batch}: {exc}") from None
+
+
 def _check_frame(sdf: Any) -> None:
     module = type(sdf).__module__
     if not (module.startswith("pyspark.") and type(sdf).__name__ == "DataFrame"):
@@ -75,8 +88,10 @@ def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                            for name in options.column_names()])
 
     def score_batches(batches: Iterator[Any]) -> Iterator[Any]:
-        for batch in batches:
-            yield _score_table(batch, **options.frame_options())
+        for number, batch in enumerate(batches):
+            with _where(number):
+                scored = _score_table(batch, **options.frame_options())
+            yield scored
 
     return sdf.mapInArrow(score_batches, schema)
 
@@ -103,7 +118,8 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
         from pyspark import TaskContext
         partition = TaskContext.get().partitionId()
         for number, batch in enumerate(batches):
-            summary = summarize(batch, options, keep)
+            with _where(number):
+                summary = summarize(batch, options, keep)
             items = summary.items.tobytes() if summary.items is not None else None
             yield pa.RecordBatch.from_pydict({
                 "partition": [partition], "batch": [number], "n_items": [summary.n_items],
