@@ -32,10 +32,11 @@ copy_tree "$ROOT" "$WORK/tree"
 echo "=== build with ROUGEKIT_SANITIZE=1"
 (cd "$WORK/tree" && ROUGEKIT_SANITIZE=1 CC="$CC" "$PY" setup.py build_ext --inplace -q \
     >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; exit 1; }
-ls "$WORK"/tree/src/rougekit/*.so >/dev/null
+SOS=$(find "$WORK/tree/src/rougekit" -name '*.so')
+[ -n "$SOS" ] || { echo "sanitize: no extension was built" >&2; exit 1; }
 
 # Prove the extensions are instrumented.
-for so in "$WORK"/tree/src/rougekit/*.so; do
+for so in $SOS; do
   nm -D "$so" | grep -q __asan_ || { echo "sanitize: $so is not ASan-instrumented" >&2; exit 1; }
 done
 

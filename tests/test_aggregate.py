@@ -9,7 +9,6 @@ once, with ``==``; and the partial state survives pickle and JSON.
 tested in test_parity_scoring.py.)
 """
 import collections
-import doctest
 import functools
 import json
 import multiprocessing
@@ -251,10 +250,6 @@ def test_from_dict_rejects_bad_input(mutate):
     with pytest.raises(ValueError):
         MeanAggregator.from_dict(data)
 
-
-def test_doctests():
-    failed, attempted = doctest.testmod(aggregate)
-    assert attempted > 0 and failed == 0
 
 
 def test_agrees_with_fsum_on_typical_data():

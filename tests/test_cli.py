@@ -150,7 +150,7 @@ def test_empty_input(tmp_path):
     assert_user_error(run("score", "--candidates", c, "--references", c), "no lines")
 
 
-# --- JSONL input (seed 003's format) ---------------------------------------
+# --- JSONL input ---------------------------------------
 
 def test_jsonl_equals_rouge_score_multi(tmp_path, example_files):
     cands, refs, refs2 = example_files

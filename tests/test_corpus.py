@@ -1,9 +1,8 @@
-"""rougekit.corpus.score_corpus: seed 003's multi-reference corpus scoring.
+"""rougekit.corpus.score_corpus: multi-reference corpus scoring, as a metric card describes it.
 
 Per-reference scores are compared with rouge-score 0.1.2 (==); the pooled
 policy with counts derived here from first principles (collections.Counter).
 """
-import doctest
 from collections import Counter
 from fractions import Fraction
 
@@ -20,8 +19,8 @@ from rougekit.word_tokenizers import WhitespaceTokenizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
-# Seed 003's input example.
-SEED_ITEM = {
+# A metric card's input example (a discharge summary, two references).
+CARD_ITEM = {
     "candidate": "Patient discharged with two-week follow-up scheduled.",
     "references": [
         "The patient was discharged and will return in two weeks for follow-up.",
@@ -68,12 +67,12 @@ def mean_score(scores):
                  exact_mean(s.fmeasure for s in scores))
 
 
-# --- seed 003's example with each policy -------------------------------------------
+# --- the metric card's example with each policy---------------------------------------
 
-# rouge-score's tokens of the seed example: 8 candidate tokens; 13 and 9
+# rouge-score's tokens of the card's example: 8 candidate tokens; 13 and 9
 # reference tokens. ("week" is not "weeks", "discharged" not "discharge".)
-SEED_CAND = "patient discharged with two week follow up scheduled".split()
-SEED_REFS = ["the patient was discharged and will return in two weeks for follow up".split(),
+CARD_CAND = "patient discharged with two week follow up scheduled".split()
+CARD_REFS = ["the patient was discharged and will return in two weeks for follow up".split(),
              "discharge completed follow up visit set for two weeks".split()]
 
 
@@ -87,17 +86,17 @@ def ngrams(tokens, n):
 
 def test_seed_003_tokens_are_rouge_scores():
     tokenize = ref_rouge_scorer.tokenizers.DefaultTokenizer().tokenize
-    assert tokenize(SEED_ITEM["candidate"]) == SEED_CAND
-    assert [tokenize(r) for r in SEED_ITEM["references"]] == SEED_REFS
+    assert tokenize(CARD_ITEM["candidate"]) == CARD_CAND
+    assert [tokenize(r) for r in CARD_ITEM["references"]] == CARD_REFS
 
 
-def seed_result(policy, **kw):
-    return score_corpus([SEED_ITEM["candidate"]], [SEED_ITEM["references"]],
+def card_result(policy, **kw):
+    return score_corpus([CARD_ITEM["candidate"]], [CARD_ITEM["references"]],
                         multi_ref=policy, **kw)
 
 
 def test_seed_003_output_format():
-    result = seed_result("max")
+    result = card_result("max")
     out = result.to_dict()
     assert list(out) == ["rouge1", "rouge2", "rougeL"]
     assert all(type(v) is float and 0 <= v <= 1 for v in out.values())
@@ -106,44 +105,44 @@ def test_seed_003_output_format():
 
 def test_seed_003_max():
     # rouge1 hits: 5 (patient, discharged, two, follow, up) and 3 (two, follow, up).
-    assert [clipped(SEED_CAND, r) for r in SEED_REFS] == [5, 3]
-    assert seed_result("max").scores["rouge1"] == Score(5 / 8, 5 / 13, fmeasure(5 / 8, 5 / 13))
+    assert [clipped(CARD_CAND, r) for r in CARD_REFS] == [5, 3]
+    assert card_result("max").scores["rouge1"] == Score(5 / 8, 5 / 13, fmeasure(5 / 8, 5 / 13))
     # rouge2: "follow up" in both; 7 candidate bigrams, 12 and 8 reference
     # bigrams: the second reference has the higher F.
-    assert [clipped(ngrams(SEED_CAND, 2), ngrams(r, 2)) for r in SEED_REFS] == [1, 1]
-    assert seed_result("max").scores["rouge2"] == Score(1 / 7, 1 / 8, fmeasure(1 / 7, 1 / 8))
+    assert [clipped(ngrams(CARD_CAND, 2), ngrams(r, 2)) for r in CARD_REFS] == [1, 1]
+    assert card_result("max").scores["rouge2"] == Score(1 / 7, 1 / 8, fmeasure(1 / 7, 1 / 8))
     theirs = ref_rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score_multi(
-        SEED_ITEM["references"], SEED_ITEM["candidate"])
-    assert seed_result("max").scores == theirs
+        CARD_ITEM["references"], CARD_ITEM["candidate"])
+    assert card_result("max").scores == theirs
 
 
 def test_seed_003_pooled():
     # ROUGE-1.5.5 -f A: sum the hits and totals over both references.
-    hits = [clipped(SEED_CAND, r) for r in SEED_REFS]
-    cand_total = len(SEED_CAND) * len(SEED_REFS)
-    ref_total = sum(len(r) for r in SEED_REFS)
+    hits = [clipped(CARD_CAND, r) for r in CARD_REFS]
+    cand_total = len(CARD_CAND) * len(CARD_REFS)
+    ref_total = sum(len(r) for r in CARD_REFS)
     assert (sum(hits), cand_total, ref_total) == (8, 16, 22)
     p, r = 8 / 16, 8 / 22
-    assert seed_result("pooled").scores["rouge1"] == Score(p, r, fmeasure(p, r))
-    bi_hits = sum(clipped(ngrams(SEED_CAND, 2), ngrams(ref, 2)) for ref in SEED_REFS)
-    bi_cand = 2 * len(ngrams(SEED_CAND, 2))
-    bi_ref = sum(len(ngrams(ref, 2)) for ref in SEED_REFS)
+    assert card_result("pooled").scores["rouge1"] == Score(p, r, fmeasure(p, r))
+    bi_hits = sum(clipped(ngrams(CARD_CAND, 2), ngrams(ref, 2)) for ref in CARD_REFS)
+    bi_cand = 2 * len(ngrams(CARD_CAND, 2))
+    bi_ref = sum(len(ngrams(ref, 2)) for ref in CARD_REFS)
     assert (bi_hits, bi_cand, bi_ref) == (2, 14, 20)
-    assert seed_result("pooled").scores["rouge2"] == Score(2 / 14, 2 / 20, fmeasure(2 / 14, 2 / 20))
+    assert card_result("pooled").scores["rouge2"] == Score(2 / 14, 2 / 20, fmeasure(2 / 14, 2 / 20))
 
 
 def test_seed_003_mean_best_recall_jackknife():
-    per_ref = ref_scores(SEED_ITEM["references"], SEED_ITEM["candidate"])
+    per_ref = ref_scores(CARD_ITEM["references"], CARD_ITEM["candidate"])
     for t in ("rouge1", "rouge2", "rougeL"):
         scores = [s[t] for s in per_ref]
-        assert seed_result("mean").scores[t] == mean_score(scores)
-        assert seed_result("best-recall").scores[t] == first_max(scores, "recall")
+        assert card_result("mean").scores[t] == mean_score(scores)
+        assert card_result("best-recall").scores[t] == first_max(scores, "recall")
         # With two references, the leave-one-out sets are the single references.
-        assert seed_result("jackknife").scores[t] == mean_score([scores[1], scores[0]])
+        assert card_result("jackknife").scores[t] == mean_score([scores[1], scores[0]])
 
 
 def test_seed_003_stemming_changes_the_numbers_and_the_signature():
-    plain, stemmed = seed_result("max"), seed_result("max", use_stemmer=True)
+    plain, stemmed = card_result("max"), card_result("max", use_stemmer=True)
     # "discharge"/"discharged" and "week"/"weeks" match once stemmed.
     assert stemmed.scores["rouge1"].fmeasure > plain.scores["rouge1"].fmeasure
     assert "stem:no" in plain.signature and "stem:porter" in stemmed.signature
@@ -239,7 +238,7 @@ def test_unicode_tokenizer_scores_chinese():
 # --- signature -----------------------------------------------------------------
 
 def test_signature_default():
-    assert seed_result("max").signature == \
+    assert card_result("max").signature == \
         f"rougekit:{rougekit.__version__}|tok:rouge-score|stem:no|multi:max|agg:mean|boot:none"
 
 
@@ -295,7 +294,7 @@ def test_bootstrap_confidence_zero_and_one():
 
 
 def test_result_type():
-    result = seed_result("max")
+    result = card_result("max")
     assert isinstance(result, CorpusResult)
     assert result.intervals is None and result.n_items == 1
 
@@ -356,11 +355,6 @@ def test_errors_name_the_argument(kwargs, exc, pattern):
     with pytest.raises(exc, match=pattern):
         score_corpus(**args)
 
-
-def test_docstring_examples():
-    from rougekit import corpus
-    failed, attempted = doctest.testmod(corpus)
-    assert attempted and not failed
 
 
 @pytest.mark.parametrize("policy", ["max", "mean", "best-recall", "jackknife"])

@@ -308,8 +308,3 @@ def test_invalid_rouge_type_raises():
     with pytest.raises(ValueError, match="rougeX"):
         hf.compute(["a"], ["a"], rouge_types=["rougeX"])
 
-
-def test_doctests():
-    import doctest
-    failed, attempted = doctest.testmod(hf)
-    assert attempted > 0 and failed == 0

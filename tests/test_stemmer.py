@@ -7,7 +7,6 @@ stems for the big inputs are computed once per module and reused.
 The compiled module is skipped when the package was installed pure-Python,
 unless ``ROUGEKIT_REQUIRE_EXTENSIONS=1``, which makes its absence a failure.
 """
-import doctest
 import functools
 import importlib
 import itertools
@@ -285,16 +284,10 @@ def test_random_suffixed_words(stem, nltk_stem, word):
 # The pure module itself, and StemCache
 # --------------------------------------------------------------------------
 
-def test_porter_api_and_doctests():
+def test_porter_api():
+    # (The docstring examples run in test_doctests.py, as every module's.)
     stemmer = porter.PorterStemmer()
     assert stemmer.stem("Connections") == porter.stem("Connections") == "connect"
-    result = doctest.testmod(porter)
-    assert result.attempted > 0 and result.failed == 0
-
-
-def test_compiled_doctests(compiled):
-    result = doctest.testmod(compiled)
-    assert result.failed == 0
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,4 @@
 """rougekit.word_tokenizers: the named tokenizers, in many scripts."""
-import doctest
 import unicodedata
 
 import pytest
@@ -216,8 +215,3 @@ def test_unicode_tokens_survive_a_round_trip(text):
     tokens = unicode_tokens(text)
     assert unicode_tokens(" ".join(tokens)) == tokens
 
-
-def test_docstring_examples():
-    from rougekit import word_tokenizers
-    failed, attempted = doctest.testmod(word_tokenizers)
-    assert attempted and not failed

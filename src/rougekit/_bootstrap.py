@@ -29,7 +29,7 @@ rouge-score computes it in ``scoring``.)
 
 >>> import numpy as np
 >>> low, high = percentile_interval(np.array([[0.0], [1.0]]), 200, 0.9, seed=0)
->>> 0.0 <= low[0] <= high[0] <= 1.0
+>>> bool(0.0 <= low[0] <= high[0] <= 1.0)
 True
 """
 from concurrent.futures import Future, ThreadPoolExecutor

@@ -100,11 +100,12 @@ def corpus_result(summaries: Sequence[Summary], options: Options, bootstrap: int
     if bootstrap or per_item:
         items = np.concatenate([s.items for s in summaries if s.items is not None], axis=1)
     intervals = corpus_intervals(items, scores, bootstrap, confidence, seed) \
-        if bootstrap else None
+        if bootstrap and items is not None else None
     _, tok = _item_setup(options.rouge_types, options.tokenizer, options.use_stemmer,
                          options.multi_ref, options.threads)
     return CorpusResult(
         scores=scores, intervals=intervals,
-        per_item=_item_rows(items, list(options.rouge_types)) if per_item else None,
+        per_item=_item_rows(items, list(options.rouge_types))
+        if per_item and items is not None else None,
         n_items=n_items,
         signature=_signature(tok, options.multi_ref, bootstrap, confidence, seed))

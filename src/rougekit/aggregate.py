@@ -231,7 +231,7 @@ class MeanAggregator:
                 entry.count += 1
                 entry.sums = [a + b for a, b in zip(entry.sums, values)]
 
-    def add_columns(self, columns: Mapping[Any, Sequence[Any]],
+    def add_columns(self, columns: Mapping[Any, Any],
                     fields: Optional[Sequence[str]] = Score._fields) -> None:
         """Adds n items given as columns: per score type, one 1-D array of n
         numbers per field (``fields``: rouge-score's precision, recall,

@@ -35,8 +35,8 @@ import numpy as np
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
 from rougekit._multi_ref import column_means
+from rougekit._rouge_types import parse_rouge_types
 from rougekit.corpus import MULTI_REF_POLICIES, _item_scores
-from rougekit.rouge_scorer import RougeScorer
 from rougekit.signature import Signature
 from rougekit.significance import approximate_randomization, paired_bootstrap
 from rougekit.word_tokenizers import TOKENIZER_NAMES, get_tokenizer
@@ -82,14 +82,12 @@ def read_lines(path):
 
 
 def parse_types(spec):
-    types = [t.strip() for t in spec.split(",") if t.strip()]
-    if not types:
-        raise UserError("--rouge-types is empty")
     try:
-        RougeScorer(types)
+        parsed = parse_rouge_types([t.strip() for t in spec.split(",") if t.strip()],
+                                   "--rouge-types")
     except ValueError as e:
         raise UserError(str(e)) from None
-    return list(dict.fromkeys(types))
+    return [name for name, _ in parsed]
 
 
 def load_parallel(named_paths):
@@ -159,7 +157,7 @@ def _read_item(line, where, text_fields, texts, references):
 
 
 def load_jsonl(path):
-    """Items of seed 003's format: {"candidate": str, "references": [str, ...]}
+    """Items as JSON lines: {"candidate": str, "references": [str, ...]}
     (a single str is accepted for "references")."""
     (candidates,), references = read_jsonl(path, ("candidate",))
     return candidates, references

@@ -1,4 +1,4 @@
-"""Corpus-level ROUGE with several references per item (seed 003).
+"""Corpus-level ROUGE with several references per item.
 
 ``score_corpus(candidates, references)`` scores each candidate against its
 references, reduces them to one score per item and rouge type with a
@@ -90,7 +90,7 @@ class CorpusResult:
     signature: str
 
     def to_dict(self) -> Dict[str, float]:
-        """``{rouge type: corpus F-measure}``, seed 003's output format."""
+        """``{rouge type: corpus F-measure}``, the usual report of a metric card."""
         return {t: s.fmeasure for t, s in self.scores.items()}
 
 

@@ -1,12 +1,13 @@
-"""ROUGE of one answer against one ground truth, as two seeds define it.
+"""ROUGE of one answer against one ground truth: the textbook ROUGE-1 and an evaluator.
 
-``rouge_1_score(reference, candidate)`` (seed 001) returns a dict of
+``rouge_1_score(reference, candidate)`` (the common textbook/exercise form) returns a dict of
 precision, recall and F1 of lowercased whitespace tokens::
 
     >>> rouge_1_score("the cat sat on the mat", "the cat is on the mat")["recall"]
     0.8333333333333334
 
-``RougeScoreEvaluator`` (seeds 002 and 004) scores samples that carry an
+``RougeScoreEvaluator`` (the evaluator interface of LLM-evaluation platforms)
+scores samples that carry an
 ``answer`` and a ``groundTruth``, with a chosen ``RougeType`` and
 ``MeasureType``::
 
@@ -15,25 +16,26 @@ precision, recall and F1 of lowercased whitespace tokens::
     >>> result.get_value()
     1.0
 
-Why seed 004's example scores are not reproduced
-------------------------------------------------
-Seed 004 compares "The quick brown fox jumps over the lazy dog." with a
-partial match, "The quick brown fox runs.", printed as ROUGE-L 0.55, and with
-a reordering, "The lazy dog is jumped over by the quick brown fox.", printed
-as ROUGE-1 0.89 and ROUGE-L 0.56, all in its default mode, FMEASURE. No
-standard ROUGE gives these. The longest common subsequence is 4 tokens in
-both cases ("the quick brown fox"), whichever tokenizer is used:
+Why some published example scores are not reproduced
+----------------------------------------------------
+One platform's documentation of this metric compares "The quick brown fox
+jumps over the lazy dog." with a partial match, "The quick brown fox runs.",
+printed as ROUGE-L 0.55, and with a reordering, "The lazy dog is jumped over
+by the quick brown fox.", printed as ROUGE-1 0.89 and ROUGE-L 0.56, all in
+its default mode, FMEASURE. No standard ROUGE gives these. The longest
+common subsequence is 4 tokens in both cases ("the quick brown fox"),
+whichever tokenizer is used:
 
 - partial match: P = 4/5, R = 4/9, F = 0.5714 (rouge-score's ROUGE-L F too);
-  the seed's 0.55 is none of P, R or F;
+  the documented 0.55 is none of P, R or F;
 - reordering: 11 candidate tokens, 8 shared unigrams (rouge-score's
   tokens), so ROUGE-1 P = 8/11, R = 8/9, F = 0.80 (0.90 when stemming makes
-  "jumped" match "jumps"); the seed's 0.89 is the ROUGE-1 *recall* 8/9, not
+  "jumped" match "jumps"); the documented 0.89 is the ROUGE-1 *recall* 8/9, not
   the F-measure it says it reports. ROUGE-L: P = 4/11, R = 4/9, F = 0.40;
   0.56 (5/9) would need a 5-token LCS, which these texts do not have.
 
-With the default whitespace tokens (case and punctuation kept, as seed 002
-specifies) the partial match scores the same, and the reordering lower still,
+With the default whitespace tokens (case and punctuation kept, as the
+evaluator interface specifies) the partial match scores the same, and the reordering lower still,
 ROUGE-1 F 0.60 and ROUGE-L F 0.30, as "The"/"the", "dog."/"dog" and
 "fox."/"fox" differ. ``tokenizer="rouge-score"`` gives rouge-score's numbers.
 """
@@ -51,11 +53,11 @@ __all__ = ["rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
 
 
 def rouge_1_score(reference: str, candidate: str) -> Dict[str, float]:
-    """Seed 001's ROUGE-1: ``{"precision", "recall", "f1"}`` of the clipped
+    """The textbook ROUGE-1: ``{"precision", "recall", "f1"}`` of the clipped
     unigram overlap of the lowercased, whitespace-split texts; any measure
     whose denominator is 0 is 0.0.
 
-    Unrounded: the seed prints 0.8333 for 5/6.
+    Unrounded (5/6 is 0.8333333333333334, not 0.8333).
 
     >>> rouge_1_score("the cat sat on the mat", "the cat is on the mat")
     {'precision': 0.8333333333333334, 'recall': 0.8333333333333334, 'f1': 0.8333333333333334}
@@ -105,7 +107,7 @@ class _LenientEnum(enum.Enum):
 class RougeType(_LenientEnum):
     """The ROUGE variant. Values are rouge-score's names.
 
-    ROUGE_1 and ROUGE_2 are aliases (seed 004's spelling). Strings are
+    ROUGE_1 and ROUGE_2 are aliases (the spelling some platforms use). Strings are
     accepted wherever a RougeType is: a member's name or value, ignoring
     case, "-" and "_" ("ROUGE_L", "rouge-l", "rougeL", "ROUGE-1").
 
@@ -124,7 +126,7 @@ class RougeType(_LenientEnum):
 class MeasureType(_LenientEnum):
     """The number an evaluation reports. Values are ``Score``'s fields.
 
-    FMEASURE is an alias of F1SCORE (seed 004's spelling); "f1" is accepted
+    FMEASURE is an alias of F1SCORE (the spelling some platforms use); "f1" is accepted
     too. Strings are matched as for ``RougeType``.
     """
 
@@ -163,7 +165,7 @@ class Evaluation:
         return getattr(self, self.measure.value)
 
     def get_value(self):
-        """``value``, by seed 002's name (Java's ``getValue()``)."""
+        """``value``, by the Java-style name ``getValue()`` of the evaluator interface."""
         return self.value
 
 
@@ -194,7 +196,8 @@ class RougeScoreEvaluator:
     Args:
       rouge_type: a ``RougeType`` or its name (see ``RougeType``).
       measure: a ``MeasureType`` or its name.
-      tokenizer: None for whitespace tokens, case kept (seed 002); or any
+      tokenizer: None for whitespace tokens, case kept (the interface's
+        definition); or any
         name or object ``rougekit.word_tokenizers.get_tokenizer`` accepts,
         such as "rouge-score" for rouge-score's tokens.
 

@@ -3,16 +3,9 @@
 ``score_frame(df)`` scores the candidate of each row against that row's
 references and returns the same kind of table with one float64 column per
 rouge type and measure added, named ``"{rouge_type}_{measure}"`` (measure:
-precision, recall, fmeasure), after the input's columns:
-
->>> import pandas as pd
->>> df = pd.DataFrame({"candidate": ["the cat sat", "a dog"],
-...                    "references": [["the cat sat down", "a cat"], "the dog"]})
->>> scored = score_frame(df, ["rouge1"])
->>> scored.columns.tolist()
-['candidate', 'references', 'rouge1_precision', 'rouge1_recall', 'rouge1_fmeasure']
->>> scored["rouge1_fmeasure"].tolist()
-[0.8571428571428571, 0.5]
+precision, recall, fmeasure), after the input's columns (``column_names``).
+The guide "Tables and data frames" (docs/guides/tables.md) has tested
+examples with each library.
 
 Each row's numbers are ``score_corpus``'s per-item scores for that row (so
 with one reference, ``RougeScorer.score``'s, with 0.0 where rouge-score gives

@@ -39,7 +39,7 @@ from rougekit import _backend, scoring, tokenizers
 from rougekit._batch import map_chunks
 from rougekit._checks import as_list, thread_count
 from rougekit._core.engine_py import lcs_prf, ngram_prf
-from rougekit._counts import lcs_counts, lcs_positions, ngram_counts, summary_lcs_counts
+from rougekit._counts import lcs_counts, lcs_positions, ngram_counts
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
 from rougekit.tokenize import ensure_str
 
@@ -504,4 +504,10 @@ def _summary_level_lcs(ref_sent, can_sent):
     """
     if not ref_sent or not can_sent:
         return _score((0, 0, 0))
-    return _score(lcs_prf(*summary_lcs_counts(ref_sent, can_sent)))
+    m = sum(map(len, ref_sent))
+    n = sum(map(len, can_sent))
+    if not m or not n:
+        return _score((0, 0, 0))
+    # Tokens are counted by value, so unhashable ones raise TypeError, as
+    # rouge-score's Counter does.
+    return _score(lcs_prf(_backend.lcs.summary_lcs_hits_tokens(ref_sent, can_sent), m, n))

@@ -35,6 +35,7 @@ replaced; with ``strict=True`` it raises ``RuntimeError`` instead and changes
 nothing. Install it first thing to avoid both. ``uninstall_as_rouge_score()``
 puts back whatever entries the install replaced.
 """
+import importlib
 import importlib.machinery
 import sys
 import threading
@@ -42,19 +43,17 @@ import types
 import warnings
 from typing import Dict, Optional
 
-from rougekit import io, rouge, rouge_scorer, scoring, tokenize, tokenizers
-
 __all__ = ["install_as_rouge_score", "uninstall_as_rouge_score", "is_installed"]
 
 PACKAGE = "rouge_score"
-SUBMODULES = {
-    "rouge_scorer": rouge_scorer,
-    "scoring": scoring,
-    "tokenize": tokenize,
-    "tokenizers": tokenizers,
-    "io": io,
-    "rouge": rouge,
-}
+# rouge_score.<name> is rougekit.<name>. Imported when the shim is installed,
+# not when rougekit is: ``python -m rougekit.rouge`` must find rougekit.rouge
+# not yet imported.
+SUBMODULE_NAMES = ("rouge_scorer", "scoring", "tokenize", "tokenizers", "io", "rouge")
+
+
+def _submodules() -> Dict[str, types.ModuleType]:
+    return {name: importlib.import_module("rougekit." + name) for name in SUBMODULE_NAMES}
 
 _lock = threading.Lock()
 _shim: Optional[types.ModuleType] = None
@@ -72,9 +71,9 @@ def _make_package() -> types.ModuleType:
     package.__path__ = []
     package.__package__ = PACKAGE
     setattr(package, "__rougekit_shim__", True)  # noqa: B010 (how is_installed() knows it)
-    for name, module in SUBMODULES.items():
+    for name, module in _submodules().items():
         setattr(package, name, module)
-    setattr(package, "__all__", list(SUBMODULES))  # noqa: B010 (mypy: not a declared attribute)
+    setattr(package, "__all__", list(SUBMODULE_NAMES))  # noqa: B010 (mypy: not a declared attribute)
     return package
 
 
@@ -82,7 +81,8 @@ def _ours(name: str) -> Optional[types.ModuleType]:
     """The module the shim registers under ``name``, or None."""
     if name == PACKAGE:
         return _shim
-    return SUBMODULES.get(name[len(PACKAGE) + 1:])
+    sub = name[len(PACKAGE) + 1:]
+    return _submodules()[sub] if sub in SUBMODULE_NAMES else None
 
 
 def _foreign_entries() -> Dict[str, types.ModuleType]:
@@ -147,7 +147,7 @@ def install_as_rouge_score(strict: bool = False) -> types.ModuleType:
                 # kept: they would run on the real rouge-score.
                 del sys.modules[name]
         sys.modules[PACKAGE] = _shim
-        for name, module in SUBMODULES.items():
+        for name, module in _submodules().items():
             sys.modules[f"{PACKAGE}.{name}"] = module
         return _shim
 
@@ -158,7 +158,7 @@ def uninstall_as_rouge_score() -> None:
     imports the real one, if installed). Harmless when not installed.
     """
     with _lock:
-        for name in [PACKAGE] + [f"{PACKAGE}.{n}" for n in SUBMODULES]:
+        for name in [PACKAGE] + [f"{PACKAGE}.{n}" for n in SUBMODULE_NAMES]:
             if _ours(name) is not None and sys.modules.get(name) is _ours(name):
                 del sys.modules[name]
         sys.modules.update(_replaced)

@@ -136,7 +136,8 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
       95% confidence" is p_value <= 0.05. It can be 0 (no +1 correction).
 
     Args:
-      a, b: per-item scores of systems A and B, shape (n,) or (n, k).
+      a: per-item scores of system A, shape (n,) or (n, k).
+      b: per-item scores of system B, the same shape.
       n_resamples: N >= 1.
       confidence: the interval's coverage, in [0, 1].
       seed: numpy seed (None: fresh entropy, not reproducible).
@@ -185,7 +186,8 @@ def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
     probability about n_trials / 2**n (only the all-swapped trial ties).
 
     Args:
-      a, b: per-item scores of systems A and B, shape (n,) or (n, k).
+      a: per-item scores of system A, shape (n,) or (n, k).
+      b: per-item scores of system B, the same shape.
       n_trials: N >= 1.
       seed: numpy seed (None: fresh entropy, not reproducible).
 

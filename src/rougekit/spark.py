@@ -61,9 +61,14 @@ def _where(batch: int) -> Iterator[None]:
     try:
         yield
     except (TypeError, ValueError) as exc:
-        from pyspark import TaskContext
-        raise type(exc)(f"partition {TaskContext.get().partitionId()}, record batch "
-                        f"{batch}: {exc}") from None
+        raise type(exc)(f"partition {_partition()}, record batch {batch}: {exc}") from None
+
+
+def _partition() -> int:
+    """The partition of the running Spark task."""
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    return context.partitionId() if context is not None else -1
 
 
 def _check_frame(sdf: Any) -> None:
@@ -115,8 +120,7 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
 
     def summarize_batches(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
-        from pyspark import TaskContext
-        partition = TaskContext.get().partitionId()
+        partition = _partition()
         for number, batch in enumerate(batches):
             with _where(number):
                 summary = summarize(batch, options, keep)

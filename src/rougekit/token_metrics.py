@@ -1,4 +1,4 @@
-"""ROUGE on token sequences you have already tokenized (the seed's Go API).
+"""ROUGE on token sequences you have already tokenized.
 
 Candidate first, reference second. Tokens may be any hashable values
 (strings, ints, tuples...). Each ``rouge_*`` function returns a
@@ -115,7 +115,7 @@ def rouge_lsum(candidate_sentences: Iterable[Iterable[Hashable]],
                mode: str = "best-match") -> Score:
     """ROUGE-Lsum of tokenized sentences (each a list of tokens).
 
-    ``mode="best-match"`` (the seed's): each candidate sentence takes the
+    ``mode="best-match"`` (the default): each candidate sentence takes the
     reference sentence with which its LCS is longest, and these LCS lengths
     are summed into the hits; precision is hits over all candidate tokens,
     recall hits over all reference tokens. A reference sentence may be the
@@ -213,7 +213,7 @@ def fbeta(precision: float, recall: float, beta: float) -> float:
     denominator = b2 * precision + recall
     if denominator <= 0:
         return 0.0
-    numerator = (1 + b2) * precision * recall     # the seed's formula, in its order
+    numerator = (1 + b2) * precision * recall     # the textbook formula, in its order
     if numerator < sys.float_info.min and precision > 0 and recall > 0:
         # P * R underflowed to a subnormal or 0: divide first instead.
         return (1 + b2) * precision * (recall / denominator)

@@ -15,7 +15,8 @@ Which tokenizer for which language:
                        letters. ``"rouge-score+porter"`` adds Porter
                        stemming (English only).
 ``"whitespace"``       text that is already tokenized (space-separated), or
-                       tools defined on whitespace tokens (seeds 001, 002);
+                       tools defined on whitespace tokens (``rouge_1_score``,
+                       ``RougeScoreEvaluator``);
                        punctuation stays attached to words.
                        ``"whitespace-lower"`` also lowercases.
 ``"unicode"``          any language written with spaces between words:

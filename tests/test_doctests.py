@@ -1,0 +1,61 @@
+"""Every docstring example of every rougekit module runs and prints what it shows.
+
+The modules are found by walking the package, so a new module is covered
+without a line here; the compiled modules are included (Cython puts their
+functions' docstrings in the module's ``__test__``). On the pure backend the
+compiled modules are not imported (``ROUGEKIT_PURE_PYTHON=1`` loads none); a
+module whose optional dependency (pandas, dask, ...) is absent is skipped with
+the reason.
+"""
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import rougekit
+from rougekit import _backend
+
+
+def _module_names():
+    names = ["rougekit"]
+    for info in pkgutil.walk_packages(rougekit.__path__, "rougekit."):
+        names.append(info.name)
+    return sorted(set(names))
+
+
+MODULES = _module_names()
+
+
+def test_modules_are_found():
+    assert {"rougekit.rouge_scorer", "rougekit._core.lcs_py", "rougekit._core.engine_py",
+            "rougekit.signature"} <= set(MODULES)
+    if _backend.NAME == "compiled":
+        assert "rougekit._core.lcs_c" in MODULES
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    if name.endswith("__main__"):
+        pytest.skip("runs the command line on import")
+    if name.endswith("_c") and _backend.NAME != "compiled":
+        pytest.skip("compiled module: not loaded on the pure backend")
+    try:
+        module = importlib.import_module(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or ""
+        if missing and not missing.startswith("rougekit"):
+            pytest.skip(f"optional dependency not installed: {missing}")
+        raise
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    seen = set()
+    for test in finder.find(module, name):
+        # Cython lists each function's docstring twice (itself and __test__).
+        key = (test.docstring, test.lineno)
+        if not test.examples or key in seen:
+            continue
+        seen.add(key)
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"
