@@ -82,38 +82,37 @@ class _ExactColumns:
         self.chunks = -(-n // _CHUNK_ROWS)
         self.rows = self.chunks * _CHUNK_ROWS            # n padded with zero rows
         self.draws_cap = 1 << min(n, _CHUNK_DRAWS).bit_length()
-        self.width = 53 - min(n, _CHUNK_DRAWS).bit_length()
-        mask = (1 << self.width) - 1
-        columns, self.slices, self.unit_exp = [], [], []
-        start = 0
-        for j in range(k):
-            fraction, exponent = np.frexp(matrix[:, j])
-            mantissa = (fraction * 2.0 ** 53).astype(np.int64)    # exact
-            nonzero = mantissa != 0
-            if not nonzero.any():
-                self.slices.append(slice(start, start))
-                self.unit_exp.append(0)
-                continue
-            low = int(exponent[nonzero].min())
-            # |X| = |mantissa| << offset
-            offset = np.where(nonzero, exponent - low, 0).astype(np.int64)
-            magnitude, sign = np.abs(mantissa), np.sign(mantissa)
-            count = -(-(53 + int(offset.max())) // self.width)
-            for limb in range(count):
-                # Bits [limb * width, (limb + 1) * width) of |X|.
-                shift = offset - limb * self.width
-                up = np.clip(shift, 0, 63)
-                down = np.clip(-shift, 0, 63)
-                kept = np.where(shift < self.width, magnitude & (mask >> up), 0)
-                value = np.where(shift >= 0, kept << up, (magnitude >> down) & mask)
-                columns.append(sign * value)
-            self.slices.append(slice(start, start + count))
-            self.unit_exp.append(low - 53)
-            start += count
-        self.limbs = np.zeros((self.rows, start))
-        for c, column in enumerate(columns):
-            self.limbs[:n, c] = column
-        self.chunked = self.limbs.reshape(self.chunks, _CHUNK_ROWS, start)
+        self.width = width = 53 - min(n, _CHUNK_DRAWS).bit_length()
+        fraction, exponent = np.frexp(matrix)
+        mantissa = (fraction * 2.0 ** 53).astype(np.int64)        # exact
+        nonzero = mantissa != 0
+        exponent = exponent.astype(np.int64)
+        # Per column, the exponent of its smallest nonzero value (0 if none),
+        # and each value's offset from it: |X| = |mantissa| << offset.
+        low = np.where(nonzero, exponent, np.iinfo(np.int64).max).min(axis=0)
+        low = np.where(nonzero.any(axis=0), low, 0)
+        offset = np.where(nonzero, exponent - low, 0)
+        limbs_per_column = np.where(nonzero.any(axis=0),
+                                    -(-(53 + offset.max(axis=0)) // width), 0).tolist()
+        starts = np.concatenate(([0], np.cumsum(limbs_per_column))).tolist()
+        self.slices = [slice(a, b) for a, b in zip(starts, starts[1:])]
+        self.unit_exp = (low - 53).tolist()
+        # The last column is all ones: its products count each chunk's draws.
+        self.limbs = np.zeros((self.rows, starts[-1] + 1))
+        self.limbs[:n, -1] = 1.0
+        magnitude, sign = np.abs(mantissa), np.sign(mantissa)
+        mask = (1 << width) - 1
+        for limb in range(max(limbs_per_column, default=0)):
+            # Bits [limb * width, (limb + 1) * width) of |X|, for every column.
+            shift = offset - limb * width
+            up = np.clip(shift, 0, 63)
+            kept = np.where(shift < width, magnitude & (mask >> up), 0) << up
+            value = sign * np.where(shift >= 0, kept,
+                                    (magnitude >> np.clip(-shift, 0, 63)) & mask)
+            for j, part in enumerate(self.slices):
+                if limb < part.stop - part.start:
+                    self.limbs[:n, part.start + limb] = value[:, j]
+        self.chunked = self.limbs.reshape(self.chunks, _CHUNK_ROWS, starts[-1] + 1)
 
     def counts_buffer(self, resamples: int) -> np.ndarray:
         """A zeroed array for the counts of ``resamples`` resamples (the rows
@@ -126,15 +125,16 @@ class _ExactColumns:
         column over the drawn rows."""
         b = len(counts)
         by_chunk = counts.reshape(b, self.chunks, _CHUNK_ROWS)
-        products = np.matmul(by_chunk.transpose(1, 0, 2), self.chunked).astype(np.int64)
-        sums = np.zeros((b, self.limbs.shape[1]), dtype=object)
+        products = np.matmul(by_chunk.transpose(1, 0, 2), self.chunked)   # (chunks, b, limbs)
+        crowded = (products[:, :, -1] > self.draws_cap).any(axis=0)
+        products = products[:, :, :-1].astype(np.int64)
+        sums = np.zeros((b, products.shape[2]), dtype=object)
         for first in range(0, self.chunks, _CHUNKS_PER_INT64):
             sums += products[first:first + _CHUNKS_PER_INT64].sum(axis=0).astype(object)
-        crowded = (by_chunk.sum(axis=2) > self.draws_cap).any(axis=1)
         for r in np.flatnonzero(crowded).tolist():
             # Too many draws in a chunk for the float product to be exact.
             sums[r] = (counts[r].astype(np.int64).astype(object)
-                       @ self.limbs.astype(np.int64).astype(object))
+                       @ self.limbs[:, :-1].astype(np.int64).astype(object))
         out = np.empty((b, len(self.slices)))
         for j, (part, unit) in enumerate(zip(self.slices, self.unit_exp)):
             total = np.zeros(b, dtype=object)
