@@ -89,30 +89,29 @@ class _ExactColumns:
         exponent = exponent.astype(np.int64)
         # Per column, the exponent of its smallest nonzero value (0 if none),
         # and each value's offset from it: |X| = |mantissa| << offset.
-        low = np.where(nonzero, exponent, np.iinfo(np.int64).max).min(axis=0)
+        low = np.where(nonzero, exponent, np.iinfo(np.int64).max).min(axis=0) \
+            if n else np.zeros(k, dtype=np.int64)
         low = np.where(nonzero.any(axis=0), low, 0)
         offset = np.where(nonzero, exponent - low, 0)
-        limbs_per_column = np.where(nonzero.any(axis=0),
-                                    -(-(53 + offset.max(axis=0)) // width), 0).tolist()
-        starts = np.concatenate(([0], np.cumsum(limbs_per_column))).tolist()
-        self.slices = [slice(a, b) for a, b in zip(starts, starts[1:])]
+        # Every column gets as many limbs as the widest needs (zeros for the
+        # others): column j's limbs are j * count ... (j + 1) * count - 1.
+        count = int(-(-(53 + offset.max()) // width)) if nonzero.any() else 0
+        self.slices = [slice(j * count, (j + 1) * count) for j in range(k)]
         self.unit_exp = (low - 53).tolist()
         # The last column is all ones: its products count each chunk's draws.
-        self.limbs = np.zeros((self.rows, starts[-1] + 1))
+        self.limbs = np.zeros((self.rows, k * count + 1))
         self.limbs[:n, -1] = 1.0
+        by_column = self.limbs[:, :-1].reshape(self.rows, k, count)       # a view
         magnitude, sign = np.abs(mantissa), np.sign(mantissa)
         mask = (1 << width) - 1
-        for limb in range(max(limbs_per_column, default=0)):
+        for limb in range(count):
             # Bits [limb * width, (limb + 1) * width) of |X|, for every column.
             shift = offset - limb * width
             up = np.clip(shift, 0, 63)
             kept = np.where(shift < width, magnitude & (mask >> up), 0) << up
-            value = sign * np.where(shift >= 0, kept,
-                                    (magnitude >> np.clip(-shift, 0, 63)) & mask)
-            for j, part in enumerate(self.slices):
-                if limb < part.stop - part.start:
-                    self.limbs[:n, part.start + limb] = value[:, j]
-        self.chunked = self.limbs.reshape(self.chunks, _CHUNK_ROWS, starts[-1] + 1)
+            by_column[:n, :, limb] = sign * np.where(
+                shift >= 0, kept, (magnitude >> np.clip(-shift, 0, 63)) & mask)
+        self.chunked = self.limbs.reshape(self.chunks, _CHUNK_ROWS, k * count + 1)
 
     def counts_buffer(self, resamples: int) -> np.ndarray:
         """A zeroed array for the counts of ``resamples`` resamples (the rows
