@@ -9,14 +9,12 @@ rouge2, rougeL, rougeLsum: 12 columns) are resampled ``--resamples`` times
           resample, the drawn rows gathered and averaged
           (``matrix[rng.integers(0, n, size=n)].mean(axis=0)``)
   after   rougekit._bootstrap.resampled_means: counts per row times integer
-          limbs of the columns, one exact matrix product per block, with a
-          worker thread (what score_corpus, the CLI and significance use)
+          limbs of the columns, one exact matrix product per block (what
+          score_corpus, the CLI and significance use)
 
 alternately, ``--repeat`` times each; the best time of each is kept, and its
-CPU time (``time.process_time``, every thread of the process). Target: after
->= 10x faster (wall clock). "after" keeps two threads busy (drawing, and
-multiplying), so on a machine shared with other work its wall-clock ratio
-drops more than its CPU-time ratio. It also reports how the results compare: the draws are
+CPU time (``time.process_time``), which other work on a shared machine
+disturbs less than the wall clock. Target: after >= 10x faster. It also reports how the results compare: the draws are
 the same, so the means differ only in rounding (after = the exact mean; the
 script checks that on the first resample with fractions).
 

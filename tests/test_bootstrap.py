@@ -54,7 +54,7 @@ def test_rouge_like_columns_many_rows():
 @pytest.mark.parametrize("chunk_rows,chunk_draws,block_cells", [
     (4, 2, 1 << 22),       # every chunk crowded: the Python-int path
     (2, 8, 1 << 22),       # tiny chunks, some crowded
-    (512, 2048, 50),       # one resample per block: many blocks, both buffers
+    (512, 2048, 50),       # one resample per block: many blocks
 ])
 def test_chunking_and_blocks_do_not_change_the_floats(monkeypatch, chunk_rows, chunk_draws,
                                                       block_cells):

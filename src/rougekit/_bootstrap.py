@@ -22,7 +22,6 @@ vectors times the matrix gives a block of sums at once. To make that matrix
 product exact, each column is written as integer "limbs" small enough that
 every partial sum is an integer below 2**53 (``_ExactColumns``); the limbs'
 sums are then put together as Python ints and divided, correctly rounded.
-A worker thread multiplies one block while the next is drawn.
 
 (rouge-score's ``BootstrapAggregator`` is another statistic, kept exactly as
 rouge-score computes it in ``scoring``.)
@@ -32,7 +31,6 @@ rouge-score computes it in ``scoring``.)
 >>> bool(0.0 <= low[0] <= high[0] <= 1.0)
 True
 """
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
@@ -51,7 +49,7 @@ _BLOCK_CELLS = 1 << 22
 # _CHUNK_ROWS draws in each chunk (give or take a few times its square root),
 # four times as many never happens in practice, and is handled exactly if it
 # does. Small chunks also keep each matrix product below the size at which
-# OpenBLAS starts threads of its own, which would fight the drawing thread.
+# OpenBLAS starts threads of its own, which cost more than they give here.
 _CHUNK_ROWS = 1 << 9
 _CHUNK_DRAWS = 4 * _CHUNK_ROWS
 # Chunks whose int64 sums are added before they could overflow (2**10 sums
@@ -157,28 +155,14 @@ def resampled_means(matrix: np.ndarray, n_resamples: int, rng: np.random.Generat
     exact = _ExactColumns(matrix)
     means = np.empty((n_resamples, matrix.shape[1]))
     block = max(1, min(n_resamples, _BLOCK_CELLS // max(n, 1)))
-    # While a worker thread multiplies one block of counts (BLAS runs without
-    # the GIL), this thread draws the next one into the other buffer.
-    buffers = [exact.counts_buffer(block) for _ in range(min(2, -(-n_resamples // block)))]
-    pending: Optional[Tuple[int, int, Future]] = None
-
-    def finish(job: Tuple[int, int, Future]) -> None:
-        first, rows, future = job
-        means[first:first + rows] = future.result()
+    counts = exact.counts_buffer(block)
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
+        for b in range(rows):
+            counts[b, :n] = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        means[start:start + rows] = exact.means(counts[:rows])
         if progress is not None:
-            progress(first + rows)
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        for number, start in enumerate(range(0, n_resamples, block)):
-            rows = min(block, n_resamples - start)
-            counts = buffers[number % 2]
-            for b in range(rows):
-                counts[b, :n] = np.bincount(rng.integers(0, n, size=n), minlength=n)
-            if pending is not None:
-                finish(pending)
-            pending = (start, rows, pool.submit(exact.means, counts[:rows]))
-        if pending is not None:
-            finish(pending)
+            progress(start + rows)
     return means
 
 
