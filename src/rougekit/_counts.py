@@ -7,9 +7,12 @@ function returns ``(hits, target_total, prediction_total)``; turning them
 into precision, recall and F is left to the caller, which knows its own
 conventions for empty inputs.
 """
+import numpy as np
+
 from rougekit import _backend
 
-__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts", "lcs_positions"]
+__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts", "lcs_positions",
+           "rouge155_pair_counts"]
 
 
 class Numbering:
@@ -96,3 +99,30 @@ def lcs_positions(ref_tokens, can_tokens):
     if not ids_r or not ids_c:
         return []
     return _backend.lcs.lcs_indices(ids_r, ids_c)
+
+
+def rouge155_pair_counts(metric, target_tokens, prediction_tokens, **params):
+    """(hits, target total, prediction total) of ROUGE-1.5.5.pl's measure
+    ``metric`` ("S" skip-bigrams, "W" weighted LCS) for one target sentence
+    (its model) and one prediction sentence (its peer), by its own counting:
+    the kernel of ``rougekit.rouge155`` on one evaluation. For "W" the totals
+    are the script's weighted ones, f(f(target length)) and f(prediction
+    length); ``params`` are ``score_evals``'s (``skip_distance``,
+    ``skip_unigrams``, ``weight``)."""
+    number = Numbering()
+    ids_p = number(prediction_tokens)
+    ids_t = number(target_tokens)
+    n_p = len(ids_p)
+    tokens = np.array(ids_p + ids_t, dtype=np.int32)
+    corpus = (tokens, np.array([0, n_p], dtype=np.int64),
+              np.array([n_p, len(tokens)], dtype=np.int64),
+              np.array([0, 1], dtype=np.int32), np.array([0, 1], dtype=np.int32),
+              np.array([1, 2], dtype=np.int32), max(len(set(ids_p + ids_t)), 1))
+    jobs = (np.array([0], dtype=np.int32), np.array([0], dtype=np.int32),
+            np.array([0, 1], dtype=np.int64), np.array([1], dtype=np.int32),
+            np.array([1], dtype=np.int32))
+    values, bad = _backend.rouge155.score_evals(metric, corpus, jobs, **params)
+    if bad >= 0:
+        return 0.0, 0.0, float(n_p)
+    target_total, hits, prediction_total = values[0, :3].tolist()
+    return hits, target_total, prediction_total

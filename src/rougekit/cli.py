@@ -11,6 +11,9 @@ items of the per-item scores, ``rougekit.score_corpus``), with
 ``--bootstrap N`` their confidence intervals, and the signature of the
 options that produced them; ``--per-item FILE`` writes each item's scores.
 
+``rougekit rouge155 [options] CONFIG [SYSTEM_ID]`` is ROUGE-1.5.5.pl without
+Perl: the script's options, configuration and output (``rougekit.rouge155.cli``).
+
 ``rougekit compare --candidates-a FILE --candidates-b FILE --references FILE``
 (or ``rougekit compare --jsonl FILE`` with one
 ``{"candidate_a": ..., "candidate_b": ..., "references": [...]}`` per line)
@@ -507,10 +510,20 @@ def build_parser():
                          help=f"seed of both tests (default {COMPARE_SEED})")
     compare.add_argument("--format", choices=["table", "json"], default="table")
     compare.set_defaults(func=cmd_compare)
+
+    # Handled by main() before argparse (the script's options, its parsing).
+    sub.add_parser("rouge155", add_help=False,
+                   help="ROUGE-1.5.5.pl's options and output, without Perl "
+                        "(rougekit rouge155 -h)")
     return parser
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["rouge155"]:
+        # The script's own command line (Getopt::Std rules, not argparse's).
+        from rougekit.rouge155.cli import main as rouge155_main
+        return rouge155_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -22,14 +22,14 @@ tokenizer's output (``rougekit.word_tokenizers``).
 """
 import math
 import sys
-from typing import Hashable, Iterable
+from typing import Hashable, Iterable, Optional
 
 from rougekit._checks import as_list, check_int, check_real
-from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
+from rougekit._counts import lcs_counts, ngram_counts, rouge155_pair_counts, summary_lcs_counts
 from rougekit.scoring import Score, fmeasure
 
-__all__ = ["rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "overlap",
-           "lcs", "f1", "fbeta", "LSUM_MODES"]
+__all__ = ["rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
+           "overlap", "lcs", "f1", "fbeta", "LSUM_MODES"]
 
 LSUM_MODES = ("best-match", "union")
 
@@ -96,6 +96,72 @@ def rouge_l(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Sco
     candidate = _tokens(candidate, "candidate")
     reference = _tokens(reference, "reference")
     hits, ref_total, cand_total = lcs_counts(reference, candidate)
+    return _score(hits, cand_total, ref_total)
+
+
+def rouge_w(candidate: Iterable[Hashable], reference: Iterable[Hashable],
+            weight: float = 1.2) -> Score:
+    """ROUGE-W with f(k) = k ** weight, as ROUGE-1.5.5.pl computes it for one
+    candidate sentence against one reference sentence (its ``-w weight``).
+
+    The script walks its weighted-LCS table back to mark the reference
+    tokens on the LCS; each run of consecutive marked reference tokens of
+    length k adds f(k) to the hits H. Then P = f^-1(H / f(len(candidate)))
+    and R = f^-1(H / f(f(len(reference)))): the script applies f to the
+    reference's length twice, so a candidate equal to the reference gets
+    P = 1 but R = len ** (1 - weight) (Lin 2004's formula has f once; use
+    ``rougekit.rouge155`` for whole summaries and the script's rounding).
+    F is ``f1(P, R)``; everything is 0.0 when either side is empty.
+
+    >>> p, r, f = rouge_w(["a", "b", "c", "d"], ["a", "b", "x", "c", "d"])
+    >>> print(f"{p:.5f} {r:.5f} {f:.5f}")
+    0.89090 0.51656 0.65395
+    """
+    weight = check_real("weight", weight)
+    if not 0 < weight < math.inf:
+        raise ValueError(f"weight must be a finite number > 0, got {weight!r}")
+    cand = _tokens(candidate, "candidate")
+    ref = _tokens(reference, "reference")
+    if not cand or not ref:
+        return Score(0.0, 0.0, 0.0)
+    hits, ref_total, cand_total = rouge155_pair_counts("W", ref, cand, weight=weight)
+    precision = (hits / cand_total) ** (1 / weight)
+    recall = (hits / ref_total) ** (1 / weight)
+    return Score(precision, recall, fmeasure(precision, recall))
+
+
+def rouge_s(candidate: Iterable[Hashable], reference: Iterable[Hashable],
+            skip_distance: Optional[int] = 4, *, unigrams: bool = False) -> Score:
+    """ROUGE-S (skip-bigrams), or with ``unigrams`` ROUGE-SU, as
+    ROUGE-1.5.5.pl counts them (its ``-2 skip_distance`` and ``-u``).
+
+    The skip-bigrams of t_1..t_T are the pairs (t_i, t_j), i < j, with at most
+    ``skip_distance`` tokens between them (any distance when it is None or
+    negative: ROUGE-S*). ROUGE-SU adds the unigrams t_1..t_(T-1): the script
+    never adds the last token's, so a one-token text has no SU grams. Hits
+    are the clipped overlap of the two multisets; P = hits / candidate grams,
+    R = hits / reference grams, F = ``f1(P, R)``; 0.0 when either side has
+    no grams.
+
+    >>> rouge_s(["a", "b", "c"], ["a", "c", "b"], 4)
+    Score(precision=0.6666666666666666, recall=0.6666666666666666, fmeasure=0.6666666666666666)
+    >>> rouge_s(["b", "a"], ["a", "b"], 4, unigrams=True).fmeasure
+    0.0
+    """
+    if skip_distance is None:
+        distance = -1.0
+    else:
+        distance = check_real("skip_distance", skip_distance)
+        if math.isnan(distance):
+            raise ValueError("skip_distance must be a number, got nan")
+    if not isinstance(unigrams, bool):
+        raise TypeError(f"unigrams must be True or False, not {type(unigrams).__name__}")
+    cand = _tokens(candidate, "candidate")
+    ref = _tokens(reference, "reference")
+    for t in cand + ref:
+        hash(t)      # grams are counted by value, as in rouge_n
+    hits, ref_total, cand_total = rouge155_pair_counts(
+        "S", ref, cand, skip_distance=distance, skip_unigrams=unigrams)
     return _score(hits, cand_total, ref_total)
 
 

@@ -1,0 +1,1289 @@
+# cython: language_level=3
+# cython: freethreading_compatible=True
+"""Compiled kernels of the ROUGE-1.5.5 mode; ``rouge155_py`` is the twin and
+the specification (same functions, same results).
+
+- ``porter_stem``: the script's Porter variant on a char buffer. The
+  script's regular expressions (``[C](VC){m}[V]`` with ``C = [^aeiou][^aeiouy]*``,
+  ``V = [aeiouy][aeiou]*``) parse a word into one sequence of runs only,
+  so each test is a scan of that parse (``_measure``, ``_cvc``).
+- ``score_evals``: per-evaluation counts of ROUGE-N (the clipped overlap of
+  ``overlap_c``), S/SU (a hash table of the peer's skip-bigrams, the models'
+  streamed through it), L (the union LCS of ``lcs_c``: its walk is the
+  script's markLCS) and W (the script's weighted-LCS table of doubles,
+  whose ties depend on the weights, so it cannot be bit-parallel).
+- ``bootstrap``: Perl's drand48 and the script's resampling, sorting and
+  interpolation.
+
+Floating point follows the script operation by operation (the extension is
+built with ``-ffp-contract=off``; ``pow`` is the C library's, as Perl's
+``**``).
+"""
+from libc.math cimport ceil, fabs, floor, pow
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdio cimport snprintf
+from libc.stdlib cimport calloc, free, malloc, qsort, strtod
+from libc.string cimport memcpy, memset
+from libc.errno cimport errno
+from libc.stdio cimport FILE, fclose, ferror, fopen, fread
+
+import os
+import sys
+
+import numpy as np
+
+from rougekit._core.lcs_c cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
+                                   summary_hits_scratch)
+from rougekit._core.mem cimport grow_array
+from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
+                                       overlap_scratch_free)
+from rougekit._core.vocab cimport (Vocab, vocab_find, vocab_free, vocab_hash, vocab_init,
+                                   vocab_intern, vocab_prefix)
+
+from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
+
+__all__ = ["porter_stem", "score_evals", "bootstrap", "round5", "raw_tokens", "TokenCorpus",
+           "METRICS"]
+
+METRICS = ("N", "S", "L", "W")
+_WINDOWS = sys.platform == "win32"
+
+
+# ---------------------------------------------------------------------------
+# The script's Porter stemmer
+# ---------------------------------------------------------------------------
+
+cdef inline bint _is_a(char c) noexcept nogil:
+    return c == b'a' or c == b'e' or c == b'i' or c == b'o' or c == b'u'
+
+
+cdef int _measure(const char* s, Py_ssize_t n, bint* has_vowel) noexcept nogil:
+    """m of s[0:n] (its number of VC pairs) and whether it has a V run.
+    s[0] is never a lowercase y (the stemmer capitalises an initial y)."""
+    cdef Py_ssize_t i = 0
+    cdef int m = 0
+    has_vowel[0] = False
+    if n == 0:
+        return 0
+    if not _is_a(s[0]):                 # the initial C run
+        i = 1
+        while i < n and not _is_a(s[i]) and s[i] != b'y':
+            i += 1
+    while i < n:
+        has_vowel[0] = True             # a V run: [aeiouy][aeiou]*
+        i += 1
+        while i < n and _is_a(s[i]):
+            i += 1
+        if i >= n:
+            break
+        i += 1                          # a C run: [^aeiou][^aeiouy]*
+        while i < n and not _is_a(s[i]) and s[i] != b'y':
+            i += 1
+        m += 1
+    return m
+
+
+cdef bint _cvc(const char* s, Py_ssize_t n) noexcept nogil:
+    """``^C v [^aeiouwxy]$``: one C run, one vowel, one last consonant."""
+    cdef Py_ssize_t i = 1
+    cdef char last
+    if n < 3 or _is_a(s[0]):
+        return False
+    while i < n and not _is_a(s[i]) and s[i] != b'y':
+        i += 1
+    if i + 2 != n:
+        return False
+    last = s[n - 1]
+    return not (_is_a(last) or last == b'w' or last == b'x' or last == b'y')
+
+
+cdef inline bint _ends(const char* s, Py_ssize_t n, const char* suffix,
+                       Py_ssize_t k) noexcept nogil:
+    cdef Py_ssize_t i
+    if k > n:
+        return False
+    for i in range(k):
+        if s[n - k + i] != suffix[i]:
+            return False
+    return True
+
+
+cdef inline int _m(const char* s, Py_ssize_t n) noexcept nogil:
+    cdef bint v
+    return _measure(s, n, &v)
+
+
+cdef inline bint _has_vowel(const char* s, Py_ssize_t n) noexcept nogil:
+    cdef bint v
+    _measure(s, n, &v)
+    return v
+
+
+# Step 2 and 3 suffixes and replacements, and step 4's first list. A regex
+# alternation anchored at the end finds the leftmost, hence longest, suffix.
+cdef const char* STEP2_FROM[21]
+cdef const char* STEP2_TO[21]
+STEP2_FROM[:] = [b"ational", b"tional", b"enci", b"anci", b"izer", b"bli", b"alli",
+                 b"entli", b"eli", b"ousli", b"ization", b"ation", b"ator", b"alism",
+                 b"iveness", b"fulness", b"ousness", b"aliti", b"iviti", b"biliti", b"logi"]
+STEP2_TO[:] = [b"ate", b"tion", b"ence", b"ance", b"ize", b"ble", b"al", b"ent", b"e",
+               b"ous", b"ize", b"ate", b"ate", b"al", b"ive", b"ful", b"ous", b"al", b"ive",
+               b"ble", b"log"]
+cdef const char* STEP3_FROM[7]
+cdef const char* STEP3_TO[7]
+STEP3_FROM[:] = [b"icate", b"ative", b"alize", b"iciti", b"ical", b"ful", b"ness"]
+STEP3_TO[:] = [b"ic", b"", b"al", b"ic", b"ic", b"", b""]
+cdef const char* STEP4[16]
+STEP4[:] = [b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ou",
+            b"ism", b"ate", b"iti", b"ous", b"ive", b"ize"]
+
+
+cdef Py_ssize_t _strlen(const char* s) noexcept nogil:
+    cdef Py_ssize_t k = 0
+    while s[k] != 0:
+        k += 1
+    return k
+
+
+cdef int _longest(const char* s, Py_ssize_t n, const char** table, int size,
+                  Py_ssize_t* length) noexcept nogil:
+    """Index of the longest suffix of s[0:n] in table, or -1."""
+    cdef int i, best = -1
+    cdef Py_ssize_t k, best_len = -1
+    for i in range(size):
+        k = _strlen(table[i])
+        if k > best_len and _ends(s, n, table[i], k):
+            best, best_len = i, k
+    length[0] = best_len
+    return best
+
+
+cdef Py_ssize_t _replace(char* s, Py_ssize_t stem, const char* to) noexcept nogil:
+    """s[0:stem] + to; ``to`` is never longer than the suffix it replaces."""
+    cdef Py_ssize_t k = _strlen(to)
+    memcpy(s + stem, to, k)
+    return stem + k
+
+
+cdef Py_ssize_t stem_chars(char* w, Py_ssize_t n) noexcept nogil:
+    """Stem the lowercase ASCII word w[0:n] in place; returns its new length.
+    w has room for n + 1 chars (step 1b adds an "e" only after removing
+    "ed" or "ing"); no rule makes a word longer than it was."""
+    cdef bint initial_y
+    cdef Py_ssize_t stem, k
+    cdef int i, m
+    cdef bint v
+    cdef char c
+    if n < 3:
+        return n
+    initial_y = w[0] == b'y'
+    if initial_y:
+        w[0] = b'Y'
+    # Step 1a
+    if _ends(w, n, b"sses", 4) or _ends(w, n, b"ies", 3):
+        n -= 2
+    elif w[n - 1] == b's' and w[n - 2] != b's':
+        n -= 1
+    # Step 1b
+    if _ends(w, n, b"eed", 3):
+        if _m(w, n - 3) > 0:
+            n -= 1
+    elif _ends(w, n, b"ed", 2) or _ends(w, n, b"ing", 3):
+        stem = n - 2 if _ends(w, n, b"ed", 2) else n - 3
+        if _has_vowel(w, stem):
+            n = stem
+            if _ends(w, n, b"at", 2) or _ends(w, n, b"bl", 2) or _ends(w, n, b"iz", 2):
+                w[n] = b'e'
+                n += 1
+            elif (n >= 2 and w[n - 1] == w[n - 2] and not _is_a(w[n - 1])
+                    and w[n - 1] != b'y' and w[n - 1] != b'l' and w[n - 1] != b's'
+                    and w[n - 1] != b'z'):
+                n -= 1
+            elif _cvc(w, n):
+                w[n] = b'e'
+                n += 1
+    # Step 1c
+    if n >= 1 and w[n - 1] == b'y' and _has_vowel(w, n - 1):
+        w[n - 1] = b'i'
+    # Step 2
+    i = _longest(w, n, STEP2_FROM, 21, &k)
+    if i >= 0 and _m(w, n - k) > 0:
+        n = _replace(w, n - k, STEP2_TO[i])
+    # Step 3
+    i = _longest(w, n, STEP3_FROM, 7, &k)
+    if i >= 0 and _m(w, n - k) > 0:
+        n = _replace(w, n - k, STEP3_TO[i])
+    # Step 4: three tests in a row, each on the result of the one before.
+    i = _longest(w, n, STEP4, 16, &k)
+    if i >= 0 and _m(w, n - k) > 1:
+        n -= k
+    if _ends(w, n, b"ment", 4) and _m(w, n - 4) > 1:
+        n -= 4
+    if _ends(w, n, b"ent", 3):
+        if _m(w, n - 3) > 1:
+            n -= 3
+    elif _ends(w, n, b"sion", 4) or _ends(w, n, b"tion", 4):
+        if _m(w, n - 3) > 1:
+            n -= 3
+    # Step 5
+    if n >= 1 and w[n - 1] == b'e':
+        m = _measure(w, n - 1, &v)
+        if m > 1 or (m == 1 and not _cvc(w, n - 1)):
+            n -= 1
+    if _ends(w, n, b"ll", 2) and _m(w, n) > 1:
+        n -= 1
+    if initial_y:
+        w[0] = b'y'
+    return n
+
+
+def porter_stem(str word):
+    """The script's Porter stemmer (see ``rouge155_py.porter_stem``).
+
+    >>> [porter_stem(w) for w in ("agreement", "apology", "biology", "running")]
+    ['agreem', 'apolog', 'biologi', 'run']
+    """
+    cdef Py_ssize_t n = len(word), i
+    cdef bytes data
+    cdef char* buf
+    cdef char c
+    if n < 3:
+        return word
+    if not word.isascii():
+        return _porter_stem_py(word)
+    data = word.encode("ascii")
+    for i in range(n):
+        c = data[i]
+        if not ((b'a' <= c <= b'z') or (b'0' <= c <= b'9')):
+            return _porter_stem_py(word)   # the script only stems a-z 0-9 tokens
+    buf = <char*>malloc(n + 1)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        memcpy(buf, <const char*>data, n)
+        n = stem_chars(buf, n)
+        return buf[:n].decode("ascii")
+    finally:
+        free(buf)
+
+
+# ---------------------------------------------------------------------------
+# Numbers as the script prints them
+# ---------------------------------------------------------------------------
+
+cdef double _round5_slow(double x) noexcept nogil:
+    cdef char buf[64]
+    snprintf(buf, sizeof(buf), b"%.5f", x)
+    return strtod(buf, NULL)
+
+
+cdef inline double _round5(double x) noexcept nogil:
+    """x through ``sprintf("%.5f")`` and back: the nearest 5-decimal number
+    (ties to even on the exact binary value, as printf), as the nearest
+    double to it. k / 100000.0 is that double (IEEE division is correctly
+    rounded); below 1000, x * 1e5 is within 1e-8 of the exact product, so
+    only values near a tie need printf."""
+    cdef double y, k, frac
+    if not (x >= 0.0 and x < 1000.0):
+        return _round5_slow(x)
+    y = x * 100000.0
+    k = floor(y)
+    frac = y - k
+    if fabs(frac - 0.5) < 1e-6:
+        return _round5_slow(x)
+    if frac > 0.5:
+        k += 1.0
+    return k / 100000.0
+
+
+def round5(double x):
+    """``x`` through the script's ``sprintf("%7.5f", x)`` and back.
+
+    >>> round5(2 / 3)
+    0.66667
+    """
+    return _round5(x)
+
+
+cdef inline double _f_measure(double p, double r, double alpha) noexcept nogil:
+    cdef double d = (1 - alpha) * p + alpha * r
+    if d > 0:
+        return _round5((p * r) / d)
+    return 0.0
+
+
+# ---------------------------------------------------------------------------
+# Skip-bigram counts: the peer's grams in a hash table, models streamed
+# ---------------------------------------------------------------------------
+
+cdef uint64_t EMPTY = ~(<uint64_t>0)
+
+ctypedef struct GramTable:
+    uint64_t* keys
+    int64_t* count       # the peer's occurrences of the key
+    int64_t* used        # occurrences matched by the current model
+    Py_ssize_t cap       # a power of two, or 0
+    Py_ssize_t size      # keys stored
+
+
+cdef void _table_free(GramTable* t) noexcept nogil:
+    free(t.keys)
+    free(t.count)
+    free(t.used)
+    memset(t, 0, sizeof(GramTable))
+
+
+cdef int _table_clear(GramTable* t, Py_ssize_t grams) noexcept nogil:
+    """An empty table with room for ``grams`` keys at most half full."""
+    cdef Py_ssize_t cap = 16
+    while cap < 2 * grams + 2:
+        if cap > (<Py_ssize_t>1 << 58):
+            return -1
+        cap <<= 1
+    if cap > t.cap:
+        _table_free(t)
+        t.keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
+        t.count = <int64_t*>malloc(cap * sizeof(int64_t))
+        t.used = <int64_t*>malloc(cap * sizeof(int64_t))
+        if t.keys == NULL or t.count == NULL or t.used == NULL:
+            _table_free(t)
+            return -1
+        t.cap = cap
+    memset(t.keys, 0xFF, t.cap * sizeof(uint64_t))
+    memset(t.count, 0, t.cap * sizeof(int64_t))
+    memset(t.used, 0, t.cap * sizeof(int64_t))
+    t.size = 0
+    return 0
+
+
+cdef inline Py_ssize_t _slot(const GramTable* t, uint64_t key) noexcept nogil:
+    cdef Py_ssize_t mask = t.cap - 1
+    cdef Py_ssize_t s = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 17) & mask
+    while t.keys[s] != EMPTY and t.keys[s] != key:
+        s = (s + 1) & mask
+    return s
+
+
+cdef inline void _add_peer(GramTable* t, uint64_t key) noexcept nogil:
+    cdef Py_ssize_t s = _slot(t, key)
+    if t.keys[s] == EMPTY:
+        t.keys[s] = key
+        t.size += 1
+    t.count[s] += 1
+
+
+cdef inline int64_t _match_model(GramTable* t, uint64_t key) noexcept nogil:
+    cdef Py_ssize_t s = _slot(t, key)
+    if t.keys[s] == key and t.used[s] < t.count[s]:
+        t.used[s] += 1
+        return 1
+    return 0
+
+
+cdef inline Py_ssize_t _skip_hi(Py_ssize_t i, Py_ssize_t last, double distance) noexcept nogil:
+    """The last j paired with i: j <= i + D + 1 (any j when D < 0)."""
+    cdef double top
+    if distance < 0:
+        return last
+    top = <double>i + distance + 1.0
+    if top >= <double>last:
+        return last
+    return <Py_ssize_t>floor(top)
+
+
+cdef inline uint64_t _bigram_key(int32_t a, int32_t b) noexcept nogil:
+    return ((<uint64_t>a) << 32) | <uint64_t><uint32_t>b
+
+
+cdef inline uint64_t _unigram_key(int32_t a) noexcept nogil:
+    return ((<uint64_t>1) << 63) | <uint64_t>a
+
+
+cdef Py_ssize_t _skip_count(Py_ssize_t T, double distance, bint unigrams) noexcept nogil:
+    """How many grams createSkipBigram makes from T tokens."""
+    cdef Py_ssize_t i, total = 0
+    for i in range(T - 1):
+        total += _skip_hi(i, T - 1, distance) - i
+        if unigrams:
+            total += 1
+    return total
+
+
+cdef int _skip_peer(GramTable* t, const int32_t* p, Py_ssize_t T, double distance,
+                    bint unigrams) noexcept nogil:
+    cdef Py_ssize_t i, j, hi
+    if _table_clear(t, _skip_count(T, distance, unigrams)) < 0:
+        return -1
+    for i in range(T - 1):
+        if unigrams:
+            _add_peer(t, _unigram_key(p[i]))
+        hi = _skip_hi(i, T - 1, distance)
+        for j in range(i + 1, hi + 1):
+            _add_peer(t, _bigram_key(p[i], p[j]))
+    return 0
+
+
+cdef int64_t _skip_model(GramTable* t, const int32_t* q, Py_ssize_t T, double distance,
+                         bint unigrams, int64_t* grams) noexcept nogil:
+    """Clipped hits of the model's grams against the peer's table."""
+    cdef Py_ssize_t i, j, hi
+    cdef int64_t hits = 0, count = 0
+    for i in range(T - 1):
+        if unigrams:
+            hits += _match_model(t, _unigram_key(q[i]))
+            count += 1
+        hi = _skip_hi(i, T - 1, distance)
+        for j in range(i + 1, hi + 1):
+            hits += _match_model(t, _bigram_key(q[i], q[j]))
+            count += 1
+    memset(t.used, 0, t.cap * sizeof(int64_t))
+    grams[0] = count
+    return hits
+
+
+# ---------------------------------------------------------------------------
+# ROUGE-L and ROUGE-W of one model against one peer
+# ---------------------------------------------------------------------------
+
+ctypedef struct Scratch:
+    LcsScratch lcs
+    OverlapScratch overlap
+    GramTable grams
+    int32_t* head            # vocab entries, -1 between uses
+    int32_t* bag_model       # vocab entries, 0 between uses
+    int32_t* bag_peer        # vocab entries, 0 between uses
+    char* marks              # maxlen entries
+    Py_ssize_t* roff         # sentence offsets for summary_hits_scratch
+    Py_ssize_t* coff
+    Py_ssize_t roff_cap
+    Py_ssize_t coff_cap
+    double* fw               # fw[k] = pow(k, W), k = 0 .. maxlen + 1
+    double* c_prev           # ROUGE-W's table rows (maxlen + 1 entries each)
+    double* c_cur
+    int32_t* l_prev
+    int32_t* l_cur
+    char* dirs               # ROUGE-W's directions, grown as needed
+    Py_ssize_t dirs_cap
+
+
+cdef void _scratch_free(Scratch* sc) noexcept nogil:
+    lcs_scratch_free(&sc.lcs)
+    overlap_scratch_free(&sc.overlap)
+    _table_free(&sc.grams)
+    free(sc.head)
+    free(sc.bag_model)
+    free(sc.bag_peer)
+    free(sc.marks)
+    free(sc.roff)
+    free(sc.coff)
+    free(sc.fw)
+    free(sc.c_prev)
+    free(sc.c_cur)
+    free(sc.l_prev)
+    free(sc.l_cur)
+    free(sc.dirs)
+    memset(sc, 0, sizeof(Scratch))
+
+
+cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
+                       double weight) noexcept nogil:
+    cdef Py_ssize_t k
+    memset(sc, 0, sizeof(Scratch))
+    sc.head = <int32_t*>malloc(vocab * sizeof(int32_t))
+    sc.bag_model = <int32_t*>calloc(vocab, sizeof(int32_t))
+    sc.bag_peer = <int32_t*>calloc(vocab, sizeof(int32_t))
+    sc.marks = <char*>malloc(maxlen + 1)
+    sc.fw = <double*>malloc((maxlen + 2) * sizeof(double))
+    sc.c_prev = <double*>malloc((maxlen + 1) * sizeof(double))
+    sc.c_cur = <double*>malloc((maxlen + 1) * sizeof(double))
+    sc.l_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.l_cur = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    if (sc.head == NULL or sc.bag_model == NULL or sc.bag_peer == NULL or sc.marks == NULL
+            or sc.fw == NULL or sc.c_prev == NULL or sc.c_cur == NULL or sc.l_prev == NULL
+            or sc.l_cur == NULL):
+        return -1
+    memset(sc.head, 0xFF, vocab * sizeof(int32_t))
+    for k in range(maxlen + 2):
+        sc.fw[k] = pow(<double>k, weight)
+    return 0
+
+
+cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_ssize_t n,
+                    Scratch* sc) noexcept nogil:
+    """The script's wlcs_inner then markLCS: set marks[i] for the model
+    positions on the diagonal steps of the walk back from (m, n)."""
+    cdef Py_ssize_t i, j, need, w = n + 1
+    cdef int32_t k, t
+    cdef double* cp
+    cdef double* cc
+    cdef int32_t* lp
+    cdef int32_t* lc
+    cdef char* row
+    cdef void* tmp
+    if m == 0 or n == 0:
+        return 0
+    if m > (<Py_ssize_t>1 << 62) // w:
+        return -1
+    need = m * w
+    if grow_array(<void**>&sc.dirs, &sc.dirs_cap, need, 1, -1) < 0:
+        return -1
+    cp, cc, lp, lc = sc.c_prev, sc.c_cur, sc.l_prev, sc.l_cur
+    for j in range(w):
+        cp[j] = 0.0
+        lp[j] = 0
+    cc[0] = 0.0
+    lc[0] = 0
+    for i in range(1, m + 1):
+        t = model[i - 1]
+        row = sc.dirs + (i - 1) * w
+        for j in range(1, w):
+            if t == peer[j - 1]:
+                k = lp[j - 1]
+                # (c + f(k+1)) - f(k), in the script's order of operations
+                cc[j] = cp[j - 1] + sc.fw[k + 1] - sc.fw[k]
+                row[j] = 3
+                lc[j] = k + 1
+            elif cp[j] >= cc[j - 1]:
+                cc[j] = cp[j]
+                row[j] = 1
+                lc[j] = 0
+            else:
+                cc[j] = cc[j - 1]
+                row[j] = 2
+                lc[j] = 0
+        tmp = cp
+        cp = cc
+        cc = <double*>tmp
+        tmp = lp
+        lp = lc
+        lc = <int32_t*>tmp
+    sc.c_prev, sc.c_cur, sc.l_prev, sc.l_cur = cp, cc, lp, lc
+    i, j = m, n
+    while i != 0 and j != 0:
+        if sc.dirs[(i - 1) * w + j] == 3:
+            i -= 1
+            j -= 1
+            sc.marks[i] = 1
+        elif sc.dirs[(i - 1) * w + j] == 1:
+            i -= 1
+        else:
+            j -= 1
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# score_evals
+# ---------------------------------------------------------------------------
+
+cdef inline const int32_t* _ptr32(const int32_t[::1] a) noexcept:
+    return &a[0] if a.shape[0] > 0 else NULL
+
+
+cdef inline const int64_t* _ptr64(const int64_t[::1] a) noexcept:
+    return &a[0] if a.shape[0] > 0 else NULL
+
+
+cdef struct Corpus:
+    const int32_t* tok
+    const int64_t* start
+    const int64_t* end
+    const int32_t* ngram
+    const int32_t* lo
+    const int32_t* hi
+
+
+cdef inline const int32_t* _seq(const Corpus* c, Py_ssize_t s, Py_ssize_t* n) noexcept nogil:
+    n[0] = <Py_ssize_t>(c.end[s] - c.start[s])
+    return c.tok + c.start[s]
+
+
+cdef int64_t _lcs_general(const Corpus* c, Py_ssize_t md, Py_ssize_t mb, Py_ssize_t pd,
+                          Py_ssize_t pb, Scratch* sc, bint weighted, double* whit,
+                          double* wbase, int64_t* base) noexcept nogil:
+    """The script's lcs / wlcs of model document md against peer document pd,
+    hits clipped by the unigram bags of documents mb and pb. Returns the
+    L hits (-1: out of memory); W's hit and base go to whit, wbase."""
+    cdef Py_ssize_t s, q, i, m, n, nb, run
+    cdef const int32_t* r
+    cdef const int32_t* p
+    cdef const int32_t* bag
+    cdef int64_t hits = 0
+    cdef int32_t t
+    bag = _seq(c, c.ngram[mb], &nb)
+    for i in range(nb):
+        sc.bag_model[bag[i]] += 1
+    bag = _seq(c, c.ngram[pb], &nb)
+    for i in range(nb):
+        sc.bag_peer[bag[i]] += 1
+    whit[0] = 0.0
+    wbase[0] = 0.0
+    base[0] = 0
+    for s in range(c.lo[md], c.hi[md]):
+        r = _seq(c, s, &m)
+        base[0] += m
+        if weighted:
+            wbase[0] += sc.fw[m]
+        if m == 0:
+            continue
+        memset(sc.marks, 0, m)
+        for q in range(c.lo[pd], c.hi[pd]):
+            p = _seq(c, q, &n)
+            if n == 0:
+                continue
+            if weighted:
+                if _wlcs_mark(r, m, p, n, sc) < 0:
+                    hits = -1
+                    break
+            elif lcs_mark_ids(r, m, p, n, sc.head, sc.marks) < 0:
+                hits = -1
+                break
+        if hits < 0:
+            break
+        run = 0
+        for i in range(m):
+            if sc.marks[i]:
+                t = r[i]
+                if sc.bag_model[t] > 0 and sc.bag_peer[t] > 0:
+                    hits += 1
+                    if weighted:
+                        run += 1
+                        if (i + 1 < m and not sc.marks[i + 1]) or i + 1 == m:
+                            whit[0] += sc.fw[run]
+                            run = 0
+                    sc.bag_model[t] -= 1
+                    sc.bag_peer[t] -= 1
+    # Leave the bags zeroed for the next call.
+    bag = _seq(c, c.ngram[mb], &nb)
+    for i in range(nb):
+        sc.bag_model[bag[i]] = 0
+    bag = _seq(c, c.ngram[pb], &nb)
+    for i in range(nb):
+        sc.bag_peer[bag[i]] = 0
+    return hits
+
+
+cdef bint _bag_is_sentences(const Corpus* c, Py_ssize_t d) noexcept nogil:
+    """Whether document d's n-gram tokens are its sentences' tokens."""
+    cdef Py_ssize_t g = c.ngram[d]
+    if c.hi[d] == c.lo[d]:
+        return c.end[g] == c.start[g]
+    return c.start[g] == c.start[c.lo[d]] and c.end[g] == c.end[c.hi[d] - 1]
+
+
+cdef int _offsets(const Corpus* c, Py_ssize_t d, Py_ssize_t* off) noexcept nogil:
+    """off[k] = start of sentence k of document d relative to its first, and
+    off[count] its end; -1 when the sentences are not contiguous."""
+    cdef Py_ssize_t s, k = 0
+    cdef int64_t base
+    off[0] = 0
+    if c.hi[d] == c.lo[d]:
+        return 0
+    base = c.start[c.lo[d]]
+    for s in range(c.lo[d], c.hi[d]):
+        if s > c.lo[d] and c.start[s] != c.end[s - 1]:
+            return -1
+        off[k] = <Py_ssize_t>(c.start[s] - base)
+        k += 1
+    off[k] = <Py_ssize_t>(c.end[c.hi[d] - 1] - base)
+    return 0
+
+
+cdef int64_t _lcs_fast(const Corpus* c, Py_ssize_t md, Py_ssize_t pd, Py_ssize_t vocab,
+                       Scratch* sc) noexcept nogil:
+    """ROUGE-L hits when each bag is its document's sentences (no -b, and
+    the same stemming for a document's sentences and bag): rouge-score's
+    summary-level union LCS, whose walk and clipping are the script's.
+    Returns -1 when out of memory, -2 when the sentences are not contiguous."""
+    cdef Py_ssize_t nr = c.hi[md] - c.lo[md], nc = c.hi[pd] - c.lo[pd]
+    if (grow_array(<void**>&sc.roff, &sc.roff_cap, nr + 1, sizeof(Py_ssize_t), 0) < 0
+            or grow_array(<void**>&sc.coff, &sc.coff_cap, nc + 1, sizeof(Py_ssize_t), 0) < 0):
+        return -1
+    if _offsets(c, md, sc.roff) < 0 or _offsets(c, pd, sc.coff) < 0:
+        return -2
+    if nr == 0 or nc == 0:
+        return 0
+    return summary_hits_scratch(c.tok + c.start[c.lo[md]], sc.roff, nr,
+                                c.tok + c.start[c.lo[pd]], sc.coff, nc, vocab, &sc.lcs)
+
+
+def _check_range(const int32_t[::1] a, Py_ssize_t bound, str name):
+    cdef Py_ssize_t i
+    for i in range(a.shape[0]):
+        if a[i] < 0 or a[i] >= bound:
+            raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, {bound})")
+
+
+def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distance=-1.0,
+                bint skip_unigrams=False, double weight=1.0, bint best_model=False,
+                double alpha=0.5):
+    """Counts and scores of one measure for every evaluation of ``jobs``
+    (see ``rouge155_py.score_evals`` for the arguments and the result)."""
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    cdef int kind = METRICS.index(metric)
+    if kind == 0 and n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if kind == 3 and not weight > 0:
+        raise ValueError(f"weight must be > 0, got {weight}")
+    tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_hi, vocab_obj = corpus
+    peer_seq, peer_bag, model_off, model_seq, model_bag = jobs
+    cdef const int32_t[::1] tok = tokens
+    cdef const int64_t[::1] start = seq_start
+    cdef const int64_t[::1] end = seq_end
+    cdef const int32_t[::1] ngram = doc_ngram
+    cdef const int32_t[::1] lo = doc_sent_lo
+    cdef const int32_t[::1] hi = doc_sent_hi
+    cdef const int32_t[::1] pseq = peer_seq
+    cdef const int32_t[::1] pbag = peer_bag
+    cdef const int64_t[::1] moff = model_off
+    cdef const int32_t[::1] mseq = model_seq
+    cdef const int32_t[::1] mbag = model_bag
+    cdef Py_ssize_t vocab = vocab_obj
+    cdef Py_ssize_t ntok = tok.shape[0], nseq = start.shape[0], ndoc = ngram.shape[0]
+    cdef Py_ssize_t E = pseq.shape[0], K = mseq.shape[0], i, maxlen = 0
+    # Every index is checked here, so the loops below need no bounds checks.
+    if vocab < 1 or vocab > 0x7FFFFFFF:
+        raise ValueError(f"vocab must be in [1, 2**31), got {vocab}")
+    _check_range(tok, vocab, "tokens")
+    if end.shape[0] != nseq or lo.shape[0] != ndoc or hi.shape[0] != ndoc:
+        raise ValueError("corpus arrays of different lengths")
+    for i in range(nseq):
+        if not (0 <= start[i] <= end[i] <= ntok):
+            raise ValueError(f"sequence {i} = [{start[i]}, {end[i]}) is outside the tokens")
+        if end[i] - start[i] > maxlen:
+            maxlen = end[i] - start[i]
+    _check_range(ngram, nseq, "doc_ngram")
+    for i in range(ndoc):
+        if not (0 <= lo[i] <= hi[i] <= nseq):
+            raise ValueError(f"document {i}'s sentences [{lo[i]}, {hi[i]}) are outside "
+                             "the sequences")
+    if pbag.shape[0] != E or moff.shape[0] != E + 1 or mbag.shape[0] != K:
+        raise ValueError("job arrays of different lengths")
+    _check_range(pseq, ndoc, "peer_seq")
+    _check_range(pbag, ndoc, "peer_bag")
+    _check_range(mseq, ndoc, "model_seq")
+    _check_range(mbag, ndoc, "model_bag")
+    if moff[0] != 0 or moff[E] != K:
+        raise ValueError("model_off must run from 0 to the number of models")
+    for i in range(E):
+        if moff[i] > moff[i + 1]:
+            raise ValueError("model_off must not decrease")
+
+    out_arr = np.zeros((E, 6), dtype=np.float64)
+    cdef double[:, ::1] out = out_arr
+    cdef Corpus c
+    c.tok = _ptr32(tok)
+    c.start = _ptr64(start)
+    c.end = _ptr64(end)
+    c.ngram = _ptr32(ngram)
+    c.lo = _ptr32(lo)
+    c.hi = _ptr32(hi)
+    cdef const int32_t* ps = _ptr32(pseq)
+    cdef const int32_t* pb = _ptr32(pbag)
+    cdef const int64_t* mo = _ptr64(moff)
+    cdef const int32_t* ms = _ptr32(mseq)
+    cdef const int32_t* mb = _ptr32(mbag)
+    cdef Scratch sc
+    cdef Py_ssize_t e, k, pd, md, np_, nm, nbag, bad = -1
+    cdef const int32_t* pt
+    cdef const int32_t* mt
+    cdef int64_t hit, mcount, pcount, lbase, grams
+    cdef double score, best, th, tm, tp, whit, wbase, r, p, inv_w = 1.0 / weight
+    cdef int err = 0
+    cdef bint fast
+    with nogil:
+        if _scratch_init(&sc, vocab, maxlen, weight) < 0:
+            err = -1
+        e = 0
+        while err == 0 and bad < 0 and e < E:
+            pd = ps[e]
+            pt = _seq(&c, c.ngram[pd], &np_)
+            _seq(&c, c.ngram[pb[e]], &nbag)       # the peer's unigram count (L, W)
+            th = tm = tp = 0.0
+            best = -1.0
+            if kind == 0:
+                pcount = np_ - n + 1 if np_ >= n else 0
+            elif kind == 1:
+                pcount = _skip_count(np_, skip_distance, skip_unigrams)
+                if _skip_peer(&sc.grams, pt, np_, skip_distance, skip_unigrams) < 0:
+                    err = -1
+                    break
+            else:
+                pcount = nbag
+            for k in range(mo[e], mo[e + 1]):
+                md = ms[k]
+                if kind == 0:            # ROUGE-N
+                    mt = _seq(&c, c.ngram[md], &nm)
+                    hit = clipped_overlap_scratch(pt, np_, mt, nm, vocab, n, &sc.overlap)
+                    mcount = nm - n + 1 if nm >= n else 0
+                elif kind == 1:          # ROUGE-S / SU
+                    mt = _seq(&c, c.ngram[md], &nm)
+                    hit = _skip_model(&sc.grams, mt, nm, skip_distance, skip_unigrams, &grams)
+                    mcount = grams
+                else:                    # ROUGE-L / W
+                    fast = (kind == 2 and mb[k] == md and pb[e] == pd
+                            and _bag_is_sentences(&c, md) and _bag_is_sentences(&c, pd))
+                    hit = -2
+                    if fast:
+                        hit = _lcs_fast(&c, md, pd, vocab, &sc)
+                        lbase = 0
+                        for i in range(c.lo[md], c.hi[md]):
+                            lbase += c.end[i] - c.start[i]
+                    if hit == -2:
+                        hit = _lcs_general(&c, md, mb[k], pd, pb[e], &sc, kind == 3,
+                                           &whit, &wbase, &lbase)
+                    mcount = lbase
+                if hit < 0:
+                    err = -1
+                    break
+                if kind == 3:            # the script's wlcs and its use of it
+                    if wbase == 0:
+                        bad = k          # the script dies: Illegal division by zero
+                        break
+                    score = pow(whit / wbase, inv_w)
+                    if best_model:
+                        if score > best:
+                            best = score
+                            th, tm, tp = whit, pow(wbase, weight), pow(<double>nbag, weight)
+                    else:
+                        th += whit
+                        tm += pow(wbase, weight)
+                        tp += pow(<double>nbag, weight)
+                    continue
+                if kind == 2:            # lcs's score: hit / base, unrounded
+                    score = <double>hit / mcount if mcount > 0 else 0.0
+                else:                    # ngramScore's: sprintf("%07.5f")
+                    score = _round5(<double>hit / mcount) if mcount else 0.0
+                if best_model:
+                    if score > best:
+                        best = score
+                        th, tm, tp = <double>hit, <double>mcount, <double>pcount
+                else:
+                    th += <double>hit
+                    tm += <double>mcount
+                    tp += <double>pcount
+            if err != 0 or bad >= 0:
+                break
+            if kind == 3:
+                r = _round5(pow(th / tm, inv_w)) if tm != 0 else 0.0
+                p = _round5(pow(th / tp, inv_w)) if tp != 0 else 0.0
+            else:
+                r = _round5(th / tm) if tm != 0 else 0.0
+                p = _round5(th / tp) if tp != 0 else 0.0
+            out[e, 0] = tm
+            out[e, 1] = th
+            out[e, 2] = tp
+            out[e, 3] = r
+            out[e, 4] = p
+            out[e, 5] = _f_measure(p, r, alpha)
+            e += 1
+        _scratch_free(&sc)
+    if err != 0:
+        raise MemoryError()
+    return out_arr, bad
+
+
+# ---------------------------------------------------------------------------
+# Bootstrap
+# ---------------------------------------------------------------------------
+
+cdef double TWO_TO_MINUS_48 = 1.0 / 281474976710656.0
+
+
+cdef int _cmp_double(const void* a, const void* b) noexcept nogil:
+    cdef double x = (<const double*>a)[0], y = (<const double*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef inline double _at(const double* a, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
+    """Perl's $a[$i] of a numeric array: undef (0) past the end."""
+    return a[i] if 0 <= i < n else 0.0
+
+
+def bootstrap(values, double resamples, double confidence, *, bint token_counts=False,
+              double alpha=0.5):
+    """The script's printed averages and bounds (see ``rouge155_py.bootstrap``).
+
+    >>> import numpy as np
+    >>> avg, lo, hi = bootstrap(np.array([[0.5], [1.0]]), 1000, 95)
+    >>> print("%7.5f %7.5f %7.5f" % (avg[0], lo[0], hi[0]))
+    0.75000 0.50000 1.00000
+    """
+    arr = np.ascontiguousarray(values, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError("values must be a 2-d array (instances x columns)")
+    cdef const double[:, ::1] v = arr
+    cdef Py_ssize_t n = v.shape[0], cols = v.shape[1]
+    if not resamples > 0 or resamples > 1e8:
+        raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
+    if token_counts and cols % 3:
+        raise ValueError("with token_counts the columns come in triples")
+    cdef Py_ssize_t count = <Py_ssize_t>ceil(resamples), s, j, t, idx
+    avg_arr = np.zeros(cols, dtype=np.float64)
+    lo_arr = np.zeros(cols, dtype=np.float64)
+    hi_arr = np.zeros(cols, dtype=np.float64)
+    cdef double[::1] avg = avg_arr, lo = lo_arr, hi = hi_arr
+    if cols == 0:
+        return avg_arr, lo_arr, hi_arr
+    cdef const double* data = &v[0, 0] if n > 0 else NULL
+    cdef double* means = <double*>malloc(count * cols * sizeof(double))
+    cdef double* acc = <double*>malloc(cols * sizeof(double))
+    cdef double delta, ratio, total, dn = <double>n, mc, pc, h, rr, pp, d
+    cdef Py_ssize_t upper_a, lower_a
+    cdef uint64_t state
+    cdef const double* row
+    cdef double* col
+    if means == NULL or acc == NULL:
+        free(means)
+        free(acc)
+        raise MemoryError()
+    with nogil:
+        for s in range(count):
+            # srand(s), then n draws of int(rand(n)) (Perl's own drand48)
+            state = ((<uint64_t>s) << 16) + 0x330E
+            for j in range(cols):
+                acc[j] = 0.0
+            for t in range(n):
+                state = (state * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
+                idx = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
+                if idx >= n:
+                    idx = n - 1
+                row = data + idx * cols
+                for j in range(cols):
+                    acc[j] += row[j]
+            if token_counts:
+                for j in range(0, cols, 3):
+                    mc, pc, h = acc[j], acc[j + 1], acc[j + 2]
+                    rr = h / mc if mc > 0 else 0.0
+                    pp = h / pc if pc > 0 else 0.0
+                    d = (1 - alpha) * pp + alpha * rr
+                    means[j * count + s] = rr
+                    means[(j + 1) * count + s] = pp
+                    means[(j + 2) * count + s] = (rr * pp) / d if d > 0 else 0.0
+            else:
+                for j in range(cols):
+                    means[j * count + s] = acc[j] / dn if n > 0 else 0.0
+        delta = resamples * ((100 - confidence) / 2.0) / 100.0
+        upper_a = <Py_ssize_t>(resamples - delta - 1)
+        lower_a = <Py_ssize_t>delta
+        ratio = resamples - delta - 1 - upper_a
+        for j in range(cols):
+            col = means + j * count
+            qsort(col, count, sizeof(double), _cmp_double)
+            total = 0.0
+            for s in range(count):
+                total += col[s]
+            avg[j] = total / count
+            lo[j] = _at(col, count, lower_a) + (_at(col, count, lower_a + 1)
+                                                 - _at(col, count, lower_a)) * ratio
+            hi[j] = _at(col, count, upper_a) + (_at(col, count, upper_a + 1)
+                                                 - _at(col, count, upper_a)) * ratio
+    free(means)
+    free(acc)
+    return avg_arr, lo_arr, hi_arr
+
+
+# ---------------------------------------------------------------------------
+# Token ids of the summaries
+# ---------------------------------------------------------------------------
+
+# A raw token whose final id is not known yet: the fill byte 0xFE of grow_array.
+cdef int32_t UNRESOLVED = <int32_t>0xFEFEFEFE
+
+# Byte classes of the script's tokenizer: 0 separates tokens, anything else is
+# the byte lowercased (A-Z to a-z; a-z and 0-9 as they are).
+cdef unsigned char TOKEN_BYTE[256]
+for _c in range(256):
+    TOKEN_BYTE[_c] = (_c if (97 <= _c <= 122 or 48 <= _c <= 57)
+                      else (_c + 32 if 65 <= _c <= 90 else 0))
+
+
+def raw_tokens(bytes text):
+    """The script's tokens of a text before stopwords and stemming: runs of
+    ASCII letters and digits, lowercased (see ``rouge155_py.raw_tokens``).
+
+    >>> raw_tokens(b"Well-known: 4:00pm")
+    [b'well', b'known', b'4', b'00pm']
+    """
+    return text.translate(_FILTER).split()
+
+
+_FILTER = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else (c + 32 if 65 <= c <= 90 else 32)
+                for c in range(256))
+
+
+cdef class TokenCorpus:
+    """The token ids of every summary of a run, one sequence per sentence
+    (see ``rouge155_py.TokenCorpus``, the specification).
+
+    A token is a run of ASCII letters and digits, lowercased; any other byte
+    separates tokens. Raw tokens are interned in C (``vocab.pxd``'s
+    vocabulary) and resolved once per table to their final id: -1 for a
+    stopword; in table 1 (stemming), a token longer than 3 characters becomes
+    its WordNet base form or else its Porter stem. Final strings are
+    interned in a second vocabulary: equal strings, equal ids.
+    """
+    cdef Vocab raw              # raw tokens
+    cdef Vocab exc              # WordNet exception keys
+    cdef Vocab fin              # final strings
+    cdef list exc_values        # bytes, by exception key id
+    cdef char* stop             # per raw id: 1 for a stopword
+    cdef Py_ssize_t stop_cap
+    cdef int32_t* final[2]
+    cdef Py_ssize_t final_cap[2]
+    cdef int32_t* tokens
+    cdef Py_ssize_t ntok, tok_cap
+    cdef int64_t* starts
+    cdef int64_t* ends
+    cdef Py_ssize_t nseq, seq_cap
+    cdef char* word
+    cdef Py_ssize_t word_cap
+
+    def __cinit__(self, stopwords=(), exceptions=None):
+        cdef bytes w
+        cdef int32_t g
+        if vocab_init(&self.raw) < 0 or vocab_init(&self.exc) < 0 or vocab_init(&self.fin) < 0:
+            raise MemoryError()
+        self.word_cap = 64
+        self.word = <char*>malloc(self.word_cap)
+        if self.word == NULL:
+            raise MemoryError()
+        for word in stopwords:
+            w = bytes(word)
+            g = vocab_intern(&self.raw, <const char*>w, len(w))
+            if g < 0 or grow_array(<void**>&self.stop, &self.stop_cap, g + 1, 1, 0) < 0:
+                raise MemoryError()
+            self.stop[g] = 1
+        self.exc_values = []
+        for key, value in (exceptions or {}).items():
+            w = key.encode("ascii") if isinstance(key, str) else bytes(key)
+            g = vocab_intern(&self.exc, <const char*>w, len(w))
+            if g < 0:
+                raise MemoryError()
+            if g == len(self.exc_values):
+                self.exc_values.append(value.encode("ascii") if isinstance(value, str)
+                                       else bytes(value))
+            else:
+                self.exc_values[g] = (value.encode("ascii") if isinstance(value, str)
+                                      else bytes(value))
+
+    def __dealloc__(self):
+        vocab_free(&self.raw)
+        vocab_free(&self.exc)
+        vocab_free(&self.fin)
+        free(self.stop)
+        free(self.final[0])
+        free(self.final[1])
+        free(self.tokens)
+        free(self.starts)
+        free(self.ends)
+        free(self.word)
+
+    def __len__(self):
+        return self.nseq
+
+    def vocab_size(self):
+        """How many distinct final strings the summaries have."""
+        return self.fin.n
+
+    cdef int32_t _resolve(self, int table, int32_t g, Py_ssize_t n) except -3:
+        """The final id of raw token g (word[0:n]) under table."""
+        cdef int32_t e, f
+        cdef bytes value
+        if g < self.stop_cap and self.stop[g]:
+            return -1
+        if table == 1 and n > 3:
+            e = vocab_find(&self.exc, self.word, n, vocab_hash(self.word, n),
+                           vocab_prefix(self.word, n))
+            if e >= 0:                     # a WordNet exception: its base form
+                value = self.exc_values[e]
+                f = vocab_intern(&self.fin, <const char*>value, len(value))
+            else:                          # the Porter stem, in place
+                f = vocab_intern(&self.fin, self.word, stem_chars(self.word, n))
+        else:
+            f = vocab_intern(&self.fin, self.word, n)
+        if f < 0:
+            raise MemoryError()
+        return f
+
+    cdef inline int32_t _final(self, int table, Py_ssize_t n) except -3:
+        """The final id of the raw token word[0:n] under table (-1: dropped)."""
+        cdef int32_t g = vocab_intern(&self.raw, self.word, n)
+        cdef int32_t f
+        if g < 0:
+            raise MemoryError()
+        if g >= self.final_cap[table] and grow_array(
+                <void**>&self.final[table], &self.final_cap[table], g + 1,
+                sizeof(int32_t), 0xFE) < 0:
+            raise MemoryError()
+        f = self.final[table][g]
+        if f == UNRESOLVED:
+            f = self._resolve(table, g, n)
+            self.final[table][g] = f
+        return f
+
+    cdef int _push(self, int32_t t) except -1:
+        if self.ntok == self.tok_cap and grow_array(
+                <void**>&self.tokens, &self.tok_cap, self.ntok + 1, sizeof(int32_t), -1) < 0:
+            raise MemoryError()
+        self.tokens[self.ntok] = t
+        self.ntok += 1
+        return 0
+
+    cdef Py_ssize_t _sequence(self, int64_t start, int64_t end) except -1:
+        cdef Py_ssize_t cap = self.seq_cap
+        if self.nseq == self.seq_cap:
+            if grow_array(<void**>&self.starts, &cap, self.nseq + 1, sizeof(int64_t), -1) < 0:
+                raise MemoryError()
+            cap = self.seq_cap
+            if grow_array(<void**>&self.ends, &cap, self.nseq + 1, sizeof(int64_t), -1) < 0:
+                raise MemoryError()
+            self.seq_cap = cap
+        self.starts[self.nseq] = start
+        self.ends[self.nseq] = end
+        self.nseq += 1
+        return self.nseq - 1
+
+    cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) except -1:
+        """Append the tokens of s[0:n]."""
+        cdef Py_ssize_t i, k = 0
+        cdef unsigned char c
+        cdef int32_t t
+        for i in range(n + 1):
+            c = TOKEN_BYTE[s[i]] if i < n else 0
+            if c:
+                if k == self.word_cap:
+                    if grow_array(<void**>&self.word, &self.word_cap, k + 1, 1, -1) < 0:
+                        raise MemoryError()
+                self.word[k] = <char>c
+                k += 1
+            elif k:
+                t = self._final(table, k)
+                if t >= 0:
+                    self._push(t)
+                k = 0
+        return 0
+
+    def add_texts(self, texts, int table):
+        """``add_text`` of each text, then a sequence spanning its sentences:
+        an int64 array of (first, end, span) sequence indices per text."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        cdef Py_ssize_t k, count = len(texts), first
+        out = np.empty((count, 3), dtype=np.int64)
+        cdef int64_t[:, ::1] o = out
+        cdef bytes b
+        for k in range(count):
+            b = texts[k]
+            first = self._lines(<const unsigned char*><const char*>b, len(b), table)
+            o[k, 0] = first
+            o[k, 1] = self.nseq
+            o[k, 2] = self._span(first, self.nseq)
+        return out
+
+    def add_text(self, bytes data, int table):
+        """One sequence per non-empty line of ``data`` (SPL); returns the
+        index of the first."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        return self._lines(<const unsigned char*><const char*>data, len(data), table)
+
+    def add_file(self, path, int table):
+        """``add_text`` of the file at ``path`` (str or bytes), read in C
+        (no bytes object per file)."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        if _WINDOWS:            # fopen takes ANSI paths there: let Python open it
+            with open(path, "rb") as f:
+                data = f.read()
+            return self.add_text(data, table)
+        cdef bytes name = os.fsencode(path)
+        cdef FILE* fp = fopen(<const char*>name, b"rb")
+        cdef Py_ssize_t size = 0, cap = 65536
+        cdef size_t got, want
+        cdef unsigned char* buf
+        cdef int err
+        if fp == NULL:
+            err = errno
+            raise OSError(err, os.strerror(err), path)
+        buf = <unsigned char*>malloc(cap)
+        if buf == NULL:
+            fclose(fp)
+            raise MemoryError()
+        try:
+            while True:
+                if size == cap and grow_array(<void**>&buf, &cap, size + 1, 1, -1) < 0:
+                    raise MemoryError()
+                want = <size_t>(cap - size)
+                got = fread(buf + size, 1, want, fp)
+                size += <Py_ssize_t>got
+                if got < want:              # end of file, or an error
+                    if ferror(fp):
+                        err = errno
+                        raise OSError(err, os.strerror(err), path)
+                    break
+            return self._lines(buf, size, table)
+        finally:
+            free(buf)
+            fclose(fp)
+
+    cdef Py_ssize_t _lines(self, const unsigned char* s, Py_ssize_t n, int table) except -1:
+        cdef Py_ssize_t i = 0, j
+        cdef Py_ssize_t first = self.nseq
+        cdef int64_t start
+        while i < n:
+            j = i
+            while j < n and s[j] != 10:
+                j += 1
+            if j > i:
+                start = self.ntok
+                self._scan(s + i, j - i, table)
+                self._sequence(start, self.ntok)
+            i = j + 1
+        return first
+
+    def add_sentences(self, sentences, int table, bint joined=False):
+        """One sequence per sentence (bytes), or with ``joined`` one sequence
+        of all their tokens; returns the index of the first."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        cdef Py_ssize_t first = self.nseq
+        cdef int64_t start = self.ntok
+        cdef bytes b
+        for sentence in sentences:
+            b = sentence
+            if not joined:
+                start = self.ntok
+            self._scan(<const unsigned char*><const char*>b, len(b), table)
+            if not joined:
+                self._sequence(start, self.ntok)
+        if joined:
+            self._sequence(start, self.ntok)
+        return first
+
+    def add_span(self, Py_ssize_t first, Py_ssize_t last):
+        """A sequence from the start of sequence ``first`` to the end of
+        sequence ``last - 1`` (empty when ``first == last``); returns its index."""
+        if not (0 <= first <= last <= self.nseq):
+            raise ValueError(f"sequences [{first}, {last}) out of range")
+        return self._span(first, last)
+
+    cdef Py_ssize_t _span(self, Py_ssize_t first, Py_ssize_t last) except -1:
+        if first == last:
+            return self._sequence(self.ntok, self.ntok)
+        return self._sequence(self.starts[first], self.ends[last - 1])
+
+    def arrays(self):
+        """(tokens int32, seq_start int64, seq_end int64) as new numpy arrays."""
+        tokens = np.empty(self.ntok, dtype=np.int32)
+        starts = np.empty(self.nseq, dtype=np.int64)
+        ends = np.empty(self.nseq, dtype=np.int64)
+        cdef int32_t[::1] t = tokens
+        cdef int64_t[::1] a = starts
+        cdef int64_t[::1] b = ends
+        if self.ntok:
+            memcpy(&t[0], self.tokens, self.ntok * sizeof(int32_t))
+        if self.nseq:
+            memcpy(&a[0], self.starts, self.nseq * sizeof(int64_t))
+            memcpy(&b[0], self.ends, self.nseq * sizeof(int64_t))
+        return tokens, starts, ends

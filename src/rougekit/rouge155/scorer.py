@@ -1,0 +1,483 @@
+"""``Rouge155``: ROUGE-1.5.5.pl's numbers from Python, without Perl.
+
+>>> from rougekit.rouge155 import Rouge155
+>>> scorer = Rouge155(max_n=2, stem=True)
+>>> scores = scorer.score("The cats sat on the mat.", ["A cat sat on a mat."])
+>>> scores["ROUGE-1"].recall, scores["ROUGE-1"].hits, scores["ROUGE-2"].fmeasure
+(0.66667, 4.0, 0.4)
+>>> result = scorer.score_corpus(["The cats sat on the mat.", "Dogs barked."],
+...                              [["A cat sat on a mat."], ["The dog barks.", "Dogs bark."]])
+>>> print(result.render().splitlines()[1])
+A ROUGE-1 Average_R: 0.73333 (95%-conf.int. 0.66667 - 0.80000)
+
+A text is a summary with one sentence per line (the script's SPL format);
+``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
+"""
+import os
+from array import array
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from rougekit import _backend
+from rougekit.rouge155.config import Config, Evaluation
+from rougekit.rouge155.lexicon import exceptions, stopwords
+from rougekit.rouge155.options import Options
+from rougekit.rouge155.results import (
+    DocumentScore,
+    Interval,
+    MeasureResult,
+    Rouge155Result,
+    SystemResult,
+)
+from rougekit.rouge155.text import (
+    FormatError,
+    format_name,
+    limit_lcs_sentences,
+    limit_text,
+    read_sentences,
+)
+
+__all__ = ["Rouge155"]
+
+Text = Union[str, bytes]
+
+
+class _InMemory:
+    """A summary given as text (SPL), not as a file; hashed by identity."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+
+def _summary(text, i, j=None) -> "_InMemory":
+    """candidates[i] (j None) or references[i][j] as an in-memory summary."""
+    if type(text) is str:
+        return _InMemory(text.encode("utf-8", "surrogateescape"))
+    if isinstance(text, str):
+        return _InMemory(str(text).encode("utf-8", "surrogateescape"))
+    if isinstance(text, (bytes, bytearray)):
+        return _InMemory(bytes(text))
+    name = "candidates[%d]" % i if j is None else "references[%d][%d]" % (i, j)
+    raise TypeError(f"{name} must be a str or bytes, not {type(text).__name__}")
+
+
+def _display(path) -> str:
+    return os.fsdecode(path) if isinstance(path, (str, bytes)) else "<text>"
+
+
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def _read(path) -> bytes:
+    """A file's bytes (a directory is an error, not an empty summary)."""
+    fd = os.open(path, os.O_RDONLY | _O_BINARY)
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except IsADirectoryError:
+        raise FileNotFoundError(f"{_display(path)} is a directory, not a summary file") from None
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+class _Corpus:
+    """Every summary of a run as token ids, documents built on first use.
+
+    A document is one summary read with one stemming setting: its sentences
+    (the LCS reader's) are consecutive sequences of the kernel's
+    ``TokenCorpus``, and its n-gram tokens one more sequence: the span of
+    its sentences, or under ``-b``, where the two readers cut differently,
+    a sequence of its own.
+    """
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.tokens = _backend.rouge155.TokenCorpus(
+            stopwords() if options.remove_stopwords else (), exceptions())
+        self.doc_ngram = array("i")
+        self.doc_sent_lo = array("i")
+        self.doc_sent_hi = array("i")
+        self.doc_source: list = []
+        self._docs: dict = {}
+        self._sentences: dict = {}
+        self._no_limit = not options.word_limit and not options.byte_limit
+        self._plain_formats: dict = {}
+
+    def _data(self, source) -> bytes:
+        return source.data if isinstance(source, _InMemory) else _read(source)
+
+    def _raw_sentences(self, source, fmt):
+        key = (source, fmt)
+        sents = self._sentences.get(key)
+        if sents is None:
+            data = self._data(source)
+            try:
+                sents = read_sentences(data, fmt)
+            except FormatError as e:
+                raise ValueError(f"{_display(source)}: {e}") from None
+            self._sentences[key] = sents
+        return sents
+
+    def _plain(self, fmt) -> bool:
+        """Whether summaries in format fmt read as plain lines (SPL, no limit)."""
+        plain = self._plain_formats.get(fmt)
+        if plain is None:
+            plain = self._plain_formats[fmt] = self._no_limit and format_name(fmt) == "SPL"
+        return plain
+
+    def _register(self, key, first, last, ngram) -> int:
+        d = len(self.doc_ngram)
+        self.doc_ngram.append(ngram)
+        self.doc_sent_lo.append(first)
+        self.doc_sent_hi.append(last)
+        self.doc_source.append(key[0])
+        self._docs[key] = d
+        return d
+
+    def prefetch(self, sources, stem: bool):
+        """Build the documents of in-memory SPL texts, ``(source, fmt)``
+        pairs, in one kernel call."""
+        keys, texts = [], []
+        for source, fmt in sources:
+            key = (source, fmt, stem)
+            if (isinstance(source, _InMemory) and key not in self._docs and self._plain(fmt)):
+                self._docs[key] = -1          # claimed: the same text listed twice
+                keys.append(key)
+                texts.append(source.data)
+        if texts:
+            spans = self.tokens.add_texts(texts, 1 if stem else 0)
+            d = len(self.doc_ngram)
+            self.doc_sent_lo.extend(spans[:, 0].tolist())
+            self.doc_sent_hi.extend(spans[:, 1].tolist())
+            self.doc_ngram.extend(spans[:, 2].tolist())
+            self.doc_source.extend(key[0] for key in keys)
+            self._docs.update(zip(keys, range(d, d + len(keys))))
+
+    def doc(self, source, fmt, stem: bool) -> int:
+        key = (source, fmt, stem)
+        d = self._docs.get(key)
+        if d is not None:
+            return d
+        o = self.options
+        tc = self.tokens
+        table = 1 if stem else 0
+        if self._plain(fmt):
+            if isinstance(source, _InMemory):
+                first = tc.add_text(source.data, table)
+            else:
+                try:
+                    first = tc.add_file(source, table)
+                except IsADirectoryError:
+                    raise FileNotFoundError(f"{_display(source)} is a directory, "
+                                            "not a summary file") from None
+        else:
+            sents = self._raw_sentences(source, fmt)
+            first = tc.add_sentences(limit_lcs_sentences(sents, o.word_limit, o.byte_limit),
+                                     table)
+        last = len(tc)
+        if o.byte_limit:
+            ngram = tc.add_sentences(limit_text(sents, byte_limit=o.byte_limit), table,
+                                     joined=True)
+        else:
+            ngram = tc.add_span(first, last)
+        return self._register(key, first, last, ngram)
+
+    def arrays(self):
+        tokens, starts, ends = self.tokens.arrays()
+        return (tokens, starts, ends,
+                np.array(self.doc_ngram, dtype=np.int32),
+                np.array(self.doc_sent_lo, dtype=np.int32),
+                np.array(self.doc_sent_hi, dtype=np.int32),
+                max(self.tokens.vocab_size(), 1))
+
+
+class _Jobs:
+    """The evaluations of one (system, measure): document indices for the
+    kernel (``score_evals``'s ``jobs``)."""
+
+    def __init__(self):
+        self.peer_seq = array("i")
+        self.peer_bag = array("i")
+        self.model_off = array("q", [0])
+        self.model_seq = array("i")
+        self.model_bag = array("i")
+
+    def arrays(self):
+        def np_(a, dt):
+            return np.frombuffer(a, dtype=dt) if len(a) else np.zeros(0, dtype=dt)
+        return (np_(self.peer_seq, np.int32), np_(self.peer_bag, np.int32),
+                np_(self.model_off, np.int64), np_(self.model_seq, np.int32),
+                np_(self.model_bag, np.int32))
+
+
+class Rouge155:
+    """ROUGE-1.5.5.pl's scores: configured with keyword arguments that stand
+    for the script's flags (see :mod:`rougekit.rouge155.options` for the
+    table), e.g. ``Rouge155(max_n=4, weight=1.2, skip_distance=4,
+    skip_unigrams=True, stem=True, remove_stopwords=True)`` for
+    ``-n 4 -w 1.2 -2 4 -u -m -s``.
+
+    - ``score(candidate, references)``: one evaluation's scores per measure;
+    - ``score_corpus(candidates, references)``: one system over many
+      evaluations (one or more references each), averages and intervals;
+    - ``score_config(config, systems=None)``: a configuration read by
+      :func:`~rougekit.rouge155.read_config` or
+      :func:`~rougekit.rouge155.read_file_list`, every system or some.
+
+    ``threads`` (not an option of the script) is how many threads score the
+    measures and resample (default: all cores); the numbers do not depend
+    on it.
+
+    Bad options raise ``ValueError`` or ``TypeError`` naming the keyword; a
+    missing summary ``FileNotFoundError``; a model without tokens under
+    ROUGE-W (where the script dies with "Illegal division by zero") and an
+    unreadable input format ``ValueError``.
+    """
+
+    def __init__(self, *, threads: Optional[int] = None, **options):
+        self.options = Options(**options)
+        self.threads = _check_threads(threads)
+
+    @classmethod
+    def from_options(cls, options: Options, threads: Optional[int] = None) -> "Rouge155":
+        self = cls.__new__(cls)
+        self.options = options
+        self.threads = _check_threads(threads)
+        return self
+
+    # -- entry points -------------------------------------------------------
+
+    def score(self, candidate: Text, references: Union[Text, Sequence[Text]]
+              ) -> Dict[str, DocumentScore]:
+        """The scores of one candidate against its references, by measure label.
+
+        These are the numbers the script prints with ``-d`` for this
+        evaluation (its average over one evaluation is the same number).
+        """
+        result = self.score_corpus([candidate], [references], system_id="A")
+        system = result.systems["A"]
+        return {label: m.documents["1"] for label, m in system.measures.items()}
+
+    def score_corpus(self, candidates: Sequence[Text],
+                     references: Sequence[Union[Text, Sequence[Text]]], *,
+                     system_id: str = "A") -> Rouge155Result:
+        """One system's candidates, each against its references (a text or a
+        list of texts); evaluation IDs are 1, 2, ... in order."""
+        if isinstance(candidates, (str, bytes)):
+            raise TypeError("candidates must be a list of texts, not a single "
+                            f"{type(candidates).__name__}")
+        candidates = list(candidates)
+        references = list(references)
+        if len(candidates) != len(references):
+            raise ValueError(f"candidates has {len(candidates)} texts but references has "
+                             f"{len(references)} items")
+        evaluations = []
+        for i, (cand, refs) in enumerate(zip(candidates, references)):
+            if isinstance(refs, (str, bytes, bytearray)):
+                refs = [refs]
+            refs = list(refs)
+            if not refs:
+                raise ValueError(f"references[{i}] is empty: give at least one reference")
+            evaluations.append(Evaluation(
+                id=str(i + 1), input_format="SPL", peers={system_id: _summary(cand, i)},
+                models=[(str(j), _summary(r, i, j)) for j, r in enumerate(refs)]))
+        return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
+
+    def score_config(self, config: Config,
+                     systems: Union[None, str, Sequence[str]] = None) -> Rouge155Result:
+        """Score a configuration: every system it names (``systems=None``,
+        the script's ``-a``), one system ID, or a list of them (in the order
+        given)."""
+        if systems is None:
+            peers = list(config.systems)
+        elif isinstance(systems, str):
+            peers = [systems]
+        else:
+            peers = list(systems)
+        return _Run(self.options, config, self.threads).run(peers)
+
+
+# Below this many summaries a run stays on one thread.
+THREAD_MIN_DOCS = 2000
+
+
+class _Run:
+    """One run of the script over a configuration: documents, jobs, kernel
+    calls, bootstrap, results."""
+
+    def __init__(self, options: Options, config: Config, threads: Optional[int] = None):
+        self.options = options
+        self.threads = threads if threads is not None else (os.cpu_count() or 1)
+        self.config = config
+        self.corpus = _Corpus(options)
+        self.measures = options.measures()
+        self.missing: List = []
+
+    def _map(self, fn, items):
+        """[fn(x) for x in items], on several threads when there is work for them
+        (a pool costs more than it saves on small corpora)."""
+        if self.threads <= 1 or len(items) <= 1 or len(self.corpus.doc_ngram) < THREAD_MIN_DOCS:
+            return [fn(x) for x in items]
+        with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
+            return list(pool.map(fn, items))
+
+    def _bootstrap(self, columns):
+        """The script's averages and bounds of each measure's three columns.
+        The columns are independent given the draws (which every call makes
+        anew from the same seeds), so halves run on two threads."""
+        o = self.options
+        kernel = _backend.rouge155
+
+        def boot(part):
+            table = np.ascontiguousarray(np.hstack(part))
+            return kernel.bootstrap(table, o.resamples, o.confidence,
+                                    token_counts=o.counting_unit == 1, alpha=o.alpha)
+
+        half = (len(columns) + 1) // 2
+        parts = [columns[:half], columns[half:]] if half > 1 else [columns]
+        done = self._map(boot, [p for p in parts if p])
+        return tuple(np.concatenate([d[i] for d in done]) for i in range(3))
+
+    def run(self, peers: List[str]) -> Rouge155Result:
+        o = self.options
+        corpus = self.corpus
+        # The script stems with a global flag that -M switches off after
+        # stemming a model: replay it in the script's order.
+        stem_now = o.stem
+        plans = []          # (peer, instance keys, [(measure, jobs)])
+        for peer in peers:
+            evals = []
+            for ev in self.config.evaluations:
+                if peer in ev.peers:
+                    evals.append(ev)
+                elif self.measures:
+                    self.missing.append((ev.id, peer))
+            if not o.stem_models_only:
+                corpus.prefetch([(src, ev.input_format) for ev in evals
+                                 for src in [ev.peers[peer]] + [m for _, m in ev.models]],
+                                stem_now)
+            per_measure = []
+            shared: Dict[bool, _Jobs] = {}
+            for measure in self.measures:
+                kind = measure.kind
+                # Without -M every document of a run is read with one stemming
+                # setting, so the measures share their jobs.
+                cache_key = stem_now if not o.stem_models_only else None
+                if cache_key in shared:
+                    per_measure.append((measure, shared[cache_key]))
+                    continue
+                jobs = _Jobs()
+                doc = corpus.doc
+                if not o.stem_models_only:
+                    # One stemming setting: a document serves as sequences and bag.
+                    peer_seq, model_seq, model_off = jobs.peer_seq, jobs.model_seq, jobs.model_off
+                    for ev in evals:
+                        fmt = ev.input_format
+                        peer_seq.append(doc(ev.peers[peer], fmt, stem_now))
+                        model_seq.extend([doc(m, fmt, stem_now) for _, m in ev.models])
+                        model_off.append(len(model_seq))
+                    jobs.peer_bag = peer_seq
+                    jobs.model_bag = model_seq
+                else:
+                    # -M: the script's stemming flag changes as it goes (see above).
+                    for ev in evals:
+                        fmt = ev.input_format
+                        pd = doc(ev.peers[peer], fmt, stem_now)
+                        jobs.peer_seq.append(pd)
+                        jobs.peer_bag.append(pd)
+                        for _, model_src in ev.models:
+                            if kind == "N":
+                                seq_flag = bag_flag = stem_now
+                            elif kind == "W":     # its sentences as they are, its bag stemmed
+                                seq_flag, bag_flag = stem_now, True
+                            else:                 # L, S: stemmed
+                                seq_flag = bag_flag = True
+                            if kind != "N":
+                                stem_now = False
+                            md = doc(model_src, fmt, seq_flag)
+                            jobs.model_seq.append(md)
+                            jobs.model_bag.append(md if bag_flag == seq_flag else
+                                                  doc(model_src, fmt, bag_flag))
+                        jobs.model_off.append(len(jobs.model_seq))
+                if cache_key is not None:
+                    shared[cache_key] = jobs
+                per_measure.append((measure, jobs))
+            keys = ["%s.%s" % (ev.id, peer) for ev in evals]
+            plans.append((peer, evals, keys, per_measure))
+
+        arrays = corpus.arrays()
+        kernel = _backend.rouge155
+        params: Dict[str, Any] = dict(
+            skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
+            weight=o.weight if o.weight is not None else 1.0,
+            best_model=o.formula == "B", alpha=o.alpha)
+        # Every (system, measure) is one kernel call over all its evaluations;
+        # the calls release the GIL, so they run on all cores.
+        calls: Dict[tuple, tuple] = {}
+        for *_, per_measure in plans:
+            for measure, jobs in per_measure:
+                calls.setdefault((id(jobs), measure.kind, measure.n, measure.unigrams),
+                                 (measure, jobs))
+
+        def score(call):
+            measure, jobs = call
+            return kernel.score_evals(measure.kind, arrays, jobs.arrays(), n=measure.n,
+                                      skip_unigrams=measure.unigrams, **params)
+
+        outputs = dict(zip(calls, self._map(score, list(calls.values()))))
+        for key, (_, bad) in outputs.items():
+            if bad >= 0:
+                empty = int(calls[key][1].model_seq[bad])
+                raise ValueError(
+                    "ROUGE-W: model summary %s has no tokens; the script dies here "
+                    "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
+        systems = {}
+        for peer, evals, keys, per_measure in plans:
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            measures = {}
+            columns = []
+            for measure, jobs in per_measure:
+                values = outputs[(id(jobs), measure.kind, measure.n, measure.unigrams)][0]
+                values = values[order] if len(order) else values
+                if o.counting_unit == 0:
+                    columns.append(values[:, 3:6])
+                else:
+                    columns.append(values[:, [0, 2, 1]])
+                measures[measure.label] = values
+            if o.counting_unit != 2 and columns:
+                avg, lo, hi = self._bootstrap(columns)
+            eval_ids = [evals[i].id for i in order]
+            results = {}
+            for k, (label, values) in enumerate(measures.items()):
+                averages: list
+                if o.counting_unit == 2:
+                    averages = [None] * 6
+                else:
+                    c = 3 * k
+                    averages = [_printed(avg[c + j]) for j in range(3)] + [
+                        Interval(_printed(lo[c + j]), _printed(hi[c + j])) for j in range(3)]
+                results[label] = MeasureResult(label, averages, eval_ids, values)
+            systems[peer] = SystemResult(peer, results)
+        return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
+                              confidence_label=o.confidence_label, missing=self.missing)
+
+
+def _check_threads(threads):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
+        raise ValueError(f"threads must be None (all cores) or an int >= 1, got {threads!r}")
+    return threads
+
+
+def _printed(x) -> float:
+    """A value as the script prints it (``%7.5f``), back as a float."""
+    return float("%.5f" % x)

@@ -1,0 +1,282 @@
+"""``rougekit.rouge155`` from Python: its numbers are the CLI's and the script's.
+
+- ``Rouge155.score_config`` renders the CLI's bytes, and its numbers equal
+  the ones the real script prints (parsed with ``==``);
+- ``score_corpus`` on texts equals ``score_config`` on the same files, and
+  ``score`` one evaluation's ``-d`` numbers;
+- the token functions ``rouge_w`` and ``rouge_s`` count as the script does
+  (its ``-t 1 -d`` lines print the counts);
+- bad options and inputs raise ``ValueError``/``TypeError`` naming the
+  keyword, ``FileNotFoundError`` naming the file.
+"""
+import random
+
+import pytest
+
+import rougekit
+from _rouge155 import (
+    items_to_evals,
+    kernel_names,
+    oracle,
+    run_kit,
+    run_perl,
+    use_kernel,
+    write_inputs,
+)
+from rougekit._counts import rouge155_pair_counts
+from rougekit.rouge155 import (
+    ConfigError,
+    Options,
+    Rouge155,
+    options,
+    read_config,
+    read_file_list,
+)
+
+API_OPTIONS = [
+    ("-n 4 -w 1.2 -2 4 -u -m -s -a -d",
+     dict(max_n=4, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True,
+          remove_stopwords=True)),
+    ("-n 2 -l 15 -f B -p 0.3 -c 90 -r 300 -2 -1 -U -a -d",
+     dict(max_n=2, word_limit=15, formula="B", alpha=0.3, confidence=90, resamples=300,
+          skip_distance=-1, skip_both=True)),
+    ("-n 2 -b 60 -t 1 -w 1.5 -M -a -d",
+     dict(max_n=2, byte_limit=60, counting_unit=1, weight=1.5, stem_models_only=True)),
+    ("-n 1 -t 2 -x -2 3 -a -d", dict(max_n=1, counting_unit=2, rouge_l=False, skip_distance=3)),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    items = oracle().gen_items(71, 30, allow_empty_refs=False)
+    d = tmp_path_factory.mktemp("api")
+    write_inputs(d, items_to_evals(items))
+    return d, items
+
+
+@pytest.mark.parametrize("flags,kwargs", API_OPTIONS, ids=[f for f, _ in API_OPTIONS])
+@pytest.mark.parametrize("kernel", kernel_names())
+def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags, kwargs,
+                                                     kernel):
+    workdir, _ = corpus
+    use_kernel(monkeypatch, kernel)
+    argv = flags.split() + ["config.xml"]
+    perl = run_perl(workdir, argv)
+    assert perl.returncode == 0, perl
+    kit = run_kit(workdir, argv)
+    monkeypatch.chdir(workdir)
+    result = Rouge155(**kwargs).score_config(read_config("config.xml"))
+    assert result.render_bytes(per_document=True) == kit.stdout == perl.stdout
+    assert Options(**kwargs).to_argv() == options.parse_argv(argv)[0].to_argv()
+    # The numbers themselves, against the script's printed ones.
+    parsed = oracle().parse_output(perl.stdout.decode("utf-8"))["systems"]["A"]
+    for label, m in result["A"].measures.items():
+        if kwargs.get("counting_unit") == 2:
+            assert parsed["counts"][label] == {"M": int(m.model_count), "P": int(m.peer_count),
+                                               "H": int(m.hits)}
+            continue
+        avg = parsed["averages"][label]
+        assert (m.recall, m.precision, m.fmeasure) == (avg["R"], avg["P"], avg["F"])
+        assert list(m.recall_interval) == avg["R_ci"]
+        assert list(m.fmeasure_interval) == avg["F_ci"]
+        if not kwargs.get("counting_unit"):
+            per = parsed["per_eval"][label]
+            assert {k.split(".")[0]: {"R": d.recall, "P": d.precision, "F": d.fmeasure}
+                    for k, d in zip(per, [m.documents[k.split(".")[0]] for k in per])} == {
+                        k.split(".")[0]: v for k, v in per.items()}
+
+
+@pytest.mark.parametrize("kernel", kernel_names())
+def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypatch, kernel):
+    workdir, items = corpus
+    use_kernel(monkeypatch, kernel)
+    kw = dict(max_n=2, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True)
+    scorer_ = Rouge155(**kw)
+    from_texts = scorer_.score_corpus([it["candidate"] for it in items],
+                                      [it["references"] for it in items])
+    monkeypatch.chdir(workdir)
+    from_files = scorer_.score_config(read_config("config.xml"))
+    assert from_texts.render(per_document=True) == from_files.render(per_document=True)
+    for i in (0, 7, 19):
+        single = scorer_.score(items[i]["candidate"], items[i]["references"])
+        assert single == {label: m.documents[str(i + 1)]
+                          for label, m in from_files["A"].measures.items()}
+
+
+def test_file_list_api_equals_cli(corpus, tmp_path, monkeypatch):
+    _, items = corpus
+    write_inputs(tmp_path, items_to_evals(items), fmt="ISI", file_list=True)
+    kit = run_kit(tmp_path, ["-n", "2", "-d", "-z", "ISI", "config.lst", "S1"])
+    monkeypatch.chdir(tmp_path)
+    result = Rouge155(max_n=2).score_config(read_file_list("config.lst", "ISI", "S1"))
+    assert result.render_bytes(per_document=True) == kit.stdout
+
+
+# --- the token functions, against the script's counts ------------------------------------
+
+def _pairs(seed, count):
+    rng = random.Random(seed)
+    vocab = ["w%d" % i for i in range(8)]
+    pairs = []
+    for _ in range(count):
+        cand = [rng.choice(vocab) for _ in range(rng.randint(0, 12))]
+        ref = [rng.choice(vocab) for _ in range(rng.randint(1, 12))]
+        pairs.append((cand, ref))
+    pairs += [(["a", "b", "c", "d"], ["a", "b", "x", "c", "d"]), (["a"], ["a"]),
+              (["b", "a"], ["a", "b"]), (["x", "y"], ["x", "y"])]
+    return pairs
+
+
+@pytest.mark.parametrize("flags,kind,params", [
+    ("-x -w 1.2", "W", dict(weight=1.2)),
+    ("-x -w 2", "W", dict(weight=2.0)),
+    ("-x -2 4", "S", dict(skip_distance=4.0)),
+    ("-x -2 1 -u", "S", dict(skip_distance=1.0, skip_unigrams=True)),
+    ("-x -2 -1 -u", "S", dict(skip_distance=-1.0, skip_unigrams=True)),
+])
+@pytest.mark.parametrize("kernel", kernel_names())
+def test_token_functions_count_as_the_script(tmp_path, monkeypatch, flags, kind, params,
+                                             kernel):
+    use_kernel(monkeypatch, kernel)
+    pairs = _pairs(81, 60)
+    evals = [{"id": str(i + 1), "peers": {"A": " ".join(c)}, "models": [" ".join(r)]}
+             for i, (c, r) in enumerate(pairs)]
+    write_inputs(tmp_path, evals)
+    counts = run_perl(tmp_path, flags.split() + ["-t", "1", "-d", "-a", "config.xml"])
+    rounded = run_perl(tmp_path, flags.split() + ["-d", "-a", "config.xml"])
+    parsed_counts = [line.split() for line in counts.stdout.decode().splitlines()
+                     if " Eval " in line]
+    parsed_scores = oracle().parse_output(rounded.stdout.decode())["systems"]["A"]["per_eval"]
+    (label, per_eval), = parsed_scores.items()
+    assert len(parsed_counts) == len(pairs)
+    fmt = "%.15g" if kind == "W" else "%d"
+    for fields in parsed_counts:
+        i = int(fields[3].split(".")[0]) - 1
+        cand, ref = pairs[i]
+        hits, ref_total, cand_total = rouge155_pair_counts(kind, ref, cand, **params)
+        assert [fields[4], fields[5], fields[6]] == ["R:" + fmt % ref_total,
+                                                      "P:" + fmt % cand_total,
+                                                      "F:" + fmt % hits], (cand, ref)
+        if kind == "W":
+            score = rougekit.rouge_w(cand, ref, params["weight"])
+        else:
+            d = params["skip_distance"]
+            score = rougekit.rouge_s(cand, ref, None if d < 0 else d,
+                                     unigrams=params.get("skip_unigrams", False))
+        script = per_eval["%d.A" % (i + 1)]
+        if not cand:
+            assert tuple(score) == (0.0, 0.0, 0.0)
+            continue
+        assert ("%.5f" % score.recall, "%.5f" % score.precision) == (
+            "%.5f" % script["R"], "%.5f" % script["P"]), (cand, ref)
+
+
+def test_token_functions_edge_cases():
+    assert rougekit.rouge_w([], ["a"]) == (0.0, 0.0, 0.0)
+    assert rougekit.rouge_w(["a"], []) == (0.0, 0.0, 0.0)
+    p, r, f = rougekit.rouge_w(list("abcd"), list("abcd"), weight=1.0)
+    assert (p, r, f) == (1.0, 1.0, 1.0)
+    assert rougekit.rouge_s(["a"], ["a"], 4, unigrams=True) == (0.0, 0.0, 0.0)
+    assert rougekit.rouge_s([1, 2, 3], [1, 2, 3], None) == (1.0, 1.0, 1.0)
+    with pytest.raises(TypeError, match="candidate"):
+        rougekit.rouge_s("abc", ["a"])
+    with pytest.raises(ValueError, match="weight"):
+        rougekit.rouge_w(["a"], ["a"], weight=0)
+    with pytest.raises(TypeError, match="skip_distance"):
+        rougekit.rouge_s(["a"], ["a"], "4")
+    with pytest.raises(TypeError):
+        rougekit.rouge_s([["unhashable"]], ["a"])
+
+
+# --- options and errors -----------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs,error,name", [
+    (dict(max_n=-1), ValueError, "max_n"),
+    (dict(max_n=1.5), TypeError, "max_n"),
+    (dict(max_n=True), TypeError, "max_n"),
+    (dict(weight=0), ValueError, "weight"),
+    (dict(weight="1.2"), TypeError, "weight"),
+    (dict(weight=float("nan")), ValueError, "weight"),
+    (dict(word_limit=5, byte_limit=5), ValueError, "byte_limit"),
+    (dict(formula="C"), ValueError, "formula"),
+    (dict(alpha=1.5), ValueError, "alpha"),
+    (dict(confidence=101), ValueError, "confidence"),
+    (dict(resamples=0), ValueError, "resamples"),
+    (dict(counting_unit=3), ValueError, "counting_unit"),
+    (dict(stem="yes"), TypeError, "stem"),
+    (dict(skip_distance=float("inf")), ValueError, "skip_distance"),
+])
+def test_bad_options_name_the_keyword(kwargs, error, name):
+    with pytest.raises(error, match=name):
+        Rouge155(**kwargs)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        Rouge155(n=2)
+
+
+def test_bad_inputs(tmp_path, monkeypatch):
+    scorer_ = Rouge155(max_n=1)
+    with pytest.raises(TypeError, match="candidates"):
+        scorer_.score_corpus("a text", ["a"])
+    with pytest.raises(ValueError, match="references has 1"):
+        scorer_.score_corpus(["a", "b"], [["a"]])
+    with pytest.raises(ValueError, match=r"references\[0\] is empty"):
+        scorer_.score_corpus(["a"], [[]])
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\]"):
+        scorer_.score_corpus(["a"], [[3]])
+    with pytest.raises(FileNotFoundError):
+        read_config(tmp_path / "missing.xml")
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<ROUGE-EVAL>\n<EVAL ID='1'>\n</ROUGE-EVAL>\n")
+    with pytest.raises(ConfigError, match=r"bad.xml line 3"):
+        read_config(bad)
+    bad.write_text("<ROUGE-EVAL><EVAL><PEERS/></EVAL></ROUGE-EVAL>")
+    with pytest.raises(ConfigError, match="no ID attribute"):
+        read_config(bad)
+    bad.write_text('<ROUGE-EVAL><EVAL ID="1"><INPUT-FORMAT TYPE="HTML"/></EVAL></ROUGE-EVAL>')
+    with pytest.raises(ConfigError, match="unknown input type 'HTML'"):
+        read_config(bad)
+    bad.write_text('<ROUGE-EVAL><PEERS><P ID="A">x</P></PEERS></ROUGE-EVAL>')
+    with pytest.raises(ConfigError, match="outside an <EVAL>"):
+        read_config(bad)
+    lst = tmp_path / "list.txt"
+    lst.write_text("peer.txt model.txt\njust-one.txt\n")
+    with pytest.raises(ConfigError, match="list.txt line 2"):
+        read_file_list(lst)
+    # Missing summaries, a format the script cannot read, ROUGE-W's death.
+    write_inputs(tmp_path, [{"id": "1", "peers": {"A": "a b"}, "models": ["a", ""]}])
+    monkeypatch.chdir(tmp_path)
+    cfg = read_config("config.xml")
+    with pytest.raises(ValueError, match=r"models/1.1.txt has no tokens"):
+        Rouge155(weight=1.2).score_config(cfg)
+    (tmp_path / "models" / "1.1.txt").unlink()
+    with pytest.raises(FileNotFoundError, match="1.1.txt"):
+        Rouge155().score_config(cfg)
+    cfg.evaluations[0].input_format = "SIMPLE"
+    with pytest.raises(ValueError, match="unknown input format 'SIMPLE'"):
+        Rouge155().score_config(cfg)
+
+
+def test_result_objects(corpus, monkeypatch):
+    workdir, _ = corpus
+    monkeypatch.chdir(workdir)
+    cfg = read_config("config.xml")
+    cfg.evaluations[3].peers.clear()                 # evaluation 4 has no summary of A
+    result = Rouge155(max_n=1, weight=1.2).score_config(cfg)
+    assert result.missing == [("4", "A")]
+    m = result["A"]["ROUGE-W-1.2"]
+    assert len(m.documents) == len(cfg.evaluations) - 1 and "4" not in m.documents
+    assert list(m.documents)[:3] == ["1", "10", "11"]           # the instances' order
+    assert m.recall_interval.low <= m.recall <= m.recall_interval.high
+    doc = m.documents["1"]
+    assert doc.recall == float("%.5f" % doc.recall) and doc.hits > 0
+    assert "ROUGE-W-1.2" in repr(m)
+    assert str(result) == result.render()
+
+
+def test_output_bytes_of_non_ascii_ids():
+    """Perl prints a line whose characters are all below 256 one byte each,
+    and any other line in UTF-8."""
+    r = Rouge155(max_n=1).score_corpus(["a b"], [["a"]], system_id="\u00e9")
+    assert r.render_bytes().splitlines()[1].startswith(b"\xe9 ROUGE-1")
+    r = Rouge155(max_n=1).score_corpus(["a b"], [["a"]], system_id="\u65e5")
+    assert r.render_bytes().splitlines()[1].startswith("\u65e5 ROUGE-1".encode("utf-8"))
