@@ -155,3 +155,63 @@ def first_mismatches(pairs, check, limit=3):
             if len(failures) >= limit:
                 break
     return failures
+
+
+# Texts that are empty or have no tokens, and ones whose tokens only the
+# stemmer, a non-ASCII lowercase or repeats bring together.
+EDGE_TEXTS = ["", "   ", "!!! ... ???", "\n\n", "-- , --",
+              "running runs ran runner", "the the the the", "İstanbul \u212aelvin ko",
+              "caf\u00e9 na\u00efve r\u00e9sum\u00e9", "a b a b a b a b"]
+
+
+def near_duplicate_texts(sentences, n, seed):
+    """``n`` short texts from ``sentences``: windows of 1 to 24 words, and
+    copies of earlier texts with words dropped, replaced, inserted or
+    repeated, case and punctuation changed, or nothing changed at all; the
+    edge texts of ``EDGE_TEXTS`` among them. Deterministic for a seed."""
+    import random
+
+    rng = random.Random(seed)
+    pool = [s.split() for s in sentences if s.split()]
+    out = []
+    for i in range(n):
+        if i % 37 == 5:
+            out.append(EDGE_TEXTS[(i // 37) % len(EDGE_TEXTS)])
+            continue
+        if out and rng.random() < 0.45:
+            words = rng.choice(out).split() or ["x"]
+            kind = rng.randrange(5)
+            if kind == 0:
+                out.append(" ".join(words))
+                continue
+            if kind == 1:
+                out.append(" ".join(words).upper() + rng.choice(["", ".", "!", " ?"]))
+                continue
+            rate = rng.choice([0.1, 0.2, 0.3, 0.5])
+            edited = []
+            for w in words:
+                r = rng.random()
+                if r < rate / 3:
+                    continue
+                if r < 2 * rate / 3:
+                    edited.append(rng.choice(words))
+                elif r < rate:
+                    edited += [w, rng.choice(words)]
+                else:
+                    edited.append(w)
+            out.append(" ".join(edited))
+        else:
+            words = rng.choice(pool)
+            k = rng.randint(1, 24)
+            s = rng.randrange(max(1, len(words) - k + 1))
+            out.append(" ".join(words[s:s + k]))
+    return out
+
+
+def corpus_sentences(pairs):
+    """The sentences of a list of corpus pairs (candidates and references)."""
+    out = []
+    for p in pairs:
+        for text in [p["candidate"]] + list(p["references"]):
+            out += [s for s in text.split("\n") if s.strip()]
+    return out

@@ -18,7 +18,7 @@ import rougekit
 from rougekit import _backend
 
 ROOT = Path(rougekit.__file__).resolve().parent
-KERNELS = ("engine", "lcs", "overlap", "porter", "tokenizer")
+KERNELS = ("engine", "index", "lcs", "overlap", "porter", "tokenizer")
 
 # Everything a user might touch: scoring on every path, the CLI's modules.
 EXERCISE = """
@@ -31,6 +31,8 @@ s.score_batch(["a b"] * 40, ["b a"] * 40, threads=2)
 rougekit.score_corpus(["a b c"], [["a c", "b"]], bootstrap=20, seed=1)
 rougekit.rouge_l(["a", "b"], ["b"])
 rouge_scorer._score_lcs(["a", "b"], ["b"])
+rougekit.RougeIndex(["a b", "c"]).top_k("a", 1)
+rougekit.deduplicate(["a b", "a b", "c"], threads=2)
 extensions = sorted(name for name, module in sys.modules.items()
                     if name.startswith("rougekit") and
                     getattr(module, "__file__", "").endswith((".so", ".pyd")))

@@ -9,8 +9,10 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
-``score_frame`` (scores as columns of a pandas, polars or pyarrow table;
-``rougekit.dask`` and ``rougekit.spark`` for clusters);
+``RougeIndex`` (one query against many stored texts) and ``deduplicate``
+(the Self-Instruct / Alpaca ROUGE-L filter); ``score_frame`` (scores as
+columns of a pandas, polars or pyarrow table; ``rougekit.dask`` and
+``rougekit.spark`` for clusters);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
@@ -33,6 +35,7 @@ from rougekit.evaluator import (
 )
 from rougekit.frames import score_frame
 from rougekit.hf import compute
+from rougekit.index import RougeIndex, deduplicate
 from rougekit.scoring import Score
 from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
 from rougekit.token_metrics import (
@@ -67,4 +70,6 @@ __all__ = [
     "score_frame",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
+    # many texts at once: one query against a collection, de-duplication
+    "RougeIndex", "deduplicate",
 ]

@@ -18,8 +18,8 @@ Everything else in rougekit reaches the kernels through this module::
 """
 import os
 
-__all__ = ["NAME", "PURE_REQUESTED", "engine", "lcs", "overlap", "porter", "rouge155",
-           "tokenizer"]
+__all__ = ["NAME", "PURE_REQUESTED", "engine", "index", "lcs", "overlap", "porter",
+           "rouge155", "tokenizer"]
 
 #: True when ROUGEKIT_PURE_PYTHON asks for the pure-Python twins.
 PURE_REQUESTED = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
@@ -28,6 +28,7 @@ _use_pure = PURE_REQUESTED
 if not _use_pure:
     try:
         from rougekit._core import engine_c as engine
+        from rougekit._core import index_c as index
         from rougekit._core import lcs_c as lcs
         from rougekit._core import overlap_c as overlap
         from rougekit._core import porter_c as porter
@@ -39,6 +40,7 @@ if not _use_pure:
 
 if _use_pure:
     from rougekit._core import engine_py as engine  # type: ignore[no-redef]
+    from rougekit._core import index_py as index  # type: ignore[no-redef]
     from rougekit._core import lcs_py as lcs  # type: ignore[no-redef]
     from rougekit._core import overlap_py as overlap  # type: ignore[no-redef]
     from rougekit._core import porter_py as porter  # type: ignore[no-redef]

@@ -31,13 +31,13 @@ import csv
 import io
 import json
 import sys
-import time
 
 import numpy as np
 
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
 from rougekit._multi_ref import column_means
+from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit.corpus import MULTI_REF_POLICIES, _item_scores
 from rougekit.signature import Signature
@@ -171,39 +171,6 @@ COMPARE_FIELDS = ("candidate_a", "candidate_b")
 
 
 # --- scoring in chunks, with a progress line -----------------------------------
-
-class Progress:
-    """A coarse progress line on stderr, drawn only when stderr is a terminal
-    (so logs and pipes stay clean); cleared when done or interrupted."""
-
-    def __init__(self, total, label="scoring", unit="items"):
-        self.total, self.label, self.unit = total, label, unit
-        self.active = sys.stderr.isatty()
-        self.shown = False
-        self.last = 0.0
-
-    def update(self, done):
-        now = time.monotonic()
-        if not self.active or (now - self.last < 0.1 and done < self.total):
-            return
-        self.last = now
-        width = 30
-        filled = width * done // self.total if self.total else width
-        # Marked first: a Ctrl-C during the write must still erase the line.
-        self.shown = True
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{self.total} {self.unit}")
-        sys.stderr.flush()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.shown:
-            sys.stderr.write("\r\033[K")       # erase the line
-            sys.stderr.flush()
-        return False
-
 
 def scoring_options(args):
     return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer,

@@ -12,6 +12,8 @@ them directly, so ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
 ``porter``    NLTK's Porter stemmer, and a stem cache
 ``tokenizer`` rouge-score's default tokens straight to ids
 ``engine``    a whole pair scored: tokens, kernels, P/R/F
+``index``     many texts as ids: one query against all, the greedy
+              de-duplication filter (RougeIndex, deduplicate)
 ============  ====================================================
 
 ``vocab.pxd`` (the token hash table), ``mem.pxd`` (array growth),

@@ -43,4 +43,56 @@ static inline int rk_flag_get(volatile long *f) {
 }
 #endif
 
+/* Atomically add v to *p; returns the value before. */
+#if defined(_MSC_VER)
+static inline long rk_fetch_add(volatile long *p, long v) {
+    return _InterlockedExchangeAdd(p, v);
+}
+#else
+static inline long rk_fetch_add(volatile long *p, long v) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+#endif
+
+/* A readers-writer state shared between threads: 0 free, n > 0 read by n
+   users, -1 held by one writer. Never blocks: a try that fails tells the
+   caller to raise (an index is never read while it is being changed). */
+#if defined(_MSC_VER)
+static inline int rk_rw_try_read(volatile long *s) {
+    long cur = _InterlockedCompareExchange(s, 0, 0);
+    while (cur >= 0) {
+        long seen = _InterlockedCompareExchange(s, cur + 1, cur);
+        if (seen == cur) return 1;
+        cur = seen;
+    }
+    return 0;
+}
+static inline void rk_rw_read_done(volatile long *s) { _InterlockedDecrement(s); }
+static inline int rk_rw_try_write(volatile long *s) {
+    return _InterlockedCompareExchange(s, -1, 0) == 0;
+}
+static inline void rk_rw_write_done(volatile long *s) { _InterlockedExchange(s, 0); }
+#else
+static inline int rk_rw_try_read(volatile long *s) {
+    long cur = __atomic_load_n(s, __ATOMIC_ACQUIRE);
+    while (cur >= 0) {
+        if (__atomic_compare_exchange_n(s, &cur, cur + 1, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_ACQUIRE))
+            return 1;
+    }
+    return 0;
+}
+static inline void rk_rw_read_done(volatile long *s) {
+    __atomic_fetch_sub(s, 1, __ATOMIC_RELEASE);
+}
+static inline int rk_rw_try_write(volatile long *s) {
+    long expected = 0;
+    return __atomic_compare_exchange_n(s, &expected, -1, 0, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+static inline void rk_rw_write_done(volatile long *s) {
+    __atomic_store_n(s, 0, __ATOMIC_RELEASE);
+}
+#endif
+
 #endif

@@ -1,0 +1,538 @@
+"""Pure-Python twin of ``index_c``: many texts scored against one query, and
+the greedy de-duplication filter.
+
+A ``TextIndex`` stores texts as *units*: token ids for rougeL (``KIND_L``),
+n-gram ids for rougeN (``kind`` = n). ``set_query_*`` prepares one query and
+``score_range(lo, hi, out)`` writes into ``out[lo:hi]`` the F-measure of the
+query against stored texts ``lo`` to ``hi - 1``, exactly as rouge-score's
+``_score_lcs(query_tokens, stored_tokens)`` or ``_score_ngrams`` computes it:
+the query is the *target*, the stored text the *prediction* (as in
+Self-Instruct's ``scorer.score(new_instruction, existing)``), so
+``P = hits / len(stored)`` and ``R = hits / len(query)``; F is symmetric.
+
+``Dedup(index, first, threshold, parts)`` runs the Self-Instruct/Alpaca rule
+over the index's texts ``first`` to the end: a text is kept when its F
+against every earlier kept text and every text before ``first`` (the pool
+it is compared ``against``) is at most ``threshold``. Most pairs are never
+scored: the filter is a set-similarity join (``min_hits``,
+``prefix_length``, ``length_range`` are its exact bounds):
+
+* a text is a multiset of units; the k-th occurrence of unit u is the
+  element (u, k), so the multiset overlap of two texts is the size of the
+  intersection of their element sets, and an LCS (or a clipped n-gram
+  overlap) never exceeds it;
+* elements are ordered rarest first; two texts whose overlap reaches t share
+  an element among the first ``count - t + 1`` elements of each (prefix
+  filtering), so each kept text is listed under its prefix elements only
+  (an inverted index) and a new text meets only the kept texts listed under
+  its own prefix;
+* shared elements come in the same order in both texts' sorted elements,
+  so where a new text first meets a kept one, at positions i and j, is the
+  rarest element they share and they have at most min(a - i, b - j) in
+  common; after the last meeting, the rest lies beyond one of the two
+  prefixes (positional and prefix-count filtering, as in PPJoin). The
+  pair needs t = ``min_hits(a, b, threshold)`` common units (which also
+  bounds the sizes a, b);
+* a candidate is then checked by its exact overlap (a merge of sorted
+  elements, from the last meeting on) and only then by its LCS, computed
+  with the new text as the bit-vector side, and compared with
+  ``threshold`` as rouge-score's float F (for rougeN the overlap is the
+  clipped n-gram overlap itself).
+
+Texts are processed in blocks: ``probe(lo, hi, part, flags)`` marks the
+block's texts that already fail against the texts kept before the block
+(threads calling it at once, each with its own part, share the texts), and
+``commit(lo, hi, flags)`` then decides the block's texts in order, checking
+each surviving text against the texts kept earlier in the block.
+
+>>> index = TextIndex(KIND_L, False, True)
+>>> index.add_texts(["the cat sat on the mat", "a dog"])
+2
+>>> index.set_query_text("the cat sat")
+3
+>>> out = [0.0, 0.0]
+>>> index.score_range(0, 2, out)
+>>> out
+[0.6666666666666666, 0.0]
+"""
+import bisect
+import math
+import threading
+from typing import Any, Dict, Hashable, List, Sequence, Tuple
+
+from rougekit._core.engine_py import lcs_prf
+from rougekit._core.porter_py import StemCache
+from rougekit._core.tokenizer_py import words
+
+__all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_length",
+           "length_range"]
+
+KIND_L = -1
+
+# Relative margin on every bound computed in floating point. The bounds
+# compare rouge-score's computed F, which is within a few units in the last
+# place (about 1e-15 relative) of the exact harmonic mean 2h / (a + b); a
+# margin of 1e-9 covers that and the rounding of the bound itself, and only
+# ever makes the filter let through a few more pairs, never fewer.
+MARGIN = 1e-9
+
+# Unit ids stay below this (as the compiled twin's int32 ids).
+_MAX_IDS = 0x7FFFFFF0
+
+
+def fmeasure_of(hits: int, target_count: int, prediction_count: int) -> float:
+    """rouge-score's F of ``hits`` common units between a target of
+    ``target_count`` units and a prediction of ``prediction_count``: 0.0
+    when either is empty, else ``2 * P * R / (P + R)`` with
+    ``P = hits / prediction_count`` and ``R = hits / target_count``, in
+    rouge-score's order of operations (``engine_py``'s arithmetic).
+
+    >>> fmeasure_of(2, 3, 2)
+    0.8
+    """
+    if not target_count or not prediction_count:
+        return 0.0
+    return float(lcs_prf(hits, target_count, prediction_count)[2])
+
+
+def min_hits(target_count: int, prediction_count: int, threshold: float) -> int:
+    """The fewest common units with which two texts of these sizes have
+    ``fmeasure_of(...) > threshold``; -1 when no number of them (up to the
+    shorter size) gets there.
+
+    Every count below the start of the search is proven too small: F never
+    exceeds the exact 2h / (a + b) by more than a few ulps, so F > threshold
+    needs h > threshold * (a + b) / 2 * (1 - MARGIN); from there the counts
+    are tried in turn with rouge-score's arithmetic itself.
+
+    >>> min_hits(10, 10, 0.7), min_hits(10, 30, 0.7), min_hits(0, 5, 0.0)
+    (8, -1, -1)
+    """
+    a, b = target_count, prediction_count
+    if a == 0 or b == 0:
+        return -1
+    m = a if a < b else b
+    h = max(int(threshold * (a + b) * 0.5 * (1.0 - MARGIN)) - 1, 0)
+    while h <= m:
+        if fmeasure_of(h, a, b) > threshold:
+            return h
+        h += 1
+    return -1
+
+
+def _hits_lower_bound(count: int, threshold: float) -> int:
+    """A lower bound on the common units any pair with a text of ``count``
+    units needs for F > threshold (0 <= threshold < 1): h > threshold * a /
+    (2 - threshold), as the other text has at least h units."""
+    x = threshold * count / (2.0 - threshold)
+    return int(x - x * MARGIN) + 1
+
+
+def prefix_length(count: int, threshold: float) -> int:
+    """How many of a text's rarest elements must be listed (or probed) so
+    that every pair with F > threshold shares one of them: ``count - t + 1``
+    for ``t`` the fewest common elements such a pair has; 0 when no pair can
+    pass (``threshold >= 1``: F is at most 1) or the text is empty.
+
+    >>> prefix_length(10, 0.7), prefix_length(10, 0.0), prefix_length(10, 1.0)
+    (5, 10, 0)
+    """
+    if count <= 0 or threshold >= 1.0:
+        return 0
+    return max(count - _hits_lower_bound(count, threshold) + 1, 0)
+
+
+def length_range(count: int, threshold: float) -> tuple:
+    """``(low, high)``: the sizes a text may have to pass ``threshold`` with
+    a text of ``count`` units (F <= 2 min(a, b) / (a + b), within rounding);
+    a safe superset, ``high`` is None when unbounded.
+
+    >>> length_range(10, 0.7)
+    (5, 19)
+    """
+    x = threshold * count / (2.0 - threshold)
+    low = int(x - x * MARGIN)
+    if threshold <= 0.0:
+        return low, None
+    y = count * (2.0 - threshold) / threshold
+    return low, math.ceil(y + y * MARGIN)
+
+
+def _check_kind(kind: int) -> int:
+    if isinstance(kind, bool) or not isinstance(kind, int):
+        raise TypeError(f"kind must be an int, not {type(kind).__name__}")
+    if kind != KIND_L and not 1 <= kind <= 9:
+        raise ValueError(f"kind must be {KIND_L} (rougeL) or 1 to 9 (rougeN), got {kind}")
+    return kind
+
+
+def _check_range(lo: Any, hi: Any, n: int) -> None:
+    for name, v in (("lo", lo), ("hi", hi)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    if not 0 <= lo <= hi <= n:
+        raise ValueError(f"need 0 <= lo <= hi <= {n}, got lo={lo}, hi={hi}")
+
+
+class TextIndex:
+    """Texts stored as unit ids, scored against one query at a time (see the
+    module docstring). With ``default_tokens``, texts are ``str`` tokenized
+    as rouge-score's default tokenizer does (stemming with ``use_stemmer``);
+    otherwise they come as lists of hashable tokens (``add_token_lists``)."""
+
+    def __init__(self, kind: int, use_stemmer: bool, default_tokens: bool) -> None:
+        self.kind = _check_kind(kind)
+        self.default_tokens = bool(default_tokens)
+        self._stems = StemCache() if use_stemmer and default_tokens else None
+        self._token_ids: Dict[Hashable, int] = {}
+        self._ngram_ids: Dict[tuple, int] = {}
+        self._units: List[tuple] = []
+        self._readers = 0                 # Dedup objects reading the texts
+        self._query: tuple = ()
+        self._masks: Dict[int, int] = {}  # rougeL: unit -> bits of query positions
+        self._qcounts: Dict[int, int] = {}  # rougeN: unit -> count in the query
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+    def count(self, i: int) -> int:
+        """The number of units (tokens, or n-grams) of stored text ``i``."""
+        return len(self._units[i])
+
+    def unit_space(self) -> int:
+        """One more than the largest unit id in use."""
+        return len(self._ngram_ids) if self.kind > 1 else len(self._token_ids)
+
+    # -- tokens to units ------------------------------------------------------
+
+    def _tokens_of_text(self, text: str) -> List[str]:
+        return words(text.lower(), self._stems.stem if self._stems is not None else None)
+
+    def _units_of(self, tokens: Sequence[Hashable], add: bool) -> tuple:
+        """Unit ids of a token list; unseen tokens get new ids when ``add``,
+        else -1 (they match nothing stored)."""
+        ids = self._token_ids
+        if add:
+            if len(ids) + len(tokens) > _MAX_IDS:
+                raise ValueError("too many distinct tokens for one index")
+            tok = [ids.setdefault(t, len(ids)) for t in tokens]
+        else:
+            tok = [ids.get(t, -1) for t in tokens]
+        n = self.kind
+        if n <= 1:
+            return tuple(tok)
+        grams = self._ngram_ids
+        if add:
+            return tuple(grams.setdefault(tuple(tok[i:i + n]), len(grams))
+                         for i in range(len(tok) - n + 1))
+        return tuple(grams.get(tuple(tok[i:i + n]), -1) for i in range(len(tok) - n + 1))
+
+    # -- adding texts ----------------------------------------------------------
+
+    def _check_writable(self) -> None:
+        if self._readers:
+            raise RuntimeError("this index is being read (a deduplication holds it): "
+                               "its texts and query cannot change now")
+
+    def add_texts(self, texts: Sequence[str]) -> int:
+        """Tokenize and store ``texts`` (each a ``str``); returns the new size."""
+        if not self.default_tokens:
+            raise ValueError("this index takes token lists (add_token_lists), not texts")
+        self._check_writable()
+        texts = list(texts)
+        for i, t in enumerate(texts):
+            if type(t) is not str:
+                raise TypeError(f"texts[{i}] must be str, not {type(t).__name__}")
+        for t in texts:
+            self._units.append(self._units_of(self._tokens_of_text(t), True))
+        return len(self._units)
+
+    def add_token_lists(self, token_lists: Sequence[Sequence[Hashable]]) -> int:
+        """Store texts given as lists of hashable tokens; returns the new size."""
+        if self.default_tokens:
+            raise ValueError("this index tokenizes texts itself (add_texts)")
+        self._check_writable()
+        lists = [list(tokens) for tokens in token_lists]
+        for tokens in lists:
+            for t in tokens:
+                hash(t)               # unhashable: TypeError before anything is added
+        for tokens in lists:
+            self._units.append(self._units_of(tokens, True))
+        return len(self._units)
+
+    # -- one query against many ------------------------------------------------
+
+    def _set_query(self, units: tuple) -> int:
+        self._query = units
+        self._masks = {}
+        self._qcounts = {}
+        if self.kind == KIND_L:
+            for j, u in enumerate(units):
+                if u >= 0:
+                    self._masks[u] = self._masks.get(u, 0) | (1 << j)
+        else:
+            for u in units:
+                if u >= 0:
+                    self._qcounts[u] = self._qcounts.get(u, 0) + 1
+        return len(units)
+
+    def set_query_text(self, text: str) -> int:
+        """Make ``text`` the query; returns its number of units."""
+        if not self.default_tokens:
+            raise ValueError("this index takes token lists (set_query_tokens), not texts")
+        if type(text) is not str:
+            raise TypeError(f"query must be str, not {type(text).__name__}")
+        self._check_writable()
+        return self._set_query(self._units_of(self._tokens_of_text(text), False))
+
+    def set_query_tokens(self, tokens: Sequence[Hashable]) -> int:
+        """Make a list of hashable tokens the query; returns its number of units."""
+        if self.default_tokens:
+            raise ValueError("this index tokenizes texts itself (set_query_text)")
+        self._check_writable()
+        return self._set_query(self._units_of(list(tokens), False))
+
+    def _hits(self, units: tuple) -> int:
+        if self.kind == KIND_L:
+            a = len(self._query)
+            full = (1 << a) - 1
+            S = full
+            masks = self._masks
+            for u in units:
+                m = masks.get(u)
+                if m:
+                    t = S & m
+                    S = ((S + t) | (S - t)) & full
+            return a - S.bit_count()
+        hits = 0
+        used: Dict[int, int] = {}
+        q = self._qcounts
+        for u in units:
+            c = q.get(u)
+            if c is not None and used.get(u, 0) < c:
+                used[u] = used.get(u, 0) + 1
+                hits += 1
+        return hits
+
+    def score_range(self, lo: int, hi: int, out: Any) -> None:
+        """``out[i]`` = F of the query (target) against stored text i
+        (prediction), for lo <= i < hi."""
+        _check_range(lo, hi, len(self._units))
+        if len(out) < hi:
+            raise ValueError(f"out has {len(out)} items, need at least {hi}")
+        a = len(self._query)
+        for i in range(lo, hi):
+            units = self._units[i]
+            b = len(units)
+            out[i] = fmeasure_of(self._hits(units), a, b) if a and b else 0.0
+
+
+class Dedup:
+    """The greedy filter over ``index``'s texts ``first`` to the end, against
+    the texts before ``first`` (see the module docstring). While it exists,
+    the index takes no new texts."""
+
+    def __init__(self, index: TextIndex, first: int, threshold: float, parts: int) -> None:
+        self._released = True           # until the index is held
+        if not isinstance(index, TextIndex):
+            raise TypeError(f"index must be a TextIndex, not {type(index).__name__}")
+        _check_range(first, first, len(index))
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+            raise TypeError(f"threshold must be a float, not {type(threshold).__name__}")
+        threshold = float(threshold)
+        if not threshold >= 0.0:
+            raise ValueError(f"threshold must be >= 0 here, got {threshold!r}")
+        if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+            raise ValueError(f"parts must be an int >= 1, got {parts!r}")
+        self._index = index
+        self._n = len(index)
+        self._first = first
+        self._thr = threshold
+        self._parts = parts
+        self._lcs = index.kind == KIND_L
+        self._stats = {"met": 0, "candidates": 0, "verified": 0}
+        self._taken = 0                     # texts of the block taken by probes
+        self._taking = threading.Lock()
+        units = index._units[:self._n]
+        # Elements: the k-th occurrence of unit u is (u, k); rank them by
+        # document frequency, rarest first (ties by the element itself).
+        df: Dict[tuple, int] = {}
+        texts_elements = []
+        for us in units:
+            seen: Dict[int, int] = {}
+            elements = []
+            for u in us:
+                k = seen.get(u, 0)
+                seen[u] = k + 1
+                elements.append((u, k))
+                df[(u, k)] = df.get((u, k), 0) + 1
+            texts_elements.append(elements)
+        rank = {e: r for r, e in enumerate(sorted(df, key=lambda e: (df[e], e)))}
+        self._elements = [sorted(rank[e] for e in els) for els in texts_elements]
+        self._units = units
+        # rank -> [(kept text, position of the rank in it, its size)],
+        # texts ascending
+        self._lists: Dict[int, List[Tuple[int, int, int]]] = {}
+        index._readers += 1
+        self._released = False
+        for i in range(first):
+            self._insert(i)
+
+    def close(self) -> None:
+        """Let the index take texts again (also done when the object goes)."""
+        if not self._released:
+            self._released = True
+            self._index._readers -= 1
+
+    def __del__(self) -> None:
+        self.close()
+
+    def stats(self) -> Dict[str, int]:
+        """Counts so far: entries of the inverted index read (met: a pair
+        meets once per shared prefix element), pairs within every bound,
+        whose element overlap was computed (candidates), and pairs then
+        scored with rouge-score's F (verified)."""
+        return dict(self._stats)
+
+    def _insert(self, i: int) -> None:
+        els = self._elements[i]
+        for j, e in enumerate(els[:prefix_length(len(els), self._thr)]):
+            self._lists.setdefault(e, []).append((i, j, len(els)))
+
+    def _check(self, x: int, y: int, c: List[int], masks: Dict[int, int]) -> bool:
+        """Score candidate y of x: whether F > threshold. Its exact element
+        overlap is the c[0] shared elements up to the last meeting (c[1],
+        c[2]) plus those after it."""
+        ex, ey = self._elements[x], self._elements[y]
+        a, b = len(ex), len(ey)
+        stats = self._stats
+        stats["candidates"] += 1
+        o = c[0] + len(set(ex[c[1] + 1:]) & set(ey[c[2] + 1:]))
+        if o < min_hits(a, b, self._thr):
+            return False
+        stats["verified"] += 1
+        if not self._lcs:
+            h = o           # rougeN: the element overlap is the clipped overlap
+        else:
+            if not masks:
+                for j, u in enumerate(self._units[x]):
+                    masks[u] = masks.get(u, 0) | (1 << j)
+            full = (1 << a) - 1
+            S = full
+            for u in self._units[y]:
+                m = masks.get(u)
+                if m:
+                    t = S & m
+                    S = ((S + t) | (S - t)) & full
+            h = a - S.bit_count()
+        return fmeasure_of(h, a, b) > self._thr
+
+    def _violates(self, x: int, id_lo: int, id_hi: int) -> bool:
+        """Whether text x has F > threshold against a listed text y with
+        id_lo <= y < id_hi."""
+        els = self._elements[x]
+        a = len(els)
+        p = prefix_length(a, self._thr)
+        if p == 0:
+            return False
+        low, high = length_range(a, self._thr)
+        need: Dict[int, int] = {}          # fewest common units, by size of y
+        # y -> [meetings, last i, last j, first i, scored yet]
+        cands: Dict[int, List[int]] = {}
+        masks: Dict[int, int] = {}         # x's LCS masks, once needed
+        met = 0
+        try:
+            for i, e in enumerate(els[:p]):
+                entries = self._lists.get(e, [])
+                for k in range(bisect.bisect_left(entries, (id_lo, -1, -1)), len(entries)):
+                    y, j, b = entries[k]
+                    if y >= id_hi:
+                        break
+                    met += 1
+                    if b < low or (high is not None and b > high):
+                        continue                # never a candidate
+                    c = cands.get(y)
+                    if c is not None:
+                        c[0] += 1
+                        c[1], c[2] = i, j
+                        continue
+                    # The first meeting is at the rarest element x and y
+                    # share, at position i of x and j of y: the others lie
+                    # after it in both, so there are at most min(a - i, b - j)
+                    # common ones. A y that fails this fails at every later
+                    # meeting too.
+                    t = need.get(b)
+                    if t is None:
+                        t = need[b] = min_hits(a, b, self._thr)
+                    if 0 <= t <= min(a - i, b - j):
+                        cands[y] = [1, i, j, i, 0]
+                # A text met at every element since its first meeting, twice
+                # or more, is likely a near-duplicate: scored at once, a hit
+                # ends the probe without reading the other lists.
+                for y, c in cands.items():
+                    if not c[4] and c[1] == i and c[0] >= 2 and c[0] == i - c[3] + 1:
+                        c[4] = 1
+                        if self._check(x, y, c, masks):
+                            return True
+        finally:
+            self._stats["met"] += met
+        for y, c in cands.items():
+            if c[4]:
+                continue
+            b = len(self._elements[y])
+            # Shared elements come in the same order in both texts, and the
+            # ones up to the last meeting (c[1], c[2]) are the c[0] met. Any
+            # later one within x's prefix was not met, so it lies beyond y's
+            # listed prefix, as do all after it; else they all lie beyond
+            # x's prefix.
+            py = prefix_length(b, self._thr)
+            rest = max(min(a - c[1] - 1, b - py), min(a - p, b - c[2] - 1))
+            if c[0] + rest >= need[b] and self._check(x, y, c, masks):
+                return True
+        return False
+
+    def _check_block(self, lo: int, hi: int, flags: Any) -> None:
+        if self._released:
+            raise ValueError("this Dedup is closed")
+        _check_range(lo, hi, self._n)
+        if lo < self._first:
+            raise ValueError(f"lo must be >= first ({self._first}), got {lo}")
+        if len(flags) < self._n:
+            raise ValueError(f"flags has {len(flags)} items, need {self._n}")
+
+    def probe(self, lo: int, hi: int, part: int, flags: Any) -> None:
+        """``flags[i]`` = 1 if text i fails against the texts kept so far,
+        else 0, for the texts i in [lo, hi) that no other probe call has
+        taken since the last commit: threads calling it at once, each with
+        its own ``part`` (0 to parts - 1), share the block text by text, so
+        a slow thread holds back no other. Every probe of a block must end
+        before its commit."""
+        self._check_block(lo, hi, flags)
+        if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < self._parts:
+            raise ValueError(f"part must be in [0, {self._parts}), got {part!r}")
+        while True:
+            with self._taking:
+                i = lo + self._taken
+                self._taken += 1
+            if i >= hi:
+                return
+            flags[i] = 1 if self._violates(i, 0, lo) else 0
+
+    def commit(self, lo: int, hi: int, flags: Any) -> int:
+        """Decide texts lo to hi - 1 in order, after ``probe`` has flagged
+        every one of them: a text not flagged is kept unless it fails against
+        a text kept earlier in the block. Leaves ``flags[i]`` 0 for a kept
+        text, 1 for a dropped one; returns the number kept."""
+        self._check_block(lo, hi, flags)
+        self._taken = 0
+        kept = 0
+        for i in range(lo, hi):
+            if flags[i]:
+                flags[i] = 1
+                continue
+            if self._violates(i, lo, i):
+                flags[i] = 1
+                continue
+            self._insert(i)
+            kept += 1
+        return kept

@@ -1,0 +1,378 @@
+"""Many texts at once: ``RougeIndex`` (one query against a stored collection)
+and ``deduplicate`` (the Self-Instruct / Alpaca ROUGE-L filter).
+
+Both give exactly rouge-score's numbers. Each F is the F-measure rouge-score
+computes for the pair, with the *query* (or the new text) as the target and
+the stored (or earlier) text as the prediction, as Self-Instruct calls
+``scorer.score(new_instruction, existing)`` and Alpaca
+``rouge_scorer._score_lcs(new_tokens, existing_tokens)``: P = hits /
+len(stored), R = hits / len(query), F = 2PR / (P + R). F is symmetric, so
+the roles only matter for P and R. rougeL is ``_score_lcs``; rouge1 to
+rouge9 are ``_score_ngrams`` of the n-gram counts. Texts are tokenized once,
+by rouge-score's default tokenizer (``use_stemmer``) or by ``tokenizer``.
+
+>>> index = RougeIndex(["The cat sat on the mat.", "A dog barked.", "The cat sat."])
+>>> index.scores("the cat sat on a mat").tolist()
+[0.8333333333333334, 0.2222222222222222, 0.6666666666666666]
+>>> index.top_k("the cat sat on a mat", 2)
+[(0, 0.8333333333333334), (2, 0.6666666666666666)]
+>>> deduplicate(["Give three tips for staying healthy.",
+...              "Give three tips for staying very healthy.",
+...              "Describe the water cycle."])
+[0, 2]
+"""
+import functools
+import math
+import os
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from rougekit import _backend, tokenizers
+from rougekit._checks import as_list, check_int, check_real, thread_count
+from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._progress import Progress
+from rougekit._rouge_types import ROUGE_LSUM, parse_rouge_types
+from rougekit.tokenize import lowered_str
+
+__all__ = ["RougeIndex", "deduplicate"]
+
+Text = Union[str, bytes]
+
+# Stored texts below which a query is scored on the calling thread: handing
+# work to other threads costs more than it saves.
+_PARALLEL_TEXTS = 5000
+# Threads deduplicate uses at most (each holds 4 bytes per text of scratch).
+_MAX_PARTS = 256
+# Texts tokenized per kernel call (progress moves between calls).
+_ADD_CHUNK = 20000
+
+# --- worker threads -----------------------------------------------------------------
+
+_pool: Optional[ThreadPoolExecutor] = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+def _workers(threads: int) -> ThreadPoolExecutor:
+    """A process-wide pool with at least ``threads`` threads (the kernels
+    release the GIL, so they run in parallel); made anew after a fork."""
+    global _pool, _pool_size
+    with _pool_lock:
+        if _pool is None or _pool_size < threads:
+            if _pool is not None:
+                _pool.shutdown(wait=False)
+            _pool = ThreadPoolExecutor(max_workers=threads,
+                                       thread_name_prefix="rougekit-index")
+            _pool_size = threads
+        return _pool
+
+
+def _forget_pool() -> None:
+    global _pool, _pool_size
+    _pool, _pool_size = None, 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _run_parts(threads: int, run: Any) -> None:
+    """``run(part)`` for part in range(threads): part 0 on this thread, the
+    others on the pool; waits for all, then raises the first error."""
+    futures: List[Future] = []
+    if threads > 1:
+        pool = _workers(threads - 1)
+        futures = [pool.submit(run, part) for part in range(1, threads)]
+    error: Optional[BaseException] = None
+    try:
+        run(0)
+    except BaseException as exc:  # wait for the others before raising
+        error = exc
+    for f in futures:
+        try:
+            f.result()
+        except BaseException as exc:
+            error = error or exc
+    if error is not None:
+        raise error
+
+
+# --- arguments ----------------------------------------------------------------------
+
+def _kind(rouge_type: Any) -> int:
+    if not isinstance(rouge_type, str):
+        raise TypeError(f"rouge_type must be a str, not {type(rouge_type).__name__}")
+    kind = parse_rouge_types([rouge_type], "rouge_type")[0][1]
+    if kind == ROUGE_LSUM:
+        raise ValueError("rouge_type 'rougeLsum' is not supported here: it scores "
+                         "sentence by sentence; use 'rougeL' or 'rouge1' to 'rouge9'")
+    return kind
+
+
+class _Tokens:
+    """How texts reach the kernel: ``str`` straight to its compiled default
+    tokenizer; ``bytes`` as rouge-score reads them (ASCII-lowercased, then
+    decoded), re-joined into a str with the same tokens; with a custom
+    tokenizer, its token lists."""
+
+    def __init__(self, tokenizer: Any, use_stemmer: bool) -> None:
+        if tokenizer:
+            if not callable(getattr(tokenizer, "tokenize", None)):
+                raise TypeError("tokenizer must have a tokenize(text) method; "
+                                f"got {type(tokenizer).__name__}")
+            stemming = tokenizers.default_stemming(tokenizer)
+        else:
+            stemming = bool(use_stemmer)
+        self.default = stemming is not None
+        self.stemming = bool(stemming)
+        self.tokenizer = tokenizer
+
+    def kernel(self, kind: int) -> Any:
+        return _backend.index.TextIndex(kind, self.stemming, self.default)
+
+    def text(self, text: Any, name: str) -> Any:
+        if not self.default:
+            return list(self.tokenizer.tokenize(text))
+        if type(text) is str:
+            return text
+        if isinstance(text, bytes):
+            return " ".join(WORD_RE.findall(lowered_str(text, name)))
+        if isinstance(text, str):
+            return str(text)
+        raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
+
+    def add(self, kernel: Any, texts: Sequence[Any], name: str, offset: int = 0) -> int:
+        """Store texts (called ``name[offset]``, ``name[offset + 1]``, ... in
+        errors); returns the kernel's new size."""
+        return self.add_items(kernel, [self.text(t, f"{name}[{offset + i}]")
+                                       for i, t in enumerate(texts)])
+
+    def add_items(self, kernel: Any, items: List[Any]) -> int:
+        if self.default:
+            return kernel.add_texts(items)
+        return kernel.add_token_lists(items)
+
+    def query(self, kernel: Any, query: Any) -> int:
+        q = self.text(query, "query")
+        if self.default:
+            return kernel.set_query_text(q)
+        return kernel.set_query_tokens(q)
+
+
+# --- RougeIndex ---------------------------------------------------------------------
+
+class RougeIndex:
+    """Texts tokenized once and stored as token ids, scored against a query.
+
+    Args:
+      texts: texts to store first (``str`` or ``bytes``; anything with a
+        custom ``tokenizer``).
+      rouge_type: "rougeL" (``_score_lcs``) or "rouge1" to "rouge9"
+        (``_score_ngrams``).
+      tokenizer: an object with ``tokenize(text) -> list of hashable
+        tokens``, as ``RougeScorer``'s; default: rouge-score's tokenizer.
+      use_stemmer: Porter-stem tokens longer than 3 characters (default
+        tokenizer only, as in rouge-score).
+      threads: worker threads for ``scores`` (default: all cores).
+
+    Text ids are 0, 1, 2, ... in the order texts were added. Scores are F
+    against every stored text, the query being the target (module
+    docstring), each equal to rouge-score's F for that pair. One index may
+    be shared between threads; its calls take turns.
+
+    >>> index = RougeIndex(rouge_type="rouge1")
+    >>> index.add("the cat sat"), index.add("the dog")
+    (0, 1)
+    >>> index.max("the cat")
+    (0, 0.8)
+    """
+
+    def __init__(self, texts: Iterable[Text] = (), rouge_type: str = "rougeL",
+                 tokenizer: Optional[Any] = None, use_stemmer: bool = False, *,
+                 threads: Optional[int] = None) -> None:
+        self._kind = _kind(rouge_type)
+        self.rouge_type = rouge_type
+        self._tokens = _Tokens(tokenizer, use_stemmer)
+        self.use_stemmer = self._tokens.stemming
+        self._threads = thread_count(threads)
+        self._kernel = self._tokens.kernel(self._kind)
+        self._lock = threading.Lock()
+        self.extend(texts)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a RougeIndex cannot be pickled (it keeps token ids, not the "
+                        "texts); build one from the texts where it is needed")
+
+    def __len__(self) -> int:
+        return len(self._kernel)
+
+    def __repr__(self) -> str:
+        return (f"RougeIndex({len(self)} texts, rouge_type={self.rouge_type!r}, "
+                f"use_stemmer={self.use_stemmer!r})")
+
+    def add(self, text: Text) -> int:
+        """Store one text; returns its id."""
+        item = self._tokens.text(text, "text")
+        with self._lock:
+            return self._tokens.add_items(self._kernel, [item]) - 1
+
+    def extend(self, texts: Iterable[Text]) -> None:
+        """Store several texts, in order (all or none: a bad text is an
+        error naming it, and none of them is stored)."""
+        items = as_list(texts, "texts", "a list of texts")
+        with self._lock:
+            self._tokens.add(self._kernel, items, "texts")
+
+    def scores(self, query: Text) -> np.ndarray:
+        """F of ``query`` against every stored text, in id order (float64)."""
+        with self._lock:
+            self._tokens.query(self._kernel, query)
+            n = len(self._kernel)
+            out = np.empty(n, dtype=np.float64)
+            threads = min(self._threads, max(n, 1))
+            if threads == 1 or n < _PARALLEL_TEXTS:
+                self._kernel.score_range(0, n, out)
+                return out
+            bounds = [n * k // threads for k in range(threads + 1)]
+            _run_parts(threads, lambda k: self._kernel.score_range(
+                bounds[k], bounds[k + 1], out))
+            return out
+
+    def top_k(self, query: Text, k: int) -> List[Tuple[int, float]]:
+        """The ``k`` best ``(id, F)``: F descending, ids ascending on ties."""
+        k = check_int("k", k, minimum=0)
+        f = self.scores(query)
+        n = len(f)
+        if k == 0 or n == 0:
+            return []
+        if k >= n:
+            order = np.argsort(-f, kind="stable")
+        else:
+            # The k-th best F, then every better one and the first ids of
+            # those equal to it.
+            part = np.argpartition(-f, k - 1)[:k]
+            kth = f[part].min()
+            better = np.flatnonzero(f > kth)
+            tied = np.flatnonzero(f == kth)[:k - len(better)]
+            chosen = np.concatenate([better, tied])
+            order = chosen[np.lexsort((chosen, -f[chosen]))]
+        return [(int(i), float(f[i])) for i in order[:k]]
+
+    def max(self, query: Text) -> Tuple[int, float]:
+        """``(id, F)`` of the best stored text (the first id on ties)."""
+        f = self.scores(query)
+        if len(f) == 0:
+            raise ValueError("max() of an empty RougeIndex")
+        i = int(np.argmax(f))
+        return i, float(f[i])
+
+
+# --- deduplicate ----------------------------------------------------------------------
+
+def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str = "rougeL",
+                against: Sequence[Text] = (), *, tokenizer: Optional[Any] = None,
+                use_stemmer: bool = False, threads: Optional[int] = None,
+                progress: Optional[bool] = None) -> List[int]:
+    """Indices of the texts kept by the Self-Instruct / Alpaca rule: in
+    order, a text is kept when its F against every text kept before it and
+    every text of ``against`` is at most ``threshold``.
+
+    The decisions are exactly those of the loop over rouge-score::
+
+        kept, pool = [], list(against)
+        for i, text in enumerate(texts):
+            if all(scorer.score(text, p)[rouge_type].fmeasure <= threshold
+                   for p in pool):
+                kept.append(i)
+                pool.append(text)
+
+    but most pairs are never scored (exact bounds on the token overlap
+    rule them out; see ``rougekit._core.index_py``), and the work runs on
+    ``threads`` threads (default: all cores).
+
+    Args:
+      texts: the texts to filter (``str`` or ``bytes``).
+      threshold: the largest F a kept text may have against another
+        (compared as a float; >= 1 keeps everything, < 0 only the first
+        text, and that only without ``against``).
+      rouge_type: "rougeL" or "rouge1" to "rouge9".
+      against: texts every kept text is also compared with, themselves
+        never filtered (Self-Instruct's seed tasks, an existing pool).
+      tokenizer: an object with ``tokenize(text)``, as ``RougeScorer``'s.
+      use_stemmer: Porter-stem tokens longer than 3 characters (default
+        tokenizer only).
+      threads: worker threads (default: all cores).
+      progress: draw a progress line on stderr: True, False, or None for
+        "when stderr is a terminal and the run lasts over a second".
+
+    >>> deduplicate(["a b c d", "a b c e", "x y z"], threshold=0.7)
+    [0, 2]
+    >>> deduplicate(["a b c d", "a b c e"], threshold=0.75)
+    [0, 1]
+    """
+    return _run_dedup(texts, threshold, rouge_type, against, tokenizer, use_stemmer,
+                      threads, progress)[0]
+
+
+def _probe(dedup: Any, lo: int, hi: int, flags: np.ndarray, part: int) -> None:
+    dedup.probe(lo, hi, part, flags)
+
+
+def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
+               against: Sequence[Text], tokenizer: Optional[Any], use_stemmer: bool,
+               threads: Optional[int], progress: Optional[bool]
+               ) -> Tuple[List[int], Dict[str, int]]:
+    """``deduplicate``, and the filter's counts (``Dedup.stats``)."""
+    thr = check_real("threshold", threshold)
+    if math.isnan(thr):
+        raise ValueError("threshold must be a number, not NaN")
+    kind = _kind(rouge_type)
+    texts = as_list(texts, "texts", "a list of texts")
+    against = as_list(against, "against", "a list of texts")
+    threads = thread_count(threads)
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be True, False or None, not {type(progress).__name__}")
+    tokens = _Tokens(tokenizer, use_stemmer)
+    kernel = tokens.kernel(kind)
+    n, first = len(texts), len(against)
+    with Progress(first + n, "deduplicate: tokenizing", "texts", progress,
+                  0.0 if progress else 1.0) as bar:
+        for name, items, base in (("against", against, 0), ("texts", texts, first)):
+            for lo in range(0, len(items), _ADD_CHUNK):
+                tokens.add(kernel, items[lo:lo + _ADD_CHUNK], name, lo)
+                bar.update(base + min(lo + _ADD_CHUNK, len(items)))
+    if thr < 0:
+        # Every F is >= 0 > threshold: only a first text with nothing to
+        # be compared with is kept.
+        return ([0] if n and not first else []), {"candidates": 0, "overlaps": 0,
+                                                  "verified": 0}
+    threads = min(threads, _MAX_PARTS)
+    dedup = _backend.index.Dedup(kernel, first, thr, threads)
+    flags = np.zeros(first + n, dtype=np.uint8)
+    kept = 0
+    try:
+        with Progress(n, "deduplicate", "texts", progress,
+                      0.0 if progress else 1.0) as bar:
+            lo, block = first, 256
+            while lo < first + n:
+                hi = min(lo + block, first + n)
+                start = time.perf_counter()
+                _run_parts(threads, functools.partial(_probe, dedup, lo, hi, flags))
+                kept += dedup.commit(lo, hi, flags)
+                # Blocks of about 50 ms: short enough for the progress line
+                # and Ctrl-C, long enough that threads outweigh their start.
+                spent = time.perf_counter() - start
+                if spent < 0.025 and block < 65536:
+                    block *= 2
+                elif spent > 0.1 and block > 64:
+                    block //= 2
+                lo = hi
+                bar.update(lo - first, f", {kept} kept")
+        stats = dedup.stats()
+    finally:
+        dedup.close()
+    return np.flatnonzero(flags[first:] == 0).tolist(), stats
