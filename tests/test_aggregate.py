@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rougekit import rouge_scorer, scoring
+from rougekit import aggregate, rouge_scorer, scoring
 from rougekit.aggregate import MeanAggregator
 from rougekit.scoring import Score
 
@@ -259,3 +259,60 @@ def test_agrees_with_fsum_on_typical_data():
     mean = aggregate_all({"m": (v,)} for v in values).result()["m"][0]
     assert abs(mean - math.fsum(values) / len(values)) <= math.ulp(mean)
     assert scoring.Score is Score
+
+
+# ---------------------------------------------------------------------------
+# Columns: add_columns and exact_means, vectorized with numpy
+# ---------------------------------------------------------------------------
+
+ANY_FINITE = st.floats(allow_nan=False, allow_infinity=False)   # subnormals, +-huge
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(ANY_FINITE, UNIT, st.sampled_from([0.0, -0.0, 5e-324, -5e-324,
+                                                             2.2250738585072014e-308,
+                                                             1.7976931348623157e308])),
+                min_size=1, max_size=40))
+def test_exact_means_is_the_correctly_rounded_mean(values):
+    import numpy as np
+    assert aggregate._fixed_sum(np.array(values)) == sum(map(aggregate._fixed, values))
+    assert aggregate.exact_means(np.array([values, values[::-1]])) == \
+        [float(sum(map(Fraction, values)) / len(values))] * 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(UNIT, UNIT, UNIT), min_size=0, max_size=30), st.integers(0, 30))
+def test_add_columns_equals_adding_the_rows(rows, cut):
+    import numpy as np
+    by_rows = aggregate_all([{"rouge1": Score(*r)} for r in rows])
+    by_columns = MeanAggregator()
+    part = np.array(rows, dtype=float).reshape(len(rows), 3).T
+    by_columns.add_columns({"rouge1": part[:, :cut]})
+    by_columns.add_columns({"rouge1": list(part[:, cut:])})
+    assert by_columns == by_rows
+    assert by_columns.result() == by_rows.result()
+    if rows:
+        assert type(by_columns.result()["rouge1"]) is Score
+
+
+def test_add_columns_unnamed_fields_and_errors():
+    import numpy as np
+    agg = MeanAggregator()
+    agg.add_columns({"x": [np.array([1.0, 2.0])]}, fields=None)
+    assert agg.result() == {"x": (1.5,)}
+    before = agg.to_dict()
+    with pytest.raises(ValueError, match="finite"):
+        agg.add_columns({"x": [np.array([1.0, float("nan")])]}, fields=None)
+    with pytest.raises(ValueError, match="one length"):
+        agg.add_columns({"y": [np.zeros(2), np.zeros(3), np.zeros(2)]})
+    with pytest.raises(ValueError, match="2 columns but 3 fields"):
+        agg.add_columns({"y": [np.zeros(2), np.zeros(2)]})
+    with pytest.raises(ValueError, match="fields"):
+        agg.add_columns({"x": [np.zeros(2), np.zeros(2), np.zeros(2)]})
+    assert agg.to_dict() == before                  # unchanged by the failures
+
+
+def test_exact_means_needs_values():
+    import numpy as np
+    with pytest.raises(ValueError, match="at least one value"):
+        aggregate.exact_means(np.zeros((2, 0)))

@@ -586,6 +586,17 @@ def test_progress_line_on_a_terminal(tmp_path):
     assert err.endswith("\r\x1b[K")                  # erased when done
 
 
+def test_progress_of_the_bootstrap_and_of_the_per_item_file(tmp_path):
+    c = write(tmp_path, "c.txt", "the cat sat\n" * 30)
+    out = tmp_path / "items.jsonl"
+    code, err = run_on_pty(["score", "--candidates", c, "--references", c,
+                            "--bootstrap", 70, "--seed", 1, "--per-item", out])
+    assert code == 0, err
+    assert "bootstrap [" in err and "70/70 resamples" in err
+    assert "writing [" in err and "30/30 items" in err
+    assert err.endswith("\r\x1b[K")
+
+
 def test_ctrl_c_stops_with_one_line(long_input):
     c, r = long_input
     code, err = run_on_pty(["score", "--candidates", c, "--references", r, "--jobs", 1,

@@ -4,7 +4,10 @@ print what they show.
 Each ```python block is run in a fresh interpreter, from the repository root;
 when a ```text block follows it directly, the printed output must equal that
 block. (Blocks that only show code, shell commands or output are other fences.)
+A block that imports an optional library (pandas, polars, pyarrow, dask,
+pyspark) is skipped where it is absent, unless ROUGEKIT_REQUIRE_INTEGRATIONS=1.
 """
+import os
 import re
 import subprocess
 import sys
@@ -12,8 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from _integrations import need
+
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"```python\n(.*?)```\n(?:\n```text\n(.*?)```)?", re.S)
+OPTIONAL = ("pandas", "polars", "pyarrow", "dask", "distributed", "pyspark")
 
 
 def _pages():
@@ -32,8 +38,13 @@ def examples():
 
 @pytest.mark.parametrize("code,expected", examples())
 def test_example(code, expected):
+    for module in OPTIONAL:
+        if re.search(rf"^\s*(import|from) {module}\b", code, re.M):
+            need(module)
+    # Spark's executors run this Python (and so this rougekit).
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT)
+                          timeout=300, cwd=ROOT, env=env)
     extra = re.search(r"pip install '(rougekit\[\w+\])'", proc.stderr)
     if proc.returncode != 0 and extra:
         # An optional library is missing: rougekit's one-line error names its extra.

@@ -493,3 +493,15 @@ def test_corpus_compute_and_cli(mr, tmp_path):
                                  use_stemmer=True)
     assert got["signature"] == flat.signature
     assert {t: got["scores"][t]["fmeasure"] for t in TYPES} == flat.to_dict()
+
+
+def test_score_frame_takes_lang_and_sentence_split():
+    pd = pytest.importorskip("pandas", reason="pandas is not installed (rougekit's tables)")
+    from rougekit.frames import column_names, score_frame
+    cands, refs = _shuffled_texts("hindi", 6, 1), _shuffled_texts("hindi", 6, 2)
+    df = pd.DataFrame({"candidate": cands, "references": refs})
+    types = ["rouge1", "rougeLsum"]
+    out = score_frame(df, types, lang="hindi", use_stemmer=True)
+    expected = rougekit.score_corpus(cands, refs, types, lang="hindi", use_stemmer=True)
+    name = column_names(["rouge1"])[2]
+    assert list(out[name]) == [item["rouge1"].fmeasure for item in expected.per_item]

@@ -10,7 +10,9 @@ Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
 ``RougeIndex`` (one query against many stored texts) and ``deduplicate``
-(the Self-Instruct / Alpaca ROUGE-L filter);
+(the Self-Instruct / Alpaca ROUGE-L filter); ``score_frame`` (scores as
+columns of a pandas, polars or pyarrow table; ``rougekit.dask`` and
+``rougekit.spark`` for clusters);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 
@@ -32,6 +34,7 @@ from rougekit.evaluator import (
                                 RougeType,
                                 rouge_1_score,
 )
+from rougekit.frames import score_frame
 from rougekit.hf import compute
 from rougekit.index import RougeIndex, deduplicate
 from rougekit.scoring import Score
@@ -67,6 +70,8 @@ __all__ = [
     "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
     # the signature of a score's options
     "Signature", "parse_signature",
+    # tables: pandas, polars, pyarrow (Dask and Spark: rougekit.dask, rougekit.spark)
+    "score_frame",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
     # warnings (filter them by class)

@@ -39,13 +39,16 @@ import json
 import sys
 import warnings
 
+import numpy as np
+
 from rougekit import __version__
-from rougekit._bootstrap import corpus_intervals, item_matrix
+from rougekit._bootstrap import corpus_intervals
+from rougekit._multi_ref import column_means
 from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
 from rougekit._warn import RougekitWarning
-from rougekit.corpus import MULTI_REF_POLICIES, _tokenizer_of, corpus_means, score_corpus
+from rougekit.corpus import MULTI_REF_POLICIES, _item_scores, _tokenizer_of
 from rougekit.lang import LANGUAGES
 from rougekit.signature import Signature
 from rougekit.significance import approximate_randomization, paired_bootstrap
@@ -53,7 +56,7 @@ from rougekit.word_tokenizers import TOKENIZER_NAMES
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 MEASURES = ("precision", "recall", "fmeasure")
-# Items per score_corpus call: small enough that the progress line moves and
+# Items per scoring call: small enough that the progress line moves and
 # Ctrl-C is noticed between calls, large enough that threads stay busy.
 CHUNK = 2000
 # sacreBLEU's default seed: compare is reproducible unless asked otherwise.
@@ -128,34 +131,42 @@ def read_jsonl(path, text_fields):
     text_fields[i], references the list of each item's references."""
     texts: list = [[] for _ in text_fields]
     references: list = []
-    for number, line in enumerate(read_lines(path), 1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise UserError(f"{where}: not valid JSON ({e.msg})") from None
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
-        for field in (*text_fields, "references"):
-            if field not in item:
-                raise UserError(f'{where}: missing field "{field}"')
-        for field in text_fields:
-            if not isinstance(item[field], str):
-                raise UserError(f'{where}: "{field}" must be a string')
-        refs = item["references"]
-        if isinstance(refs, str):
-            refs = [refs]
-        if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
-            raise UserError(f'{where}: "references" must be a string or a non-empty '
-                            "list of strings")
-        for column, field in zip(texts, text_fields):
-            column.append(item[field])
-        references.append(refs)
+    lines = read_lines(path)
+    with Progress(len(lines), "reading", "lines") as progress:
+        for number, line in enumerate(lines, 1):
+            if number % 1000 == 0:
+                progress.update(number)
+            if line.strip():
+                _read_item(line, f"{path} line {number}", text_fields, texts, references)
+        progress.update(len(lines))
     if not references:
         raise UserError(f"{path} has no items")
     return texts, references
+
+
+def _read_item(line, where, text_fields, texts, references):
+    """Appends one JSONL item's texts and references, checked."""
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{where}: not valid JSON ({e.msg})") from None
+    if not isinstance(item, dict):
+        raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
+    for field in (*text_fields, "references"):
+        if field not in item:
+            raise UserError(f'{where}: missing field "{field}"')
+    for field in text_fields:
+        if not isinstance(item[field], str):
+            raise UserError(f'{where}: "{field}" must be a string')
+    refs = item["references"]
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
+        raise UserError(f'{where}: "references" must be a string or a non-empty '
+                        "list of strings")
+    for column, field in zip(texts, text_fields):
+        column.append(item[field])
+    references.append(refs)
 
 
 def load_jsonl(path):
@@ -178,19 +189,19 @@ def scoring_options(args):
 
 
 def score_items(candidates, references, types, args, progress, done=0):
-    """score_corpus's per-item scores, CHUNK items per call. Each item's score
-    depends on that item alone, so they equal one call's."""
-    per_item = []
+    """score_corpus's per-item scores as columns, shape (3 * types, items),
+    CHUNK items per call. Each item's score depends on that item alone, so
+    they equal one call's."""
+    parts = []
     for start in range(0, len(candidates), CHUNK):
         try:
-            part = score_corpus(candidates[start:start + CHUNK],
-                                references[start:start + CHUNK], types,
-                                threads=args.jobs, **scoring_options(args))
+            parts.append(_item_scores(candidates[start:start + CHUNK],
+                                      references[start:start + CHUNK], types,
+                                      threads=args.jobs, **scoring_options(args)))
         except (TypeError, ValueError, ImportError, LookupError) as e:
             raise UserError(str(e)) from None
-        per_item.extend(part.per_item)
-        progress.update(done + len(per_item))
-    return per_item
+        progress.update(done + min(start + CHUNK, len(candidates)))
+    return np.concatenate(parts, axis=1)
 
 
 def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
@@ -244,13 +255,19 @@ def render_csv(scores, intervals, n_items, signature):
     return out.getvalue().rstrip("\n")
 
 
-def write_per_item(path, per_item, types):
+def write_per_item(path, columns, types):
     """One JSON object per line and item, in input order:
     {"rouge1": {"precision": P, "recall": R, "fmeasure": F}, ...}."""
+    rows = columns.T.tolist()
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            for item in per_item:
-                f.write(json.dumps({t: item[t]._asdict() for t in types}) + "\n")
+        with open(path, "w", encoding="utf-8") as f, \
+                Progress(len(rows), "writing") as progress:
+            for i, row in enumerate(rows):
+                f.write(json.dumps({t: dict(zip(MEASURES, row[3 * k:3 * k + 3]))
+                                    for k, t in enumerate(types)}) + "\n")
+                if i % 1000 == 0:
+                    progress.update(i)
+            progress.update(len(rows))
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror}") from None
 
@@ -270,18 +287,20 @@ def cmd_score(args):
         candidates, references = load_files(args)
 
     with Progress(len(candidates)) as progress:
-        per_item = score_items(candidates, references, types, args, progress)
-    scores = corpus_means(per_item, types)
+        columns = score_items(candidates, references, types, args, progress)
+    n_items = columns.shape[1]
+    scores = column_means(columns, types)
     intervals = None
     if args.bootstrap:
         # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
-        intervals = corpus_intervals(per_item, scores, args.bootstrap, args.confidence,
-                                     args.seed)
+        with Progress(args.bootstrap, "bootstrap", "resamples") as progress:
+            intervals = corpus_intervals(columns, scores, args.bootstrap, args.confidence,
+                                         args.seed, progress.update)
     if args.per_item:
-        write_per_item(args.per_item, per_item, types)
+        write_per_item(args.per_item, columns, types)
 
     if args.format == "json":
-        out = {"n_items": len(per_item), "signature": signature,
+        out = {"n_items": n_items, "signature": signature,
                "scores": {t: scores[t]._asdict() for t in types}}
         if intervals is not None:
             out["confidence"] = args.confidence
@@ -289,9 +308,9 @@ def cmd_score(args):
                                 for t, iv in intervals.items()}
         print(json.dumps(out, indent=2))
     elif args.format == "csv":
-        print(render_csv(scores, intervals, len(per_item), signature))
+        print(render_csv(scores, intervals, n_items, signature))
     else:
-        print(render_table(scores, intervals, len(per_item), signature, args.confidence))
+        print(render_table(scores, intervals, n_items, signature, args.confidence))
     return 0
 
 
@@ -337,9 +356,9 @@ def cmd_compare(args):
     with Progress(2 * n) as progress:
         items_a = score_items(cands_a, references, types, args, progress)
         items_b = score_items(cands_b, references, types, args, progress, done=n)
-    scores_a, scores_b = corpus_means(items_a, types), corpus_means(items_b, types)
+    scores_a, scores_b = column_means(items_a, types), column_means(items_b, types)
     # Columns: P, R, F of each type; every column sees the same resamples/swaps.
-    a, b = item_matrix(items_a, types), item_matrix(items_b, types)
+    a, b = items_a.T, items_b.T
     pbs = paired_bootstrap(a, b, args.bootstrap, args.confidence, args.seed)
     p_ar = approximate_randomization(a, b, args.ar_trials, args.seed)
 

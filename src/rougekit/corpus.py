@@ -53,10 +53,17 @@ sacreBLEU's (``rougekit.signature`` describes its fields).
 import dataclasses
 from typing import Any, Dict, List, Optional, Sequence
 
+import numpy as np
+
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
-from rougekit._multi_ref import MULTI_REF_POLICIES, combine_counts, combine_scores, corpus_means
+from rougekit._multi_ref import (
+    MULTI_REF_POLICIES,
+    column_means,
+    combine_columns,
+    combine_counts,
+)
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
 from rougekit._sentences import check_sentence_split
 from rougekit.lang import LangTokenizer
@@ -65,30 +72,6 @@ from rougekit.signature import Signature
 from rougekit.word_tokenizers import get_tokenizer
 
 AGGREGATIONS = ("mean", "bootstrap-median")
-
-
-def _per_item_engine(types, scorer, policy, candidates, references, threads):
-    """Per-item Scores from RougeScorer.score_batch over every (reference,
-    candidate) pair: the scoring engine, on all cores."""
-    targets = [r for refs in references for r in refs]
-    predictions = [c for c, refs in zip(candidates, references) for _ in refs]
-    flat = scorer.score_batch(targets, predictions, threads=threads)
-    per_item, k = [], 0
-    for refs in references:
-        scores = flat[k:k + len(refs)]
-        k += len(refs)
-        per_item.append({name: combine_scores(policy, [_as_floats(s[name]) for s in scores])
-                         for name, _ in types})
-    return per_item
-
-
-_FLOAT_ZEROS = Score(0.0, 0.0, 0.0)
-
-
-def _as_floats(score):
-    # rouge-score's int 0 for empty rougeL/rougeLsum; score_corpus reports
-    # 0.0, as on its other path.
-    return _FLOAT_ZEROS if type(score.precision) is int else score
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
 
@@ -102,14 +85,15 @@ class CorpusResult:
       scores: rouge type -> Score, the corpus means.
       intervals: rouge type -> AggregateScore(low, mid, high) of Scores, the
         bootstrap confidence intervals (mid is the corpus mean); or None.
-      per_item: one dict rouge type -> Score per item.
+      per_item: one dict rouge type -> Score per item; None from the Dask
+        and Spark ``score_corpus`` unless asked for (``per_item=True``).
       n_items: the number of items.
       signature: the options that produced the numbers (module docstring).
     """
 
     scores: Dict[str, Score]
     intervals: Optional[Dict[str, AggregateScore]]
-    per_item: List[Dict[str, Score]]
+    per_item: Optional[List[Dict[str, Score]]]
     n_items: int
     signature: str
 
@@ -180,7 +164,63 @@ def _counts(kind, cand, ref):
     return hits, cand_total, ref_total
 
 
-def _check_options(multi_ref, bootstrap, confidence, seed, aggregation):
+def _item_columns(types, tok, policy, candidates, references, threads, rule="newline"):
+    """The per-item scores of checked input, shape (3 * types, items): P, R
+    and F of each rouge type in turn, one column per item, floats (0.0 for
+    rouge-score's int 0). With rouge-score's tokenizer and newline sentences,
+    every policy but "pooled" takes the pairs to ``RougeScorer.score_columns``'s
+    engine, on all cores; the others go through token counts here, tokenized
+    as a ``RougeScorer`` with ``tok`` and sentence rule ``rule`` does."""
+    from rougekit.rouge_scorer import RougeScorer
+    names = [name for name, _ in types]
+    scorer = RougeScorer(names, tokenizer=tok, sentence_split=rule)
+    if policy != "pooled" and scorer._engine is not None:
+        targets = [r for refs in references for r in refs]
+        predictions = [c for c, refs in zip(candidates, references) for _ in refs]
+        flat = scorer._score_matrix(targets, predictions, threads)
+        return combine_columns(policy, flat, [len(refs) for refs in references])
+    if scorer._lines_to_check:
+        scorer._check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
+    rows = []
+    for cand_text, ref_texts in zip(candidates, references):
+        cand = _Tokenized(cand_text, scorer)
+        refs = [_Tokenized(r, scorer) for r in ref_texts]
+        rows.append([x for _, kind in types
+                     for x in combine_counts(policy, [_counts(kind, cand, r) for r in refs])])
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
+
+
+def _item_setup(rouge_types, tokenizer="rouge-score", use_stemmer=False, multi_ref="max",
+                threads=None, lang=None, stem_stopwords=False):
+    """The checked options of ``_item_columns``: ``(types, tokenizer)``."""
+    types = parse_rouge_types(rouge_types)
+    _check_options(multi_ref, 0, 0.95, None)
+    tok = _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords)
+    if threads is not None:
+        thread_count(threads)
+    return types, tok
+
+
+def _item_scores(candidates, references, rouge_types, *, tokenizer="rouge-score",
+                 use_stemmer=False, lang=None, stem_stopwords=False, sentence_split="newline",
+                 multi_ref="max", threads=None):
+    """``score_corpus``'s per-item scores as columns, shape (3 * types,
+    items), after the same checks (``_item_columns``); for the command line."""
+    rule = check_sentence_split(sentence_split)
+    types, tok = _item_setup(rouge_types, tokenizer, use_stemmer, multi_ref, threads,
+                             lang, stem_stopwords)
+    candidates, references = _texts(candidates, references)
+    return _item_columns(types, tok, multi_ref, candidates, references, threads, rule)
+
+
+def _item_rows(columns, names):
+    """``CorpusResult.per_item`` from the per-item columns."""
+    values = columns.tolist()
+    per_type = [list(map(Score, *values[3 * k:3 * k + 3])) for k in range(len(names))]
+    return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
+
+
+def _check_options(multi_ref, bootstrap, confidence, seed, aggregation="mean"):
     if not isinstance(multi_ref, str):
         raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
     if multi_ref not in MULTI_REF_POLICIES:
@@ -252,11 +292,10 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
       seed: the resampling seed (None: fresh entropy, not reproducible).
       threads: threads for the compiled path (default: all cores); every
         policy but "pooled" with rouge-score's tokenizer scores the pairs with
-        ``RougeScorer.score_batch``, which gives the same Scores.
+        ``RougeScorer.score_columns``, which gives the same floats.
 
     Returns a ``CorpusResult``.
     """
-    from rougekit.rouge_scorer import RougeScorer
     types = parse_rouge_types(rouge_types)
     rule = check_sentence_split(sentence_split)
     _check_options(multi_ref, bootstrap, confidence, seed, aggregation)
@@ -264,36 +303,30 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
     if threads is not None:
         thread_count(threads)          # the same checks on every path
     candidates, references = _texts(candidates, references)
+
     names = [name for name, _ in types]
-    scorer = RougeScorer(names, tokenizer=tok, sentence_split=rule)
-
-    if multi_ref != "pooled" and scorer._engine is not None:
-        per_item = _per_item_engine(types, scorer, multi_ref, candidates, references, threads)
-    else:
-        if scorer._lines_to_check:
-            scorer._check_lines(t for c, refs in zip(candidates, references)
-                                for t in (c, *refs))
-        per_item = []
-        for cand_text, ref_texts in zip(candidates, references):
-            cand = _Tokenized(cand_text, scorer)
-            refs = [_Tokenized(r, scorer) for r in ref_texts]
-            per_item.append({name: combine_counts(multi_ref, [_counts(kind, cand, r) for r in refs])
-                             for name, kind in types})
-
+    columns = _item_columns(types, tok, multi_ref, candidates, references, threads, rule)
+    per_item = _item_rows(columns, names)
+    seed_field: Any = seed
     if aggregation == "bootstrap-median":
         aggregator = BootstrapAggregator(confidence_interval=confidence, n_samples=bootstrap)
         for item in per_item:
             aggregator.add_scores(item)
         intervals: Optional[Dict[str, AggregateScore]] = aggregator.aggregate()
         scores = {name: intervals[name].mid for name in names}  # type: ignore[index]
-        seed_field: Any = "numpy-global"
+        seed_field = "numpy-global"
     else:
-        scores = corpus_means(per_item, names)
-        intervals = corpus_intervals(per_item, scores, bootstrap, confidence, seed) \
+        scores = column_means(columns, names)
+        intervals = corpus_intervals(columns, scores, bootstrap, confidence, seed) \
             if bootstrap else None
-        seed_field = seed
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
                         n_items=len(per_item),
-                        signature=str(Signature.of_tokenizer(
-                            tok, names, rule, multi_ref=multi_ref, aggregation=aggregation,
-                            bootstrap=bootstrap, confidence=confidence, seed=seed_field)))
+                        signature=_signature(tok, multi_ref, bootstrap, confidence, seed_field,
+                                             names, rule, aggregation))
+
+
+def _signature(tok, multi_ref, bootstrap, confidence, seed, names, rule="newline",
+               aggregation="mean"):
+    return str(Signature.of_tokenizer(tok, list(names), rule, multi_ref=multi_ref,
+                                      aggregation=aggregation, bootstrap=bootstrap,
+                                      confidence=confidence, seed=seed))

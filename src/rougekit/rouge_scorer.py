@@ -49,11 +49,15 @@ import collections
 import queue
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
+import numpy as np
+
 from rougekit import _backend, scoring, tokenizers
 from rougekit._batch import map_chunks
 from rougekit._checks import as_list, thread_count
 from rougekit._core.engine_py import lcs_prf, ngram_prf
+from rougekit._core.tokenizer_py import kept_chars
 from rougekit._counts import lcs_counts, lcs_positions, ngram_counts
+from rougekit._letters import may_lose_letters
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
 from rougekit._sentences import (
     CHECKED_TEXTS,
@@ -65,7 +69,10 @@ from rougekit._sentences import (
 from rougekit.lang import LangTokenizer
 from rougekit.tokenize import ensure_str
 
-__all__ = ["RougeScorer"]
+__all__ = ["RougeScorer", "MEASURES"]
+
+#: The measures of a Score, in order: the suffixes of ``score_columns``'s keys.
+MEASURES = ("precision", "recall", "fmeasure")
 
 _lcs_length_tokens = _backend.lcs.lcs_length_tokens
 
@@ -341,6 +348,84 @@ class RougeScorer(scoring.BaseScorer):
                         return scores
         return scores
 
+    def score_columns(self, targets: Sequence[Text], predictions: Sequence[Text],
+                      threads: Optional[int] = None) -> Dict[str, np.ndarray]:
+        """Scores each prediction against the target at the same position,
+        into one float64 array per rouge type and measure.
+
+        Keys are ``"{rouge_type}_{measure}"``, measure one of ``MEASURES``
+        ("precision", "recall", "fmeasure"), rouge types in the scorer's
+        order. Element i of each array equals the matching field of
+        ``score(targets[i], predictions[i])`` with ``==``; where ``score``
+        gives rouge-score's int 0 (rougeL and rougeLsum of a text without
+        tokens) the array holds 0.0. The arrays are the rows of one
+        C-contiguous array of shape (3 * types, len(targets)).
+
+        With the default tokenizer, worker threads (``threads``, default:
+        all cores) score the pairs of str with the GIL released and write
+        the floats straight into the arrays: no Python object per pair.
+        Other pairs (bytes) are scored by ``score`` and written the same
+        way; with a custom tokenizer or ``split_summaries``, every pair is.
+        Ctrl-C (KeyboardInterrupt) stops the workers after their current
+        pair. An unknown rouge type raises ``ValueError`` even with no pairs.
+
+        >>> columns = RougeScorer(["rouge1"]).score_columns(["a b", "c"], ["a", "c"])
+        >>> list(columns)
+        ['rouge1_precision', 'rouge1_recall', 'rouge1_fmeasure']
+        >>> columns["rouge1_recall"].tolist()
+        [0.5, 1.0]
+        """
+        matrix = self._score_matrix(targets, predictions, threads)
+        return {f"{_type_name(rouge_type)}_{measure}": matrix[3 * k + j]
+                for k, (rouge_type, _) in enumerate(self._types or [])
+                for j, measure in enumerate(MEASURES)}
+
+    def _score_matrix(self, targets, predictions, threads):
+        """score_columns's array of shape (3 * types, pairs), before it is
+        split into named rows."""
+        targets = _as_list(targets, "targets")
+        predictions = _as_list(predictions, "predictions")
+        if len(targets) != len(predictions):
+            raise ValueError(f"targets and predictions differ in length: "
+                             f"{len(targets)} and {len(predictions)}")
+        threads = thread_count(threads)
+        if self._type_error is not None:
+            raise ValueError(*self._type_error.args)
+        types = self._types or []
+        out = np.zeros((3 * len(types), len(targets)))
+        if self._engine is None:
+            for i, (target, prediction) in enumerate(zip(targets, predictions)):
+                scores = self.score(target, prediction)
+                for k, (rouge_type, _) in enumerate(types):
+                    out[3 * k:3 * k + 3, i] = scores[rouge_type]
+        else:
+            if self._lines_to_check > 0:
+                self._check_lines(t for pair in zip(targets, predictions) for t in pair)
+
+            def run(lo, hi, cancel):
+                engine = self._engine_from_pool()
+                try:
+                    engine.score_into(targets, predictions, lo, hi, out, cancel)
+                finally:
+                    self._engine_pool.put(engine)
+
+            map_chunks(len(targets), threads, run)
+            self._check_letters_of(targets, predictions)
+        return out
+
+    def _check_letters_of(self, targets, predictions):
+        """The "no silent zeros" check (rougekit._letters) of texts the
+        engine scored without it (score_into), in order, until it warns:
+        one isascii() per ASCII text."""
+        check = self._letter_check
+        if check is None or check.done:
+            return
+        for pair in zip(targets, predictions):
+            for text in pair:
+                if type(text) is str and not text.isascii() and \
+                        may_lose_letters(text, kept_chars(text)) and not check(text):
+                    return
+
     def score_multi_batch(self, targets_list: Sequence[Sequence[Text]],
                           predictions: Sequence[Text], threads: Optional[int] = None
                           ) -> List[Dict[str, scoring.Score]]:
@@ -364,6 +449,11 @@ class RougeScorer(scoring.BaseScorer):
             out.append(_first_best(flat[k:k + len(g)], self._types or []))
             k += len(g)
         return out
+
+
+def _type_name(rouge_type):
+    # A bytes name (rouge-score accepts them) as text in a column name.
+    return rouge_type.decode("utf-8") if isinstance(rouge_type, bytes) else rouge_type
 
 
 def _multi_targets(item, i):

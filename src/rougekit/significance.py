@@ -98,7 +98,8 @@ def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float =
 
     ``values`` has shape (n, k). Resample r draws n rows with replacement
     (``numpy.random.default_rng(seed).integers(0, n, size=n)``, in order r =
-    0, 1, ...) and takes their column means; low and high are the
+    0, 1, ...) and takes their column means (each the float nearest the
+    exact mean of the drawn values); low and high are the
     (1 - confidence) / 2 and (1 + confidence) / 2 quantiles of the
     n_resamples means (numpy's linear interpolation). These are the draws and
     quantiles of ``score_corpus(..., bootstrap=n_resamples, seed=seed)`` when
@@ -123,7 +124,8 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
     Resample r (r = 0 .. n_resamples - 1) draws n item indices with
     replacement, ``numpy.random.default_rng(seed).integers(0, n, size=n)``,
     the same indices for both systems and every column, and computes the
-    resampled difference ``D_r = mean(d[indices])`` with ``d = b - a``.
+    resampled difference ``D_r = mean(d[indices])`` (exact: the float nearest
+    the mean of the drawn differences) with ``d = b - a``.
 
     - diff: the observed difference ``D = mean(d)``.
     - low, high: the (1 - confidence) / 2 and (1 + confidence) / 2 quantiles

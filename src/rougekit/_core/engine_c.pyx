@@ -460,6 +460,89 @@ cdef class Engine:
             free(rcs)
             free(sus)
 
+    def score_into(self, targets, predictions, Py_ssize_t lo, Py_ssize_t hi,
+                   double[:, ::1] out not None, Cancel cancel not None):
+        """Scores pairs ``lo`` to ``hi - 1`` of two sequences into the columns
+        ``lo:hi`` of ``out``, a C-contiguous float64 buffer of 3 rows per rouge
+        type: row 3k + j holds measure j (P, R, F) of type k. The int zeros
+        of rouge-score become 0.0. The pairs of str are scored with the GIL
+        released; the others go to ``fallback``, whose scores are written as
+        floats. Returns False when ``cancel`` was set before the end (the
+        columns are then partly written), True otherwise."""
+        cdef Py_ssize_t nty = self.ntypes, n, i, c, stride
+        cdef tuple ts, ps
+        cdef int rc = 0
+        cdef object scores
+        if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
+            raise ValueError(f"lo={lo}, hi={hi} is not a range of pairs "
+                             f"({len(targets)} targets, {len(predictions)} predictions)")
+        if out.shape[0] != 3 * nty or out.shape[1] < hi:
+            raise ValueError(f"out has shape ({out.shape[0]}, {out.shape[1]}); "
+                             f"needs {3 * nty} rows and at least {hi} columns")
+        # Tuples of our own keep every text alive for the whole call (see
+        # score_range); str buffers never move.
+        ts = tuple(targets[lo:hi])
+        ps = tuple(predictions[lo:hi])
+        n = len(ts)
+        if len(ps) != n:
+            raise ValueError("targets and predictions differ in length")
+        stride = out.shape[1]
+        cdef double* base = &out[0, 0] if stride > 0 and nty > 0 else NULL
+        cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
+        cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
+        cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
+        cdef double* buf = <double*>malloc((3 * nty + 1) * sizeof(double))
+        cdef char* iz = <char*>malloc(nty + 1)
+        cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
+        try:
+            if (kinds == NULL or datas == NULL or lens == NULL or buf == NULL
+                    or iz == NULL or rcs == NULL):
+                raise MemoryError()
+            for i in range(n):
+                if type(ts[i]) is str and type(ps[i]) is str:
+                    _buffer(ts[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
+                    _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
+                    rcs[i] = RC_OK
+                else:
+                    rcs[i] = RC_FALLBACK
+            if not rk_flag_try_acquire(&self.busy):
+                raise RuntimeError("this Engine is in use by another thread")
+            with nogil:
+                for i in range(n):
+                    if rk_flag_get(&cancel.flag):
+                        rc = 1
+                        break
+                    if rcs[i] == RC_FALLBACK:
+                        continue
+                    rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
+                                             kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
+                                             buf, iz)
+                    if rcs[i] == RC_NOMEM:
+                        rc = -1
+                        break
+                    if rcs[i] == RC_OK:
+                        # score_pair leaves 0.0 in buf where iz is set.
+                        for c in range(3 * nty):
+                            base[c * stride + lo + i] = buf[c]
+                rk_flag_release(&self.busy)
+            if rc == -1:
+                raise MemoryError()
+            if rc == 1:
+                return False
+            for i in range(n):
+                if rcs[i] == RC_FALLBACK:
+                    scores = self.fallback(ts[i], ps[i])
+                    for c in range(3 * nty):
+                        out[c, lo + i] = float(scores[self.keys[c // 3]][c % 3])
+            return True
+        finally:
+            free(kinds)
+            free(datas)
+            free(lens)
+            free(buf)
+            free(iz)
+            free(rcs)
+
 
 cdef class Cancel:
     """A flag the worker threads of score_batch poll between pairs."""

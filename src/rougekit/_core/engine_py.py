@@ -238,3 +238,55 @@ class Engine:
                                       if self._may_lose_letters(text))
         return [self._fallback(t, p) if r is None else r
                 for r, t, p in zip(out, ts, ps)]
+
+    def score_into(self, targets: Sequence[Any], predictions: Sequence[Any], lo: int,
+                   hi: int, out: Any, cancel: Cancel) -> bool:
+        """Scores pairs ``lo`` to ``hi - 1`` into the columns ``lo:hi`` of
+        ``out``, a writable C-contiguous float64 buffer of 3 rows per rouge
+        type (row 3k + j: measure j, P, R or F, of type k); the int zeros
+        become 0.0. Pairs that are not two str go to ``fallback``. Returns
+        False when ``cancel`` was set before the end, True otherwise."""
+        if cancel is None:
+            raise TypeError("cancel must be a Cancel, not None")
+        view = _double_matrix(out)
+        rows = 3 * len(self._kinds)
+        if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
+            raise ValueError(f"lo={lo}, hi={hi} is not a range of pairs "
+                             f"({len(targets)} targets, {len(predictions)} predictions)")
+        if view.shape[0] != rows or view.shape[1] < hi:
+            raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
+                             f"needs {rows} rows and at least {hi} columns")
+        ts, ps = tuple(targets[lo:hi]), tuple(predictions[lo:hi])
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("this Engine is in use by another thread")
+        fallbacks = []
+        try:
+            for i, (t, p) in enumerate(zip(ts, ps), lo):
+                if cancel.is_set():
+                    return False
+                if type(t) is str and type(p) is str:
+                    _write_column(view, i, self._keys, self._score_pair(t, p))
+                else:
+                    fallbacks.append((i, t, p))
+        finally:
+            self._busy.release()
+        for i, t, p in fallbacks:
+            _write_column(view, i, self._keys, self._fallback(t, p))
+        return True
+
+
+def _double_matrix(out: Any) -> Any:
+    """``out`` as a 2-D memoryview of doubles, checked as ``engine_c``'s
+    ``double[:, ::1]`` argument is."""
+    view = memoryview(out)
+    if view.format != "d" or view.ndim != 2 or not view.c_contiguous or view.readonly:
+        raise ValueError("out must be a writable C-contiguous 2-D float64 buffer")
+    return view
+
+
+def _write_column(view: Any, i: int, keys: Tuple[Any, ...],
+                  scores: Dict[Any, Any]) -> None:
+    for k, key in enumerate(keys):
+        score = scores[key]
+        for j in range(3):
+            view[3 * k + j, i] = float(score[j])

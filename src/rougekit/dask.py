@@ -1,0 +1,95 @@
+"""ROUGE of a Dask DataFrame, partition by partition: ``rougekit.dask``.
+
+``score_frame(ddf)`` adds the score columns to every partition (lazily, as
+any Dask operation); ``score_corpus(ddf)`` computes the corpus scores and
+returns the ``CorpusResult`` that ``rougekit.score_corpus`` gives for the
+same rows, equal with ``==`` (``per_item`` aside: see below)::
+
+    import dask.dataframe as dd
+    import rougekit.dask
+
+    ddf = dd.read_parquet("pairs/")          # columns candidate, references
+    scored = rougekit.dask.score_frame(ddf, ["rouge1", "rougeL"])
+    result = rougekit.dask.score_corpus(ddf, ["rouge1", "rougeL"], bootstrap=1000, seed=0)
+
+Each partition is a pandas DataFrame scored by ``rougekit.score_frame`` (the
+columns, the options and the errors are that function's), with
+``RougeScorer.score_columns`` underneath. The corpus means are merged from
+one ``MeanAggregator`` per partition, whose exact sums make them the same
+floats as one process's. With ``bootstrap``, each partition also sends its
+per-item scores (8 bytes per rouge type and measure and row) to the client,
+which draws the resamples there as ``score_corpus`` does; ``per_item=True``
+also fills ``CorpusResult.per_item`` (otherwise None: a list of dicts per
+row is rarely wanted at cluster scale).
+
+``threads`` is per partition: a partition is one Dask task, and the
+cluster's parallelism comes from running tasks side by side, so the default
+is 1; pass more to let each task use more cores.
+
+Needs ``pip install 'rougekit[dask]'`` (dask[dataframe], and
+dask[distributed] for a cluster); computes on whatever scheduler is active
+(a ``distributed.Client``, or Dask's default).
+"""
+from typing import Any, Optional, Sequence
+
+import dask
+import dask.dataframe as dd
+
+from rougekit._distributed import (
+    Options,
+    check_corpus_options,
+    corpus_result,
+    summarize,
+)
+from rougekit.corpus import CorpusResult
+from rougekit.frames import score_frame as _score_pandas
+
+__all__ = ["score_frame", "score_corpus"]
+
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
+
+
+def _check_frame(ddf: Any) -> None:
+    if not isinstance(ddf, dd.DataFrame):
+        raise TypeError(f"ddf must be a dask DataFrame, not {type(ddf).__module__}."
+                        f"{type(ddf).__name__}")
+
+
+def score_frame(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+                candidate: str = "candidate", references: str = "references", *,
+                tokenizer: Any = "rouge-score", use_stemmer: bool = False,
+                multi_ref: str = "max", threads: Optional[int] = 1) -> Any:
+    """``ddf`` with the score columns of ``rougekit.score_frame`` added to
+    each partition: a lazy dask DataFrame (input columns, then
+    ``"{rouge_type}_{measure}"`` as float64). Options are checked now; the
+    texts when the partitions are computed."""
+    _check_frame(ddf)
+    options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
+                              tokenizer, use_stemmer, multi_ref, threads, adds_columns=True)
+    meta = _score_pandas(ddf._meta, **options.frame_options())
+    return ddf.map_partitions(_score_partition, options, meta=meta)
+
+
+def _score_partition(pdf: Any, options: Options) -> Any:
+    return _score_pandas(pdf, **options.frame_options())
+
+
+def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+                 candidate: str = "candidate", references: str = "references", *,
+                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
+                 multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
+                 seed: Optional[int] = None, threads: Optional[int] = 1,
+                 per_item: bool = False) -> CorpusResult:
+    """``rougekit.score_corpus`` of the rows of ``ddf``, computed partition
+    by partition: the same scores, intervals, number of items and
+    signature; ``per_item`` only when ``per_item=True`` (else None)."""
+    _check_frame(ddf)
+    options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
+                              tokenizer, use_stemmer, multi_ref, threads, adds_columns=False)
+    check_corpus_options(multi_ref, bootstrap, confidence, seed)
+    if not isinstance(per_item, bool):
+        raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
+    keep = bool(bootstrap) or per_item
+    tasks = [dask.delayed(summarize)(part, options, keep) for part in ddf.to_delayed()]
+    summaries = dask.compute(*tasks)
+    return corpus_result(summaries, options, bootstrap, confidence, seed, per_item)

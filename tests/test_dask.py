@@ -1,0 +1,123 @@
+"""rougekit.dask on a real dask.distributed LocalCluster with two worker
+processes: per-row columns equal rougekit.score_frame in this process, and
+corpus results equal rougekit.score_corpus with == (means merged from the
+partitions' MeanAggregators, the bootstrap drawn from their per-item
+columns)."""
+import os
+
+import pytest
+
+import rougekit
+from _integrations import CANDIDATES, REFERENCES, TYPES, need
+from rougekit.corpus import MULTI_REF_POLICIES
+
+pd = need("pandas")
+pa = need("pyarrow")
+pq = need("pyarrow.parquet")
+dask = need("dask")
+dd = need("dask.dataframe")
+distributed = need("distributed")
+rdask = need("rougekit.dask")
+
+def pandas_frame():
+    return pd.DataFrame({"candidate": CANDIDATES, "references": REFERENCES,
+                         "id": range(len(CANDIDATES))})
+
+
+def dask_frame(npartitions=4):
+    # Dask turns object columns into strings by default, lists included
+    # ("['a', 'b']"): keep the lists.
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dd.from_pandas(pandas_frame(), npartitions=npartitions)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client
+
+
+def test_the_workers_are_other_processes(client):
+    pids = client.run(os.getpid)
+    assert len(pids) == 2 and os.getpid() not in pids.values()
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+def test_score_frame_equals_in_process(client, use_stemmer):
+    lazy = rdask.score_frame(dask_frame(), TYPES, use_stemmer=use_stemmer)
+    assert list(lazy.columns)[-3:] == ["rougeLsum_precision", "rougeLsum_recall",
+                                       "rougeLsum_fmeasure"]
+    got = lazy.compute()
+    want = rougekit.score_frame(pandas_frame(), TYPES, use_stemmer=use_stemmer)
+    assert list(got.columns) == list(want.columns)
+    assert got["id"].tolist() == want["id"].tolist()
+    for column in want.columns[3:]:
+        assert got[column].tolist() == want[column].tolist(), column
+
+
+@pytest.mark.parametrize("multi_ref", MULTI_REF_POLICIES)
+def test_score_corpus_equals_in_process(client, multi_ref):
+    got = rdask.score_corpus(dask_frame(), TYPES, multi_ref=multi_ref, per_item=True)
+    want = rougekit.score_corpus(CANDIDATES, REFERENCES, TYPES, multi_ref=multi_ref)
+    assert got == want
+
+
+def test_bootstrap_and_stemming_equal_in_process(client):
+    options = dict(use_stemmer=True, bootstrap=300, confidence=0.9, seed=17)
+    got = rdask.score_corpus(dask_frame(npartitions=5), TYPES, **options)
+    want = rougekit.score_corpus(CANDIDATES, REFERENCES, TYPES, **options)
+    assert got.per_item is None
+    assert (got.scores, got.intervals, got.n_items, got.signature) == \
+        (want.scores, want.intervals, want.n_items, want.signature)
+
+
+def test_parquet_partitions_and_empty_ones(client, tmp_path):
+    table = pa.table({"candidate": CANDIDATES,
+                      "references": [[r] if isinstance(r, str) else r for r in REFERENCES]})
+    for part in range(3):      # three files, one partition each
+        pq.write_table(table.slice(part * 90, 90), tmp_path / f"part{part}.parquet")
+    ddf = dd.read_parquet(str(tmp_path))
+    # Rows with an empty candidate dropped: some partitions may hold none.
+    ddf = ddf[ddf["candidate"].str.len() > 40]
+    kept = [i for i, c in enumerate(CANDIDATES) if len(c) > 40]
+    got = rdask.score_corpus(ddf, ["rougeL"], bootstrap=50, seed=2, per_item=True)
+    want = rougekit.score_corpus([CANDIDATES[i] for i in kept],
+                                 [REFERENCES[i] for i in kept], ["rougeL"],
+                                 bootstrap=50, seed=2)
+    assert got == want
+    frame = rdask.score_frame(ddf, ["rougeL"]).compute()
+    assert frame["rougeL_fmeasure"].tolist() == [item["rougeL"].fmeasure
+                                                 for item in want.per_item]
+
+
+def test_errors_come_at_call_time(client):
+    with pytest.raises(ValueError, match="references='refs': the table has no such column"):
+        rdask.score_frame(dask_frame(), references="refs")
+    with pytest.raises(ValueError, match="unknown multi_ref policy"):
+        rdask.score_corpus(dask_frame(), multi_ref="best")
+    with pytest.raises(ValueError, match="bootstrap must be >= 0"):
+        rdask.score_corpus(dask_frame(), bootstrap=-1)
+    with pytest.raises(TypeError, match="ddf must be a dask DataFrame, not pandas"):
+        rdask.score_corpus(pandas_frame())
+    scored = rdask.score_frame(dask_frame(), ["rouge1"])
+    with pytest.raises(ValueError, match="already has column 'rouge1_precision'"):
+        rdask.score_frame(scored, ["rouge1"])
+
+
+def test_bad_rows_fail_on_the_worker_naming_the_row(client):
+    frame = pandas_frame()
+    frame.loc[100, "candidate"] = None
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(frame, npartitions=4)       # rows 0-60 in the first
+    start = ddf.divisions[1]
+    with pytest.raises(ValueError, match=rf"column 'candidate', row {100 - start} "
+                                         r"\(index 100\): missing value"):
+        rdask.score_corpus(ddf)
+
+
+def test_no_rows_at_all(client):
+    ddf = dask_frame()
+    with pytest.raises(ValueError, match="the table has no rows"):
+        rdask.score_corpus(ddf[ddf["id"] < 0])

@@ -1,0 +1,115 @@
+"""rougekit.spark on a real Spark session (local[2], Arrow record batches of
+50 rows so that partitions hold several): per-row columns equal
+rougekit.score_frame in this process, and corpus results equal
+rougekit.score_corpus on the rows in collect() order, with ==."""
+import os
+import sys
+
+import pytest
+
+import rougekit
+from _integrations import CANDIDATES, REFERENCES, REQUIRED, TYPES, need
+
+pd = need("pandas")
+pa = need("pyarrow")
+pq = need("pyarrow.parquet")
+need("pyspark")
+rspark = need("rougekit.spark")
+from pyspark.sql import SparkSession  # noqa: E402
+from pyspark.sql import types as T  # noqa: E402
+
+LIST_REFERENCES = [[r] if isinstance(r, str) else r for r in REFERENCES]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    # The executors' Python is this one (and sees ROUGEKIT_PURE_PYTHON, if set).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    try:
+        session = (SparkSession.builder.master("local[2]").appName("rougekit-tests")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.sql.shuffle.partitions", "2")
+                   .config("spark.sql.execution.arrow.maxRecordsPerBatch", "50")
+                   .getOrCreate())
+    except Exception as exc:      # no Java, typically
+        if REQUIRED:
+            raise
+        pytest.skip(f"no Spark session here: {exc}")
+    yield session
+    session.stop()
+
+
+SCHEMA = T.StructType([T.StructField("candidate", T.StringType()),
+                       T.StructField("references", T.ArrayType(T.StringType())),
+                       T.StructField("id", T.LongType())])
+
+
+def frame(spark, references=LIST_REFERENCES, schema=SCHEMA):
+    rows = list(zip(CANDIDATES, references, range(len(CANDIDATES))))
+    return spark.createDataFrame(rows, schema=schema)
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+def test_score_frame_equals_in_process(spark, use_stemmer):
+    sdf = frame(spark)
+    scored = rspark.score_frame(sdf, TYPES, use_stemmer=use_stemmer)
+    names = rougekit.frames.column_names(TYPES)
+    assert scored.columns == ["candidate", "references", "id"] + names
+    assert all(scored.schema[n].dataType == T.DoubleType() for n in names)
+    got = sorted((row["id"], [row[n] for n in names]) for row in scored.collect())
+    want = rougekit.score_frame(pd.DataFrame({"candidate": CANDIDATES,
+                                              "references": LIST_REFERENCES}),
+                                TYPES, use_stemmer=use_stemmer)
+    assert [values for _, values in got] == want[names].values.tolist()
+
+
+@pytest.mark.parametrize("multi_ref,options", [
+    ("max", dict(bootstrap=200, seed=5)),
+    ("pooled", dict(use_stemmer=True)),
+    ("jackknife", dict(bootstrap=50, seed=1, confidence=0.8)),
+])
+def test_score_corpus_equals_in_process(spark, multi_ref, options):
+    sdf = frame(spark)
+    assert sdf.rdd.getNumPartitions() == 2
+    got = rspark.score_corpus(sdf, TYPES, multi_ref=multi_ref, per_item=True, **options)
+    rows = sdf.collect()
+    want = rougekit.score_corpus([r["candidate"] for r in rows],
+                                 [r["references"] for r in rows], TYPES,
+                                 multi_ref=multi_ref, **options)
+    assert got == want
+    lean = rspark.score_corpus(sdf, TYPES, multi_ref=multi_ref, **options)
+    assert lean.per_item is None and lean.scores == want.scores and \
+        lean.intervals == want.intervals
+
+
+def test_string_references_and_parquet(spark, tmp_path):
+    single = [r if isinstance(r, str) else r[0] for r in REFERENCES]
+    schema = T.StructType([T.StructField("candidate", T.StringType()),
+                           T.StructField("references", T.StringType()),
+                           T.StructField("id", T.LongType())])
+    got = rspark.score_corpus(frame(spark, single, schema), ["rougeL"], per_item=True)
+    assert got == rougekit.score_corpus(CANDIDATES, single, ["rougeL"])
+    path = str(tmp_path / "pairs.parquet")
+    pq.write_table(pa.table({"candidate": CANDIDATES, "references": LIST_REFERENCES}), path)
+    sdf = spark.read.parquet(path)
+    got = rspark.score_corpus(sdf, ["rouge2"], bootstrap=20, seed=0)
+    want = rougekit.score_corpus(CANDIDATES, LIST_REFERENCES, ["rouge2"], bootstrap=20, seed=0)
+    assert (got.scores, got.intervals, got.n_items) == (want.scores, want.intervals,
+                                                        want.n_items)
+
+
+def test_errors(spark):
+    sdf = frame(spark)
+    with pytest.raises(ValueError, match="candidate='text': the table has no such column"):
+        rspark.score_frame(sdf, candidate="text")
+    with pytest.raises(ValueError, match="already has column 'id'|unknown rouge type"):
+        rspark.score_frame(sdf, ["rougeX"])
+    with pytest.raises(TypeError, match="sdf must be a Spark DataFrame, not pandas"):
+        rspark.score_corpus(pd.DataFrame({"candidate": [], "references": []}))
+    with pytest.raises(ValueError, match="the table has no rows"):
+        rspark.score_corpus(sdf.filter("id < 0"))
+    bad = spark.createDataFrame([("a", ["a"]), (None, ["b"])],
+                                schema="candidate string, references array<string>")
+    with pytest.raises(Exception, match=r"record batch 0: column 'candidate', row \d: "
+                                        "missing value"):
+        rspark.score_corpus(bad)
