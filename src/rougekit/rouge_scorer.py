@@ -420,6 +420,12 @@ class RougeScorer(scoring.BaseScorer):
         check = self._letter_check
         if check is None or check.done:
             return
+        try:
+            # The common case, all ASCII, at C speed (map over str.isascii).
+            if all(map(str.isascii, targets)) and all(map(str.isascii, predictions)):
+                return
+        except TypeError:  # a text that is not a str: the loop below skips it
+            pass
         for pair in zip(targets, predictions):
             for text in pair:
                 if type(text) is str and not text.isascii() and \
