@@ -6,5 +6,5 @@ copy_tree() {
   tar -C "$1" --exclude='*.so' --exclude='src/rougekit/*.c' --exclude='src/rougekit/**/*.c' --exclude='.venv' --exclude='build' \
       --exclude='.git' --exclude='__pycache__' --exclude='*.egg-info' \
       -cf - setup.py pyproject.toml mypy.ini src tests $( [ -d "$1/examples" ] && echo examples ) \
-      $(cd "$1" && ls README* 2>/dev/null) | tar -C "$2" -xf -
+      $(cd "$1" && ls -d README* CHANGELOG.md CONTRIBUTING.md mkdocs.yml docs 2>/dev/null) | tar -C "$2" -xf -
 }

@@ -522,6 +522,15 @@ def main(argv=None):
     if getattr(args, "lang", None) is not None and args.lang not in LANGUAGES:
         parser.error(f"argument --lang: unknown language {args.lang!r}; valid: "
                      + ", ".join(LANGUAGES))
+    interrupted = []
+
+    def on_sigint(signum, frame):
+        # Remember it: a KeyboardInterrupt raised inside threading's own lock
+        # handling can surface as another error (seen on free-threaded 3.13).
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    previous = _set_sigint(on_sigint)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("once", RougekitWarning)
@@ -533,12 +542,35 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("rougekit: interrupted", file=sys.stderr)
         return 130
+    except Exception:
+        if interrupted:
+            print("rougekit: interrupted", file=sys.stderr)
+            return 130
+        raise
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as cat does.
         import os
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    finally:
+        _set_sigint(previous)
+
+
+def _set_sigint(handler):
+    """Install a SIGINT handler (main thread only); returns the previous one
+    (None when nothing was changed)."""
+    import signal
+    import threading
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    if handler is not signal.default_int_handler and \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return None          # SIGINT ignored or handled by an embedding program
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):
+        return None
 
 
 if __name__ == "__main__":
