@@ -133,6 +133,11 @@ def test_corpus_compute_and_cli(tmp_path):
     ("The cat sat.\nIt was happy.", False),
     ("", False),
     (b"The cat sat. It was happy.", False),
+    # only the first LOOKED_AT_CHARS characters are looked at
+    ("The cat sat. It was happy." + " and so on" * 1000, True),
+    ("and so on " * 1000 + "The cat sat. It was happy.", False),
+    ("and so on " * 1000 + "我爱北京。天安门上太阳升", False),
+    ("and so on " * 199 + "the cat. It", True),  # "It" starts at the 2,000th character
 ])
 def test_looks_like_sentences(text, expected):
     assert looks_like_sentences(text) is expected

@@ -45,12 +45,20 @@ def map_chunks(n: int, threads: int, run: Callable[[int, int, Any], Any],
     if not chunks:
         return []
     cancel = _backend.engine.Cancel()
-    with ThreadPoolExecutor(max_workers=min(threads, len(chunks))) as pool:
-        futures = [pool.submit(run, c.start, c.stop, cancel) for c in chunks]
-        try:
-            return [_wait(f) for f in futures]
-        except BaseException:
-            cancel.set()
-            for f in futures:
-                f.cancel()
-            raise
+    pool = ThreadPoolExecutor(max_workers=min(threads, len(chunks)))
+    futures: List[Any] = []
+    try:
+        # Submitting is inside the try: a Ctrl-C that lands while the chunks
+        # are handed out (starting a worker thread waits for it) must cancel
+        # the chunks already running, or the pool's shutdown waits for all
+        # of them to finish.
+        for c in chunks:
+            futures.append(pool.submit(run, c.start, c.stop, cancel))
+        return [_wait(f) for f in futures]
+    except BaseException:
+        cancel.set()
+        for f in futures:
+            f.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True)

@@ -19,8 +19,9 @@ equals its rougeL. ``sentence_split`` chooses the rule:
 
 With ``"newline"``, a scorer that computes rougeLsum looks at the first
 ``CHECKED_TEXTS`` texts it gets and warns (``SentenceSplitWarning``), once,
-if one has no newline but looks like several sentences
-(``looks_like_sentences``).
+if one has no newline but looks like several sentences in its first
+``LOOKED_AT_CHARS`` characters (``looks_like_sentences``; a bound, so the
+check costs microseconds per text however long the texts are).
 
 >>> split_sentencex("The cat sat. It was happy.\\nA dog barked.", "en")
 ['The cat sat. ', 'It was happy.', 'A dog barked.']
@@ -35,11 +36,13 @@ from typing import List
 
 from rougekit._warn import SentenceSplitWarning, warn
 
-__all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "check_sentence_split", "split_sentencex",
-           "sentence_split_provenance", "looks_like_sentences", "warn_one_sentence"]
+__all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
+           "split_sentencex", "sentence_split_provenance", "looks_like_sentences",
+           "warn_one_sentence"]
 
 SENTENCE_SPLITS = ("newline", "nltk", "sentencex")
 CHECKED_TEXTS = 1000
+LOOKED_AT_CHARS = 2000
 
 
 def check_sentence_split(value: object, split_summaries: bool = False) -> str:
@@ -102,13 +105,13 @@ _OWN_MARK_END = re.compile(r"[。！？।؟][\"'”’」』»)\]]*\s*\w")
 
 
 def looks_like_sentences(text: object) -> bool:
-    """Whether ``text`` (a str) has no newline but at least two sentences,
-    by the patterns above."""
+    """Whether ``text`` (a str) has no newline but at least two sentences
+    in its first ``LOOKED_AT_CHARS`` characters, by the patterns above."""
     if not isinstance(text, str) or "\n" in text:
         return False
-    if _OWN_MARK_END.search(text):
+    if _OWN_MARK_END.search(text, 0, LOOKED_AT_CHARS):
         return True
-    for m in _SPACED_END.finditer(text):
+    for m in _SPACED_END.finditer(text, 0, LOOKED_AT_CHARS):
         if not m.group(1).isupper():
             continue
         tail = _WORD_TAIL.search(text, max(0, m.start() - 40), m.start())
