@@ -175,3 +175,77 @@ def test_unreproducible_signatures():
             dataclasses.replace(good, **change).score_corpus_kwargs()
     with pytest.raises(ValueError, match="is not N,ci:C,seed:S"):
         Signature.parse(_score().signature.replace("boot:none", "boot:12"))
+
+
+# --- ROUGE-1.5.5 mode -------------------------------------------------------------
+
+R155_CANDIDATES = ["The cats sat on the mat.\nThey were happy.", "Stocks fell sharply.",
+                   "Rain is expected tomorrow in the north."]
+R155_REFERENCES = [["A cat sat on a mat.", "The happy cats sat."],
+                   ["Stock markets fell sharply on Monday."],
+                   ["Heavy rain is expected tomorrow.", "Rain tomorrow, north."]]
+R155_BASE = {"max_n": 2, "weight": 1.2, "skip_distance": 4, "skip_unigrams": True}
+
+
+@pytest.mark.parametrize("change", [
+    {"max_n": 3}, {"rouge_l": False}, {"weight": 1.5}, {"skip_distance": 2},
+    {"skip_unigrams": False}, {"skip_unigrams": False, "skip_both": True}, {"stem": True},
+    {"stem_models_only": True}, {"remove_stopwords": True}, {"word_limit": 4},
+    {"byte_limit": 20}, {"formula": "B"}, {"alpha": 0.2}, {"confidence": 90},
+    {"resamples": 50}, {"counting_unit": 1}, {"counting_unit": 2},
+], ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_rouge155_options_change_the_signature_and_round_trip(change):
+    """Each ROUGE-1.5.5 option that changes a printed number changes the
+    result's signature, and the options read back from the signature print
+    the same text."""
+    from rougekit.rouge155 import Options, Rouge155
+
+    base = Rouge155(**R155_BASE).score_corpus(R155_CANDIDATES, R155_REFERENCES)
+    changed = Rouge155(**{**R155_BASE, **change}).score_corpus(R155_CANDIDATES,
+                                                                R155_REFERENCES)
+    assert changed.render() != base.render()
+    assert changed.signature != base.signature
+    again = Rouge155.from_options(Options.from_signature(changed.signature))
+    assert again.score_corpus(R155_CANDIDATES, R155_REFERENCES).render() == changed.render()
+    sig = Signature.parse(changed.signature)
+    assert dict(sig.extra)["rouge155"].startswith("-c ")
+    with pytest.raises(ValueError, match="cannot reproduce field"):
+        parse_signature(changed.signature)
+
+
+def test_rouge155_signature_fields():
+    from rougekit.rouge155 import Rouge155
+
+    result = Rouge155(max_n=2, stem=True, remove_stopwords=True, confidence=90,
+                      resamples=200).score_corpus(R155_CANDIDATES, R155_REFERENCES)
+    fields = Signature.parse(result.signature).fields()
+    assert fields["types"] == "ROUGE-1,ROUGE-2,ROUGE-L"
+    assert (fields["tok"], fields["stem"], fields["stop"]) == (
+        "rouge155", "rouge155-porter(wordnet-2.0)", "smart")
+    assert fields["boot"] == "200,ci:0.9,seed:perl-srand"
+    assert fields["rouge155"] == "-c 90 -r 200 -n 2 -m -s"
+    with pytest.raises(ValueError, match="no rouge155 field"):
+        from rougekit.rouge155 import Options
+        Options.from_signature(str(Signature()))
+
+
+def test_rouge155_cli_signature(tmp_path):
+    """``--signature`` adds the result's signature on stderr and leaves stdout
+    the script's."""
+    import subprocess
+    import sys
+
+    from rougekit.rouge155 import Rouge155
+
+    (tmp_path / "c.txt").write_text(R155_CANDIDATES[1], encoding="utf-8")
+    (tmp_path / "r.txt").write_text(R155_REFERENCES[1][0], encoding="utf-8")
+    (tmp_path / "list").write_text("c.txt r.txt\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "rougekit", "rouge155", "-n", "2", "-m", "-z", "SPL", "list"]
+    plain = subprocess.run(argv, cwd=tmp_path, capture_output=True)
+    signed = subprocess.run(argv[:4] + ["--signature"] + argv[4:], cwd=tmp_path,
+                            capture_output=True)
+    assert plain.returncode == signed.returncode == 0, signed.stderr
+    assert signed.stdout == plain.stdout and plain.stderr == b""
+    direct = Rouge155(max_n=2, stem=True).score_corpus([R155_CANDIDATES[1]],
+                                                       [R155_REFERENCES[1]])
+    assert signed.stderr.decode() == direct.signature + "\n"

@@ -36,9 +36,12 @@ Fields, in order:
   resamples, coverage C, seed S, ``none``, or ``numpy-global``);
 - then any further ``key:value`` fields of ``extra``, in order: options of
   modes ``score_corpus`` does not have. The ROUGE-1.5.5 mode records its
-  options this way, as ``Signature(..., extra=(("rouge155", "-c 95 -n 2 -m"),))``
-  beside the standard fields that apply; ``score_corpus_kwargs`` refuses a
-  signature with extra fields, which its own mode reads back.
+  flags this way, as ``rouge155:-c 95 -r 1000 -n 2 -m``, beside the
+  standard fields that apply (``tok:rouge155``, ``multi:rouge155-A``,
+  ``agg:bootstrap-mean``, ``seed:perl-srand``;
+  ``rougekit.rouge155.Options.signature``); ``score_corpus_kwargs``
+  refuses a signature with extra fields, which its own mode reads back
+  (``Options.from_signature``).
 
 >>> sig = Signature(rouge_types=("rouge1", "rougeL"), tokenizer="rouge-score",
 ...                 stemmer="porter", multi_ref="mean", version="1.0")
@@ -171,7 +174,7 @@ class Signature:
                 n, rest = values["boot"].split(",ci:", 1)
                 ci, seed_text = rest.split(",seed:", 1)
                 bootstrap, confidence = int(n), float(ci)
-                seed_value = seed_text if seed_text in ("none", "numpy-global") \
+                seed_value = seed_text if seed_text in ("none", "numpy-global", "perl-srand") \
                     else int(seed_text)
             except ValueError:
                 raise ValueError(f"signature field boot:{values['boot']} is not "

@@ -10,6 +10,11 @@ stopword list and the WordNet exceptions ship inside rougekit). Where the
 script would die, or silently read a value it does not understand, one line
 on stderr names the option or file and the exit status is 2.
 
+``--signature`` (not the script's) prints, after the scores, the line that
+records the options (``rougekit.signature``: the measures, stemmer,
+stopwords, bootstrap and the flags as ``rouge155:-c 95 -r 1000 ...``) on
+stderr, so stdout stays the script's.
+
 ``--install-script DIR`` writes an executable ``DIR/ROUGE-1.5.5.pl`` that
 runs this command, and ``DIR/data/``, so tools that run the script by path
 (pyrouge's ``Rouge155(rouge_dir=DIR)``, files2rouge) run on rougekit.
@@ -53,6 +58,7 @@ score; -a scores every system.
   -h, -H     this help
 
 Not available: -3 (Basic Elements need an external parser), -v (debug output).
+--signature prints the options' rougekit signature on stderr after the scores.
 --install-script DIR writes DIR/ROUGE-1.5.5.pl running this command, and DIR/data/,
 for tools that call the script by path (pyrouge, files2rouge).
 """
@@ -121,6 +127,11 @@ def _run(argv: List[str], prog: str) -> int:
             raise _Error(f"cannot write into {argv[1]}: {e.strerror}") from None
         print(f"wrote {path} and {os.path.join(argv[1], 'data')}")
         return 0
+    # --signature (not the script's): the options' signature line on stderr
+    end = argv.index("--") if "--" in argv else len(argv)
+    show_signature = "--signature" in argv[:end]
+    if show_signature:
+        argv = [a for a in argv[:end] if a != "--signature"] + argv[end:]
     if argv[:1] in (["--help"], ["-h"], ["-H"]):
         sys.stdout.write(USAGE.format(prog=prog))
         return 0
@@ -165,6 +176,8 @@ def _run(argv: List[str], prog: str) -> int:
         sys.stdout.buffer.flush()
     else:
         sys.stdout.write(out.decode("utf-8", "replace"))
+    if show_signature:
+        print(result.signature, file=sys.stderr)
     return 0
 
 

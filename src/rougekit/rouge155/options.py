@@ -50,6 +50,8 @@ import numbers
 import re
 from typing import Any, Dict, List, Optional
 
+from rougekit.signature import Signature
+
 __all__ = ["Options", "Measure", "CommandLine", "parse_argv", "UsageError", "perl_number"]
 
 
@@ -226,6 +228,58 @@ class Options:
         if self.counting_unit:
             argv += ["-t", str(self.counting_unit)]
         return argv
+
+    def signature(self) -> Signature:
+        """These options as a rougekit :class:`~rougekit.signature.Signature`:
+        the standard fields that apply (the measures as ``types``, the
+        script's tokenization, stemmer, stopwords, model pooling, its
+        bootstrap seeded with ``srand(0..R-1)``), then a ``rouge155`` field
+        with the script's flags, ``-c`` and ``-r`` always written, as a
+        paper would cite them. ``Options.from_signature`` reads it back.
+
+        >>> sig = Options(max_n=2, stem=True).signature()
+        >>> sig.rouge_types, sig.stemmer, sig.multi_ref
+        (('ROUGE-1', 'ROUGE-2', 'ROUGE-L'), 'rouge155-porter(wordnet-2.0)', 'rouge155-A')
+        >>> str(sig).rsplit("|", 1)[1]
+        'rouge155:-c 95 -r 1000 -n 2 -m'
+        """
+        argv = self.to_argv()
+        rest = [a for i, a in enumerate(argv)
+                if a not in ("-c", "-r") and argv[i - 1:i] not in (["-c"], ["-r"])]
+        flags = ["-c", self.confidence_label, "-r", number_text(self.resamples)]
+        return Signature(
+            rouge_types=tuple(m.label for m in self.measures()),
+            tokenizer="rouge155",
+            stemmer="rouge155-porter(wordnet-2.0)" if self.stem or self.stem_models_only
+            else "no",
+            stopwords="smart" if self.remove_stopwords else "none",
+            # sentences are the input's: SPL lines, SEE/ISI elements
+            sentence_split="input",
+            multi_ref="rouge155-" + self.formula,
+            aggregation="counts" if self.counting_unit == 2 else "bootstrap-mean",
+            bootstrap=int(self.resamples) if self.counting_unit != 2 else 0,
+            confidence=self.confidence / 100, seed="perl-srand",
+            extra=(("rouge155", " ".join(flags + rest)),))
+
+    @classmethod
+    def from_signature(cls, signature: Any) -> "Options":
+        """The options a signature's ``rouge155`` field records (a
+        :class:`~rougekit.signature.Signature` or its one-line form).
+
+        >>> o = Options(max_n=4, weight=1.2, skip_distance=4, skip_unigrams=True)
+        >>> Options.from_signature(str(o.signature())).measures() == o.measures()
+        True
+        """
+        if not isinstance(signature, Signature):
+            signature = Signature.parse(signature)
+        flags = dict(signature.extra).get("rouge155")
+        if flags is None:
+            raise ValueError("the signature has no rouge155 field: it is not of a "
+                             "ROUGE-1.5.5 score")
+        options, cmd = parse_argv(flags.split())
+        if cmd.positional:
+            raise ValueError(f"the signature's rouge155 field {flags!r} is not only options")
+        return options
 
 
 @dataclasses.dataclass

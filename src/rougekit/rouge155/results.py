@@ -127,11 +127,14 @@ class Rouge155Result:
     """The scores of a run: ``systems`` maps each system ID (sorted as the
     script sorts them) to its :class:`SystemResult`. ``missing`` lists the
     ``(evaluation ID, system ID)`` pairs without a summary, which the script
-    reports on stderr and leaves out of that system's averages."""
+    reports on stderr and leaves out of that system's averages.
+    ``signature`` is the one-line record of the options behind the numbers
+    (``rougekit.signature``; ``Options.from_signature`` reads it back)."""
     systems: Dict[str, SystemResult]
     counting_unit: int
     confidence_label: str
     missing: List[Tuple[str, str]] = dataclasses.field(default_factory=list)
+    signature: str = ""
 
     def __getitem__(self, system_id: str) -> SystemResult:
         return self.systems[system_id]

@@ -468,7 +468,8 @@ class _Run:
                 results[label] = MeasureResult(label, averages, eval_ids, values)
             systems[peer] = SystemResult(peer, results)
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
-                              confidence_label=o.confidence_label, missing=self.missing)
+                              confidence_label=o.confidence_label, missing=self.missing,
+                              signature=str(o.signature()))
 
 
 def _check_threads(threads):
