@@ -20,40 +20,112 @@ rouge_score shim), ``MeanAggregator`` (mergeable exact means).
 "pure" (its pure-Python twin: used when the extension is not built, or forced
 with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 """
-from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
-from rougekit._backend import NAME as BACKEND
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
 from rougekit._version import __version__
-from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
-from rougekit.aggregate import MeanAggregator
-from rougekit.corpus import CorpusResult, score_corpus
-from rougekit.evaluator import (
-                                Evaluation,
-                                MeasureType,
-                                MissingFieldError,
-                                RougeScoreEvaluator,
-                                RougeType,
-                                rouge_1_score,
-)
-from rougekit.frames import score_frame
-from rougekit.hf import compute
-from rougekit.index import RougeIndex, deduplicate
-from rougekit.scoring import Score
-from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
-from rougekit.signature import Signature, parse_signature
-from rougekit.token_metrics import (
-                                f1,
-                                fbeta,
-                                lcs,
-                                overlap,
-                                rouge1,
-                                rouge2,
-                                rouge_l,
-                                rouge_lsum,
-                                rouge_n,
-                                rouge_s,
-                                rouge_w,
-)
-from rougekit.word_tokenizers import get_tokenizer
+
+if TYPE_CHECKING:  # what the names are, for type checkers; imported on first use
+    from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
+    from rougekit._backend import NAME as BACKEND
+    from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
+    from rougekit.aggregate import MeanAggregator
+    from rougekit.corpus import CorpusResult, score_corpus
+    from rougekit.evaluator import (
+                                    Evaluation,
+                                    MeasureType,
+                                    MissingFieldError,
+                                    RougeScoreEvaluator,
+                                    RougeType,
+                                    rouge_1_score,
+    )
+    from rougekit.frames import score_frame
+    from rougekit.hf import compute
+    from rougekit.index import RougeIndex, deduplicate
+    from rougekit.scoring import Score
+    from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
+    from rougekit.signature import Signature, parse_signature
+    from rougekit.token_metrics import (
+                                    f1,
+                                    fbeta,
+                                    lcs,
+                                    overlap,
+                                    rouge1,
+                                    rouge2,
+                                    rouge_l,
+                                    rouge_lsum,
+                                    rouge_n,
+                                    rouge_s,
+                                    rouge_w,
+    )
+    from rougekit.word_tokenizers import get_tokenizer
+
+# Every public name is imported on first use (PEP 562), so a command that
+# needs little (``rougekit rouge155``) starts without the rest: name ->
+# (module, attribute), attribute None for a submodule.
+_LAZY = {
+    "rouge_scorer": ("rougekit.rouge_scorer", None),
+    "scoring": ("rougekit.scoring", None),
+    "tokenize": ("rougekit.tokenize", None),
+    "tokenizers": ("rougekit.tokenizers", None),
+    "word_tokenizers": ("rougekit.word_tokenizers", None),
+    "BACKEND": ("rougekit._backend", "NAME"),
+    "RougekitWarning": ("rougekit._warn", "RougekitWarning"),
+    "SentenceSplitWarning": ("rougekit._warn", "SentenceSplitWarning"),
+    "TokenizationWarning": ("rougekit._warn", "TokenizationWarning"),
+    "MeanAggregator": ("rougekit.aggregate", "MeanAggregator"),
+    "CorpusResult": ("rougekit.corpus", "CorpusResult"),
+    "score_corpus": ("rougekit.corpus", "score_corpus"),
+    "Evaluation": ("rougekit.evaluator", "Evaluation"),
+    "MeasureType": ("rougekit.evaluator", "MeasureType"),
+    "MissingFieldError": ("rougekit.evaluator", "MissingFieldError"),
+    "RougeScoreEvaluator": ("rougekit.evaluator", "RougeScoreEvaluator"),
+    "RougeType": ("rougekit.evaluator", "RougeType"),
+    "rouge_1_score": ("rougekit.evaluator", "rouge_1_score"),
+    "score_frame": ("rougekit.frames", "score_frame"),
+    "compute": ("rougekit.hf", "compute"),
+    "RougeIndex": ("rougekit.index", "RougeIndex"),
+    "deduplicate": ("rougekit.index", "deduplicate"),
+    "Score": ("rougekit.scoring", "Score"),
+    "install_as_rouge_score": ("rougekit.shim", "install_as_rouge_score"),
+    "uninstall_as_rouge_score": ("rougekit.shim", "uninstall_as_rouge_score"),
+    "Signature": ("rougekit.signature", "Signature"),
+    "parse_signature": ("rougekit.signature", "parse_signature"),
+    "f1": ("rougekit.token_metrics", "f1"),
+    "fbeta": ("rougekit.token_metrics", "fbeta"),
+    "lcs": ("rougekit.token_metrics", "lcs"),
+    "overlap": ("rougekit.token_metrics", "overlap"),
+    "rouge1": ("rougekit.token_metrics", "rouge1"),
+    "rouge2": ("rougekit.token_metrics", "rouge2"),
+    "rouge_l": ("rougekit.token_metrics", "rouge_l"),
+    "rouge_lsum": ("rougekit.token_metrics", "rouge_lsum"),
+    "rouge_n": ("rougekit.token_metrics", "rouge_n"),
+    "rouge_s": ("rougekit.token_metrics", "rouge_s"),
+    "rouge_w": ("rougekit.token_metrics", "rouge_w"),
+    "get_tokenizer": ("rougekit.word_tokenizers", "get_tokenizer"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+    elif not name.startswith("__") and importlib.util.find_spec(f"rougekit.{name}"):
+        # a submodule (rougekit.corpus, rougekit.lang, ...), as when the
+        # package imported everything on import
+        module, attribute = f"rougekit.{name}", None
+    else:
+        raise AttributeError(f"module 'rougekit' has no attribute {name!r}")
+    value = importlib.import_module(module)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "__version__", "BACKEND",

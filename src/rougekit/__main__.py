@@ -1,6 +1,6 @@
 """``python -m rougekit``: the same as the ``rougekit`` command."""
 import sys
 
-from rougekit.cli import main
+from rougekit._launch import main
 
 sys.exit(main())
