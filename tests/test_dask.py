@@ -121,3 +121,25 @@ def test_no_rows_at_all(client):
     ddf = dask_frame()
     with pytest.raises(ValueError, match="the table has no rows"):
         rdask.score_corpus(ddf[ddf["id"] < 0])
+
+
+def test_lists_turned_into_strings_are_refused(client):
+    """dd.from_pandas with Dask's default convert-string writes a column of
+    lists out as strings; scoring them as one reference each would be a
+    silently different number, so both functions refuse them."""
+    frame = pandas_frame()
+    frame["references"] = [r if isinstance(r, list) else [r, r.upper()]
+                           for r in frame["references"]]
+    with dask.config.set({"dataframe.convert-string": True}):
+        ddf = dd.from_pandas(frame, npartitions=2)
+    assert isinstance(ddf["references"].dtype, pd.StringDtype)
+    with pytest.raises(ValueError, match="Dask turned a column of lists into strings"):
+        rdask.score_corpus(ddf)
+    with pytest.raises(ValueError, match="dataframe.convert-string"):
+        rdask.score_frame(ddf).compute()
+    # texts that merely start with "[" are texts
+    frame["references"] = ["[Update] " + refs[0] for refs in frame["references"]]
+    with dask.config.set({"dataframe.convert-string": True}):
+        ddf = dd.from_pandas(frame, npartitions=2)
+    assert rdask.score_corpus(ddf).scores == rougekit.score_corpus(
+        list(frame["candidate"]), list(frame["references"])).scores

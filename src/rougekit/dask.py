@@ -26,14 +26,20 @@ row is rarely wanted at cluster scale).
 cluster's parallelism comes from running tasks side by side, so the default
 is 1; pass more to let each task use more cores.
 
+A column of lists of references built with ``dd.from_pandas`` under Dask's
+default settings arrives as strings (``"['a', 'b']"``): rougekit stops
+with a ValueError that says so rather than score each as one reference.
+
 Needs ``pip install 'rougekit[dask]'`` (dask[dataframe], and
 dask[distributed] for a cluster); computes on whatever scheduler is active
 (a ``distributed.Client``, or Dask's default).
 """
+import ast
 from typing import Any, Optional, Sequence
 
 import dask
 import dask.dataframe as dd
+import pandas as pd
 
 from rougekit._distributed import (
     Options,
@@ -70,8 +76,41 @@ def score_frame(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
     return ddf.map_partitions(_score_partition, options, meta=meta)
 
 
+def _check_lists_kept(pdf: Any, column: str) -> None:
+    """ValueError when a string column of references holds a written-out
+    Python list ("['a', 'b']"): what ``dd.from_pandas`` makes of a column of
+    lists with Dask's default ``dataframe.convert-string``, which would be
+    scored as one reference. Only the first value of a partition is looked
+    at: the conversion turns a whole column."""
+    series = pdf[column]
+    if not isinstance(series.dtype, pd.StringDtype):
+        return
+    for label, value in series.items():
+        if not isinstance(value, str):
+            continue
+        if value[:1] == "[" and value[-1:] == "]":
+            try:
+                parsed = ast.literal_eval(value)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                return
+            if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
+                raise ValueError(
+                    f"column {column!r}, row {label!r}: the string {value[:60]!r} is a "
+                    "list of references written out as text: Dask turned a column of "
+                    "lists into strings (its default 'dataframe.convert-string'). Build "
+                    "the frame under dask.config.set({'dataframe.convert-string': "
+                    "False}), or read it with dd.read_parquet, which keeps the lists")
+        return
+
+
 def _score_partition(pdf: Any, options: Options) -> Any:
+    _check_lists_kept(pdf, options.references)
     return _score_pandas(pdf, **options.frame_options())
+
+
+def _summarize_partition(pdf: Any, options: Options, keep: bool) -> Any:
+    _check_lists_kept(pdf, options.references)
+    return summarize(pdf, options, keep)
 
 
 def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
@@ -90,6 +129,7 @@ def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
     if not isinstance(per_item, bool):
         raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
     keep = bool(bootstrap) or per_item
-    tasks = [dask.delayed(summarize)(part, options, keep) for part in ddf.to_delayed()]
+    tasks = [dask.delayed(_summarize_partition)(part, options, keep)
+             for part in ddf.to_delayed()]
     summaries = dask.compute(*tasks)
     return corpus_result(summaries, options, bootstrap, confidence, seed, per_item)
