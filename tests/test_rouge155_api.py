@@ -86,17 +86,31 @@ def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags,
                         k.split(".")[0]: v for k, v in per.items()}
 
 
+@pytest.mark.parametrize("kw", [
+    dict(max_n=2, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True),
+    *[kwargs for _, kwargs in API_OPTIONS]], ids=lambda kw: " ".join(Options(**kw).to_argv()))
 @pytest.mark.parametrize("kernel", kernel_names())
-def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypatch, kernel):
+def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypatch, kernel,
+                                                                kw):
+    """score_corpus reads texts in one call when no option cuts or stems
+    summaries one by one (-l, -b, -M), else through a configuration: both
+    equal score_config on the same files. Texts as str, as bytes, and as a
+    single reference not in a list give the same numbers."""
     workdir, items = corpus
     use_kernel(monkeypatch, kernel)
-    kw = dict(max_n=2, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True)
     scorer_ = Rouge155(**kw)
-    from_texts = scorer_.score_corpus([it["candidate"] for it in items],
-                                      [it["references"] for it in items])
+    candidates = [it["candidate"] for it in items]
+    references = [it["references"] for it in items]
+    from_texts = scorer_.score_corpus(candidates, references)
+    as_bytes = scorer_.score_corpus(
+        [c.encode("utf-8") if i % 2 else c for i, c in enumerate(candidates)],
+        [[r.encode("utf-8") for r in refs] if i % 3 else
+         (refs[0] if len(refs) == 1 else refs) for i, refs in enumerate(references)])
     monkeypatch.chdir(workdir)
     from_files = scorer_.score_config(read_config("config.xml"))
     assert from_texts.render(per_document=True) == from_files.render(per_document=True)
+    assert as_bytes.render(per_document=True) == from_files.render(per_document=True)
+    assert from_texts.signature == from_files.signature
     for i in (0, 7, 19):
         single = scorer_.score(items[i]["candidate"], items[i]["references"])
         assert single == {label: m.documents[str(i + 1)]

@@ -65,6 +65,16 @@ def _summary(text, i, j=None) -> "_InMemory":
     raise TypeError(f"{name} must be a str or bytes, not {type(text).__name__}")
 
 
+def _reference_list(refs, i) -> list:
+    """references[i] as a non-empty list of texts."""
+    if isinstance(refs, (str, bytes, bytearray)):
+        return [refs]
+    refs = list(refs)
+    if not refs:
+        raise ValueError(f"references[{i}] is empty: give at least one reference")
+    return refs
+
+
 def _display(path) -> str:
     return os.fsdecode(path) if isinstance(path, (str, bytes)) else "<text>"
 
@@ -280,17 +290,28 @@ class Rouge155:
         if len(candidates) != len(references):
             raise ValueError(f"candidates has {len(candidates)} texts but references has "
                              f"{len(references)} items")
-        evaluations = []
+        o = self.options
+        if o.stem_models_only or o.word_limit or o.byte_limit:
+            evaluations = []
+            for i, (cand, refs) in enumerate(zip(candidates, references)):
+                refs = _reference_list(refs, i)
+                evaluations.append(Evaluation(
+                    id=str(i + 1), input_format="SPL", peers={system_id: _summary(cand, i)},
+                    models=[(str(j), _summary(r, i, j)) for j, r in enumerate(refs)]))
+            return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
+        # Otherwise every summary is read one way: the texts go to the
+        # tokenizer in one call (the same numbers, tested against the above).
+        texts: List[bytes] = []
+        bounds = [0]
         for i, (cand, refs) in enumerate(zip(candidates, references)):
-            if isinstance(refs, (str, bytes, bytearray)):
-                refs = [refs]
-            refs = list(refs)
-            if not refs:
-                raise ValueError(f"references[{i}] is empty: give at least one reference")
-            evaluations.append(Evaluation(
-                id=str(i + 1), input_format="SPL", peers={system_id: _summary(cand, i)},
-                models=[(str(j), _summary(r, i, j)) for j, r in enumerate(refs)]))
-        return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
+            refs = _reference_list(refs, i)
+            texts.append(cand.encode("utf-8", "surrogateescape") if type(cand) is str
+                         else _summary(cand, i).data)
+            texts.extend([r.encode("utf-8", "surrogateescape") if type(r) is str
+                          else _summary(r, i, j).data for j, r in enumerate(refs)])
+            bounds.append(len(texts))
+        return _Run(o, Config(evaluations=[], systems=[system_id]),
+                    self.threads).run_texts(system_id, texts, bounds)
 
     def score_config(self, config: Config,
                      systems: Union[None, str, Sequence[str]] = None) -> Rouge155Result:
@@ -348,6 +369,42 @@ class _Run:
         return tuple(np.concatenate([d[i] for d in done]) for i in range(3))
 
     def run(self, peers: List[str]) -> Rouge155Result:
+        return self._execute(self._plan(peers))
+
+    def run_texts(self, system_id: str, texts: List[bytes], bounds: List[int]
+                  ) -> Rouge155Result:
+        """One system's in-memory SPL summaries, without a configuration:
+        evaluation i (ID ``i + 1``) is ``texts[bounds[i]]`` (the peer)
+        against ``texts[bounds[i] + 1:bounds[i + 1]]`` (its models). What
+        ``run`` does with such a configuration when neither ``-M`` nor a
+        length limit is set (one stemming setting, every summary read as
+        plain lines), with one kernel call for all the text and arrays
+        in place of the per-summary bookkeeping."""
+        o = self.options
+        corpus = self.corpus
+        first = len(corpus.doc_ngram)
+        if texts:
+            spans = corpus.tokens.add_texts(texts, 1 if o.stem else 0)
+            corpus.doc_sent_lo.extend(spans[:, 0].tolist())
+            corpus.doc_sent_hi.extend(spans[:, 1].tolist())
+            corpus.doc_ngram.extend(spans[:, 2].tolist())
+            corpus.doc_source.extend([None] * len(texts))
+        starts = np.asarray(bounds, dtype=np.int64)
+        is_peer = np.zeros(len(texts), dtype=bool)
+        is_peer[starts[:-1]] = True
+        docs = np.arange(first, first + len(texts), dtype=np.int32)
+        jobs = _Jobs()
+        jobs.peer_seq = jobs.peer_bag = docs[is_peer]
+        jobs.model_seq = jobs.model_bag = docs[~is_peer]
+        jobs.model_off = np.concatenate(([0], np.cumsum(np.diff(starts) - 1))).astype(np.int64)
+        n = len(bounds) - 1
+        eval_ids = [str(i + 1) for i in range(n)]
+        keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
+        return self._execute([(system_id, eval_ids, keys,
+                               [(measure, jobs) for measure in self.measures])])
+
+    def _plan(self, peers: List[str]) -> list:
+        """(system ID, evaluation IDs, sort keys, [(measure, jobs)]) per system."""
         o = self.options
         corpus = self.corpus
         # The script stems with a global flag that -M switches off after
@@ -412,8 +469,13 @@ class _Run:
                     shared[cache_key] = jobs
                 per_measure.append((measure, jobs))
             keys = ["%s.%s" % (ev.id, peer) for ev in evals]
-            plans.append((peer, evals, keys, per_measure))
+            plans.append((peer, [ev.id for ev in evals], keys, per_measure))
+        return plans
 
+    def _execute(self, plans: list) -> Rouge155Result:
+        """Every (system, measure) of the plans scored, averaged and resampled."""
+        o = self.options
+        corpus = self.corpus
         arrays = corpus.arrays()
         kernel = _backend.rouge155
         params: Dict[str, Any] = dict(
@@ -441,7 +503,7 @@ class _Run:
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
         systems = {}
-        for peer, evals, keys, per_measure in plans:
+        for peer, ids, keys, per_measure in plans:
             order = sorted(range(len(keys)), key=keys.__getitem__)
             measures = {}
             columns = []
@@ -455,7 +517,7 @@ class _Run:
                 measures[measure.label] = values
             if o.counting_unit != 2 and columns:
                 avg, lo, hi = self._bootstrap(columns)
-            eval_ids = [evals[i].id for i in order]
+            eval_ids = [ids[i] for i in order]
             results = {}
             for k, (label, values) in enumerate(measures.items()):
                 averages: list
