@@ -262,6 +262,10 @@ def test_bad_inputs(tmp_path, monkeypatch):
     cfg = read_config("config.xml")
     with pytest.raises(ValueError, match=r"models/1.1.txt has no tokens"):
         Rouge155(weight=1.2).score_config(cfg)
+    with pytest.raises(ValueError, match=r"summary references\[1\]\[1\] has no tokens"):
+        Rouge155(weight=1.2).score_corpus(["a", "a b"], [["a"], ["a", "..."]])
+    with pytest.raises(ValueError, match=r"summary references\[1\]\[1\] has no tokens"):  # -l
+        Rouge155(weight=1.2, word_limit=5).score_corpus(["a", "a b"], [["a"], ["a", "..."]])
     (tmp_path / "models" / "1.1.txt").unlink()
     with pytest.raises(FileNotFoundError, match="1.1.txt"):
         Rouge155().score_config(cfg)

@@ -13,6 +13,7 @@ A ROUGE-1 Average_R: 0.73333 (95%-conf.int. 0.66667 - 0.80000)
 A text is a summary with one sentence per line (the script's SPL format);
 ``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
 """
+import bisect
 import os
 from array import array
 from concurrent.futures import ThreadPoolExecutor
@@ -45,24 +46,32 @@ Text = Union[str, bytes]
 
 
 class _InMemory:
-    """A summary given as text (SPL), not as a file; hashed by identity."""
+    """A summary given as text (SPL), not as a file; hashed by identity.
+    ``where`` is its place in the caller's arguments (error messages)."""
 
-    __slots__ = ("data",)
+    __slots__ = ("data", "i", "j")
 
-    def __init__(self, data: bytes):
-        self.data = data
+    def __init__(self, data: bytes, i: int, j: Optional[int]):
+        self.data, self.i, self.j = data, i, j
+
+    @property
+    def where(self) -> str:
+        return _place(self.i, self.j)
+
+
+def _place(i: int, j: Optional[int]) -> str:
+    return "candidates[%d]" % i if j is None else "references[%d][%d]" % (i, j)
 
 
 def _summary(text, i, j=None) -> "_InMemory":
     """candidates[i] (j None) or references[i][j] as an in-memory summary."""
     if type(text) is str:
-        return _InMemory(text.encode("utf-8", "surrogateescape"))
+        return _InMemory(text.encode("utf-8", "surrogateescape"), i, j)
     if isinstance(text, str):
-        return _InMemory(str(text).encode("utf-8", "surrogateescape"))
+        return _InMemory(str(text).encode("utf-8", "surrogateescape"), i, j)
     if isinstance(text, (bytes, bytearray)):
-        return _InMemory(bytes(text))
-    name = "candidates[%d]" % i if j is None else "references[%d][%d]" % (i, j)
-    raise TypeError(f"{name} must be a str or bytes, not {type(text).__name__}")
+        return _InMemory(bytes(text), i, j)
+    raise TypeError(f"{_place(i, j)} must be a str or bytes, not {type(text).__name__}")
 
 
 def _reference_list(refs, i) -> list:
@@ -75,8 +84,10 @@ def _reference_list(refs, i) -> list:
     return refs
 
 
-def _display(path) -> str:
-    return os.fsdecode(path) if isinstance(path, (str, bytes)) else "<text>"
+def _display(source) -> str:
+    if isinstance(source, _InMemory):
+        return source.where
+    return os.fsdecode(source) if isinstance(source, (str, bytes)) else "<text>"
 
 
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -342,6 +353,7 @@ class _Run:
         self.corpus = _Corpus(options)
         self.measures = options.measures()
         self.missing: List = []
+        self._texts: Optional[tuple] = None     # (first document, bounds) of run_texts
 
     def _map(self, fn, items):
         """[fn(x) for x in items], on several threads when there is work for them
@@ -389,6 +401,7 @@ class _Run:
             corpus.doc_sent_hi.extend(spans[:, 1].tolist())
             corpus.doc_ngram.extend(spans[:, 2].tolist())
             corpus.doc_source.extend([None] * len(texts))
+        self._texts = (first, bounds)
         starts = np.asarray(bounds, dtype=np.int64)
         is_peer = np.zeros(len(texts), dtype=bool)
         is_peer[starts[:-1]] = True
@@ -402,6 +415,17 @@ class _Run:
         keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
         return self._execute([(system_id, eval_ids, keys,
                                [(measure, jobs) for measure in self.measures])])
+
+    def _doc_name(self, d: int) -> str:
+        """Document d as an error message names it: its path, or for texts
+        given to ``run_texts`` its place in ``references``."""
+        source = self.corpus.doc_source[d]
+        if source is None and self._texts is not None:
+            first, bounds = self._texts
+            k = d - first
+            i = bisect.bisect_right(bounds, k) - 1
+            return _place(i, k - bounds[i] - 1)
+        return _display(source)
 
     def _plan(self, peers: List[str]) -> list:
         """(system ID, evaluation IDs, sort keys, [(measure, jobs)]) per system."""
@@ -501,7 +525,7 @@ class _Run:
                 empty = int(calls[key][1].model_seq[bad])
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
-                    "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
+                    "(Illegal division by zero)" % self._doc_name(empty))
         systems = {}
         for peer, ids, keys, per_measure in plans:
             order = sorted(range(len(keys)), key=keys.__getitem__)
