@@ -226,11 +226,13 @@ class _Jobs:
     kernel (``score_evals``'s ``jobs``)."""
 
     def __init__(self):
-        self.peer_seq = array("i")
-        self.peer_bag = array("i")
-        self.model_off = array("q", [0])
-        self.model_seq = array("i")
-        self.model_bag = array("i")
+        # array.array while a plan is built item by item; numpy arrays
+        # when run_texts sets them whole
+        self.peer_seq: Any = array("i")
+        self.peer_bag: Any = array("i")
+        self.model_off: Any = array("q", [0])
+        self.model_seq: Any = array("i")
+        self.model_bag: Any = array("i")
 
     def arrays(self):
         def np_(a, dt):
