@@ -44,3 +44,25 @@ def test_rouge155_command_imports_only_its_part():
     assert "rougekit.rouge155.cli" in loaded
     assert not loaded & {"rougekit.rouge_scorer", "rougekit.cli", "rougekit.corpus",
                          "rougekit.tokenizers"}, loaded
+
+
+def test_the_type_checking_imports_match_the_lazy_table():
+    """``__init__.py`` names each public object twice: in the imports that
+    type checkers read and in the table ``__getattr__`` imports from. They
+    must agree: same names, same modules."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(rougekit))
+    block = next(node for node in tree.body if isinstance(node, ast.If)
+                 and getattr(node.test, "id", None) == "TYPE_CHECKING")
+    declared = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom), ast.dump(node)
+        for alias in node.names:
+            if node.module == "rougekit":
+                declared[alias.asname or alias.name] = (f"rougekit.{alias.name}", None)
+            else:
+                declared[alias.asname or alias.name] = (node.module, alias.name)
+    assert declared == rougekit._LAZY
+    assert set(rougekit.__all__) - {"__version__"} == set(rougekit._LAZY)
