@@ -64,6 +64,21 @@ def test_score_corpus_equals_in_process(client, multi_ref):
     assert got == want
 
 
+def test_lang_and_sentence_split_equal_in_process(client):
+    """lang= and sentence_split= reach the workers: frame and corpus equal
+    the in-process functions, signature included."""
+    need("sentencex")
+    options = dict(lang="hindi", use_stemmer=True, sentence_split="sentencex",
+                   multi_ref="mean")
+    got = rdask.score_corpus(dask_frame(npartitions=3), TYPES, per_item=True, **options)
+    want = rougekit.score_corpus(CANDIDATES, REFERENCES, TYPES, **options)
+    assert got == want and "lang:hindi" in got.signature and "split:sentencex" in got.signature
+    frame = rdask.score_frame(dask_frame(npartitions=3), TYPES, **options).compute()
+    local = rougekit.score_frame(pandas_frame(), TYPES, **options)
+    assert frame.drop(columns="id").values.tolist() == \
+        local.drop(columns="id").values.tolist()
+
+
 def test_bootstrap_and_stemming_equal_in_process(client):
     options = dict(use_stemmer=True, bootstrap=300, confidence=0.9, seed=17)
     got = rdask.score_corpus(dask_frame(npartitions=5), TYPES, **options)

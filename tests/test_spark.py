@@ -67,8 +67,11 @@ def test_score_frame_equals_in_process(spark, use_stemmer):
     ("max", dict(bootstrap=200, seed=5)),
     ("pooled", dict(use_stemmer=True)),
     ("jackknife", dict(bootstrap=50, seed=1, confidence=0.8)),
-])
+    ("mean", dict(lang="hindi", use_stemmer=True, sentence_split="sentencex")),
+], ids=["max", "pooled", "jackknife", "lang-sentencex"])
 def test_score_corpus_equals_in_process(spark, multi_ref, options):
+    if "sentence_split" in options:
+        need("sentencex")
     sdf = frame(spark)
     assert sdf.rdd.getNumPartitions() == 2
     got = rspark.score_corpus(sdf, TYPES, multi_ref=multi_ref, per_item=True, **options)

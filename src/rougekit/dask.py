@@ -64,14 +64,19 @@ def _check_frame(ddf: Any) -> None:
 def score_frame(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                 candidate: str = "candidate", references: str = "references", *,
                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                multi_ref: str = "max", threads: Optional[int] = 1) -> Any:
+                lang: Optional[str] = None, stem_stopwords: bool = False,
+                sentence_split: str = "newline", multi_ref: str = "max",
+                threads: Optional[int] = 1) -> Any:
     """``ddf`` with the score columns of ``rougekit.score_frame`` added to
     each partition: a lazy dask DataFrame (input columns, then
-    ``"{rouge_type}_{measure}"`` as float64). Options are checked now; the
-    texts when the partitions are computed."""
+    ``"{rouge_type}_{measure}"`` as float64). Options (``lang=``,
+    ``sentence_split=`` and the others) are ``rougekit.score_frame``'s,
+    checked now; the texts when the partitions are computed."""
     _check_frame(ddf)
     options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
-                              tokenizer, use_stemmer, multi_ref, threads, adds_columns=True)
+                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+                              multi_ref=multi_ref, threads=threads, adds_columns=True)
     meta = _score_pandas(ddf._meta, **options.frame_options())
     return ddf.map_partitions(_score_partition, options, meta=meta)
 
@@ -116,6 +121,8 @@ def _summarize_partition(pdf: Any, options: Options, keep: bool) -> Any:
 def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                  candidate: str = "candidate", references: str = "references", *,
                  tokenizer: Any = "rouge-score", use_stemmer: bool = False,
+                 lang: Optional[str] = None, stem_stopwords: bool = False,
+                 sentence_split: str = "newline",
                  multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = 1,
                  per_item: bool = False) -> CorpusResult:
@@ -124,7 +131,9 @@ def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
     signature; ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(ddf)
     options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
-                              tokenizer, use_stemmer, multi_ref, threads, adds_columns=False)
+                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+                              multi_ref=multi_ref, threads=threads, adds_columns=False)
     check_corpus_options(multi_ref, bootstrap, confidence, seed)
     if not isinstance(per_item, bool):
         raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")

@@ -80,14 +80,20 @@ def _check_frame(sdf: Any) -> None:
 def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                 candidate: str = "candidate", references: str = "references", *,
                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                multi_ref: str = "max", threads: Optional[int] = 1) -> Any:
+                lang: Optional[str] = None, stem_stopwords: bool = False,
+                sentence_split: str = "newline", multi_ref: str = "max",
+                threads: Optional[int] = 1) -> Any:
     """``sdf`` with the score columns of ``rougekit.score_frame`` added: a
     Spark DataFrame (input columns, then ``"{rouge_type}_{measure}"`` as
-    doubles). Options are checked now; the texts when it is computed."""
+    doubles). Options (``lang=``,
+    ``sentence_split=`` and the others) are ``rougekit.score_frame``'s,
+    checked now; the texts when it is computed."""
     from pyspark.sql.types import DoubleType, StructField, StructType
     _check_frame(sdf)
-    options = Options.checked(sdf.columns, rouge_types, candidate, references, tokenizer,
-                              use_stemmer, multi_ref, threads, adds_columns=True)
+    options = Options.checked(sdf.columns, rouge_types, candidate, references,
+                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+                              multi_ref=multi_ref, threads=threads, adds_columns=True)
     schema = StructType(list(sdf.schema.fields)
                         + [StructField(name, DoubleType(), True)
                            for name in options.column_names()])
@@ -104,6 +110,8 @@ def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
 def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                  candidate: str = "candidate", references: str = "references", *,
                  tokenizer: Any = "rouge-score", use_stemmer: bool = False,
+                 lang: Optional[str] = None, stem_stopwords: bool = False,
+                 sentence_split: str = "newline",
                  multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = 1,
                  per_item: bool = False) -> CorpusResult:
@@ -111,8 +119,10 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
     executors: the same scores, intervals, number of items and signature;
     ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(sdf)
-    options = Options.checked(sdf.columns, rouge_types, candidate, references, tokenizer,
-                              use_stemmer, multi_ref, threads, adds_columns=False)
+    options = Options.checked(sdf.columns, rouge_types, candidate, references,
+                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+                              multi_ref=multi_ref, threads=threads, adds_columns=False)
     check_corpus_options(multi_ref, bootstrap, confidence, seed)
     if not isinstance(per_item, bool):
         raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
