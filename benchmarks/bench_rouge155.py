@@ -101,6 +101,9 @@ def main(argv=None):
     ap.add_argument("--py-rouge-items", type=int, default=500,
                     help="py-rouge is timed on the first K items only (it runs at a few "
                          "dozen items/s); its ratio compares time per item")
+    ap.add_argument("--profile", action="store_true",
+                    help="also print where the API's time goes: cProfile of one "
+                         "threads=1 score_corpus call, the 12 costliest functions")
     ap.add_argument("--no-script", action="store_true",
                     help="skip ROUGE-1.5.5.pl (no ratios, no exactness check)")
     args = ap.parse_args(argv)
@@ -209,6 +212,13 @@ def main(argv=None):
                  "--seed %d --repeat %d --script-runs %d`" % (
                      args.n, args.seed, args.repeat, args.script_runs))
     print("\n".join(lines))
+    if args.profile:
+        import cProfile
+        import pstats
+        profiler = cProfile.Profile()
+        profiler.runcall(api1.score_corpus, candidates, references)
+        print("\nWhere the API's time goes (cProfile, threads=1, one call):")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(12)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"times": times, "exact": exact, "n": len(items),
