@@ -9,8 +9,10 @@
 - bad options and inputs raise ``ValueError``/``TypeError`` naming the
   keyword, ``FileNotFoundError`` naming the file.
 """
+import importlib
 import random
 
+import numpy as np
 import pytest
 
 import rougekit
@@ -28,10 +30,12 @@ from rougekit.rouge155 import (
     ConfigError,
     Options,
     Rouge155,
+    lexicon,
     options,
     read_config,
     read_file_list,
 )
+from rougekit.rouge155 import scorer as rouge155_scorer
 
 API_OPTIONS = [
     ("-n 4 -w 1.2 -2 4 -u -m -s -a -d",
@@ -60,12 +64,14 @@ def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags,
                                                      kernel):
     workdir, _ = corpus
     use_kernel(monkeypatch, kernel)
+    # Threads even on this small corpus: measures on a pool, resamples in parts.
+    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
     argv = flags.split() + ["config.xml"]
     perl = run_perl(workdir, argv)
     assert perl.returncode == 0, perl
     kit = run_kit(workdir, argv)
     monkeypatch.chdir(workdir)
-    result = Rouge155(**kwargs).score_config(read_config("config.xml"))
+    result = Rouge155(threads=3, **kwargs).score_config(read_config("config.xml"))
     assert result.render_bytes(per_document=True) == kit.stdout == perl.stdout
     assert Options(**kwargs).to_argv() == options.parse_argv(argv)[0].to_argv()
     # The numbers themselves, against the script's printed ones.
@@ -90,15 +96,20 @@ def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags,
     dict(max_n=2, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True),
     *[kwargs for _, kwargs in API_OPTIONS]], ids=lambda kw: " ".join(Options(**kw).to_argv()))
 @pytest.mark.parametrize("kernel", kernel_names())
+@pytest.mark.parametrize("threads", [1, 3])
 def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypatch, kernel,
-                                                                kw):
+                                                                kw, threads):
     """score_corpus reads texts in one call when no option cuts or stems
     summaries one by one (-l, -b, -M), else through a configuration: both
     equal score_config on the same files. Texts as str, as bytes, and as a
-    single reference not in a list give the same numbers."""
+    single reference not in a list give the same numbers. With threads=3
+    (and the threshold lowered to this small corpus) the texts are
+    tokenized in three parts joined with ``TokenCorpus.extend``."""
     workdir, items = corpus
     use_kernel(monkeypatch, kernel)
-    scorer_ = Rouge155(**kw)
+    monkeypatch.setattr(rouge155_scorer, "TOKENIZE_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    scorer_ = Rouge155(threads=threads, **kw)
     candidates = [it["candidate"] for it in items]
     references = [it["references"] for it in items]
     from_texts = scorer_.score_corpus(candidates, references)
@@ -107,7 +118,7 @@ def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypa
         [[r.encode("utf-8") for r in refs] if i % 3 else
          (refs[0] if len(refs) == 1 else refs) for i, refs in enumerate(references)])
     monkeypatch.chdir(workdir)
-    from_files = scorer_.score_config(read_config("config.xml"))
+    from_files = Rouge155(threads=1, **kw).score_config(read_config("config.xml"))
     assert from_texts.render(per_document=True) == from_files.render(per_document=True)
     assert as_bytes.render(per_document=True) == from_files.render(per_document=True)
     assert from_texts.signature == from_files.signature
@@ -200,6 +211,73 @@ def test_token_functions_edge_cases():
         rougekit.rouge_s(["a"], ["a"], "4")
     with pytest.raises(TypeError):
         rougekit.rouge_s([["unhashable"]], ["a"])
+
+
+@pytest.mark.parametrize("kernel", kernel_names())
+@pytest.mark.parametrize("table", [0, 1])
+def test_token_corpus_extend_equals_one_corpus(monkeypatch, kernel, table):
+    """Texts tokenized in parts (corpora of their own, joined with
+    ``extend``) give the arrays and spans of one corpus reading them all:
+    ids are translated, new strings numbered in order of first appearance."""
+    kernel_module = use_kernel(monkeypatch, kernel)
+    items = oracle().gen_items(5, 40, allow_empty_refs=True)
+    texts = [t.encode("utf-8") for it in items for t in [it["candidate"], *it["references"]]]
+    texts[3:3] = [b"", b"\n\n", b"-- !!", "Caf\u00e9s said\n\nmice".encode("utf-8")]
+
+    def corpus():
+        return kernel_module.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
+
+    whole = corpus()
+    expected = whole.add_texts(texts, table)
+    joined = corpus()
+    spans = [joined.add_texts(texts[:50], table)]
+    for lo, hi in [(50, 51), (51, 51), (51, 90), (90, len(texts))]:
+        part = corpus()
+        part_spans = part.add_texts(texts[lo:hi], table)
+        spans.append(part_spans + joined.extend(part))
+    assert (np.concatenate(spans) == expected).all()
+    assert all((a == b).all() for a, b in zip(joined.arrays(), whole.arrays()))
+    assert joined.vocab_size() == whole.vocab_size()
+    with pytest.raises(ValueError, match="itself"):
+        joined.extend(joined)
+    with pytest.raises(TypeError, match=r"texts\[1\]") if kernel == "compiled" else \
+            pytest.raises(TypeError):
+        corpus().add_texts([b"a", "b"], table)
+
+
+@pytest.mark.parametrize("token_counts", [False, True])
+@pytest.mark.parametrize("resamples", [1, 7, 100.5])
+def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):
+    """``bootstrap`` is ``resample_means`` then ``summarize_resamples``;
+    resamples drawn in parts (as threads draw them) join into the same
+    means, and the compiled kernel's equal the pure one's (the
+    specification) with ==."""
+    values = np.random.default_rng(3).integers(0, 40, size=(301, 9)).astype(float)
+    values[:, 2] = np.minimum(values[:, 2], values[:, 0])      # hits <= counts
+    modules = {"compiled": "rougekit._core.rouge155_c", "pure": "rougekit._core.rouge155_py"}
+    kernels = [importlib.import_module(modules[name]) for name in kernel_names()]
+    count = int(np.ceil(resamples))
+    results = []
+    for k in kernels:
+        whole = k.resample_means(values, resamples, 0, count, token_counts=token_counts,
+                                 alpha=0.3)
+        assert whole.shape == (9, count)
+        cuts = [0, count // 3, count // 3, count]
+        parts = np.hstack([k.resample_means(values, resamples, a, b,
+                                            token_counts=token_counts, alpha=0.3)
+                           for a, b in zip(cuts, cuts[1:])])
+        assert (parts == whole).all()
+        summary = k.summarize_resamples(whole, resamples, 90)
+        direct = k.bootstrap(values, resamples, 90, token_counts=token_counts, alpha=0.3)
+        assert all((a == b).all() for a, b in zip(summary, direct))
+        results.append((whole, summary))
+        with pytest.raises(ValueError, match="out of range"):
+            k.resample_means(values, resamples, 0, count + 1)
+        with pytest.raises(ValueError, match="resamples"):
+            k.summarize_resamples(whole[:, :-1], resamples, 90)
+    for whole, summary in results[1:]:
+        assert (whole == results[0][0]).all()
+        assert all((a == b).all() for a, b in zip(summary, results[0][1]))
 
 
 # --- options and errors -----------------------------------------------------------------

@@ -42,8 +42,8 @@ from rougekit._core.vocab cimport (Vocab, vocab_find, vocab_free, vocab_hash, vo
 
 from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
 
-__all__ = ["porter_stem", "score_evals", "bootstrap", "round5", "raw_tokens", "TokenCorpus",
-           "METRICS"]
+__all__ = ["porter_stem", "score_evals", "bootstrap", "resample_means", "summarize_resamples",
+           "round5", "raw_tokens", "TokenCorpus", "METRICS"]
 
 METRICS = ("N", "S", "L", "W")
 _WINDOWS = sys.platform == "win32"
@@ -900,6 +900,77 @@ cdef inline double _at(const double* a, Py_ssize_t n, Py_ssize_t i) noexcept nog
     return a[i] if 0 <= i < n else 0.0
 
 
+cdef void _draws(uint64_t seed, Py_ssize_t n, int32_t* idx) noexcept nogil:
+    """Perl's srand(seed), then n draws of int(rand(n)) (its own drand48)."""
+    cdef uint64_t state = (seed << 16) + 0x330E
+    cdef double dn = <double>n
+    cdef Py_ssize_t t, i
+    for t in range(n):
+        state = (state * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
+        i = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
+        idx[t] = <int32_t>(i if i < n else n - 1)
+
+
+cdef extern from *:
+    """
+    /* The resampling's inner loop: the sums of 8 columns for two resamples
+       at once, over a block-major table (block k holds columns 8k .. 8k+7 of
+       every row). Each column is summed in draw order, as Perl does; the
+       accumulators stay in registers, two columns per vector where the
+       compiler has vector types (each lane an IEEE double add, the same
+       as one at a time). */
+    #include <string.h>
+    #define RK_SUM_BLOCK 8
+    #if defined(__GNUC__) || defined(__clang__)
+    typedef double rk_v2d __attribute__((vector_size(16)));
+    static inline rk_v2d rk_load2(const double* p) {
+        rk_v2d x; memcpy(&x, p, sizeof x); return x;
+    }
+    static void rk_resample_sums(const double* table, Py_ssize_t width, Py_ssize_t n,
+                                 const int32_t* ia, const int32_t* ib,
+                                 double* sa, double* sb) {
+        for (Py_ssize_t c0 = 0; c0 < width; c0 += RK_SUM_BLOCK) {
+            const double* block = table + c0 * n;
+            rk_v2d a0 = {0.0, 0.0}, a1 = a0, a2 = a0, a3 = a0;
+            rk_v2d b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+            for (Py_ssize_t t = 0; t < n; t++) {
+                const double* ra = block + (Py_ssize_t)ia[t] * RK_SUM_BLOCK;
+                const double* rb = block + (Py_ssize_t)ib[t] * RK_SUM_BLOCK;
+                a0 += rk_load2(ra); a1 += rk_load2(ra + 2);
+                a2 += rk_load2(ra + 4); a3 += rk_load2(ra + 6);
+                b0 += rk_load2(rb); b1 += rk_load2(rb + 2);
+                b2 += rk_load2(rb + 4); b3 += rk_load2(rb + 6);
+            }
+            memcpy(sa + c0, &a0, 16); memcpy(sa + c0 + 2, &a1, 16);
+            memcpy(sa + c0 + 4, &a2, 16); memcpy(sa + c0 + 6, &a3, 16);
+            memcpy(sb + c0, &b0, 16); memcpy(sb + c0 + 2, &b1, 16);
+            memcpy(sb + c0 + 4, &b2, 16); memcpy(sb + c0 + 6, &b3, 16);
+        }
+    }
+    #else
+    static void rk_resample_sums(const double* table, Py_ssize_t width, Py_ssize_t n,
+                                 const int32_t* ia, const int32_t* ib,
+                                 double* sa, double* sb) {
+        for (Py_ssize_t c0 = 0; c0 < width; c0 += RK_SUM_BLOCK) {
+            const double* block = table + c0 * n;
+            double a[RK_SUM_BLOCK] = {0.0}, b[RK_SUM_BLOCK] = {0.0};
+            for (Py_ssize_t t = 0; t < n; t++) {
+                const double* ra = block + (Py_ssize_t)ia[t] * RK_SUM_BLOCK;
+                const double* rb = block + (Py_ssize_t)ib[t] * RK_SUM_BLOCK;
+                for (int k = 0; k < RK_SUM_BLOCK; k++) { a[k] += ra[k]; b[k] += rb[k]; }
+            }
+            for (int k = 0; k < RK_SUM_BLOCK; k++) { sa[c0 + k] = a[k]; sb[c0 + k] = b[k]; }
+        }
+    }
+    #endif
+    """
+    const int SUM_BLOCK "RK_SUM_BLOCK"
+    void _resample_sums "rk_resample_sums" (const double* table, Py_ssize_t width,
+                                             Py_ssize_t n, const int32_t* ia,
+                                             const int32_t* ib, double* sa,
+                                             double* sb) noexcept nogil
+
+
 def bootstrap(values, double resamples, double confidence, *, bint token_counts=False,
               double alpha=0.5):
     """The script's printed averages and bounds (see ``rouge155_py.bootstrap``).
@@ -909,66 +980,117 @@ def bootstrap(values, double resamples, double confidence, *, bint token_counts=
     >>> print("%7.5f %7.5f %7.5f" % (avg[0], lo[0], hi[0]))
     0.75000 0.50000 1.00000
     """
+    _check_resamples(resamples)
+    means = resample_means(values, resamples, 0, <Py_ssize_t>ceil(resamples),
+                           token_counts=token_counts, alpha=alpha)
+    return summarize_resamples(means, resamples, confidence)
+
+
+cdef _check_resamples(double resamples):
+    if not resamples > 0 or resamples > 1e8:
+        raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
+
+
+def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, *,
+                   bint token_counts=False, double alpha=0.5):
+    """The means of resamples ``first .. last - 1``, columns x resamples
+    (see ``rouge155_py.resample_means``). Runs without the GIL.
+
+    >>> import numpy as np
+    >>> resample_means(np.array([[0.5], [1.0]]), 1000, 0, 3).tolist()
+    [[0.75, 0.5, 0.75]]
+    """
     arr = np.ascontiguousarray(values, dtype=np.float64)
     if arr.ndim != 2:
         raise ValueError("values must be a 2-d array (instances x columns)")
-    cdef const double[:, ::1] v = arr
-    cdef Py_ssize_t n = v.shape[0], cols = v.shape[1]
-    if not resamples > 0 or resamples > 1e8:
-        raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
+    _check_resamples(resamples)
+    cdef Py_ssize_t n = arr.shape[0], cols = arr.shape[1]
     if token_counts and cols % 3:
         raise ValueError("with token_counts the columns come in triples")
-    cdef Py_ssize_t count = <Py_ssize_t>ceil(resamples), s, j, t, idx
+    if n > 0x7FFFFFFF:
+        raise ValueError(f"at most 2**31 - 1 instances, got {n}")
+    if not 0 <= first <= last <= <Py_ssize_t>ceil(resamples):
+        raise ValueError(f"resamples [{first}, {last}) out of range")
+    cdef Py_ssize_t count = last - first, s, j, u
+    means_arr = np.zeros((cols, count), dtype=np.float64)
+    if cols == 0 or count == 0:
+        return means_arr
+    cdef double[:, ::1] means = means_arr
+    # The columns padded with zeros to whole blocks, block-major.
+    cdef Py_ssize_t width = (cols + SUM_BLOCK - 1) // SUM_BLOCK * SUM_BLOCK
+    padded = np.zeros((max(n, 1), width), dtype=np.float64)
+    padded[:n, :cols] = arr
+    blocks = np.ascontiguousarray(
+        padded.reshape(max(n, 1), width // SUM_BLOCK, SUM_BLOCK).transpose(1, 0, 2))
+    cdef const double[:, :, ::1] v = blocks
+    cdef const double* table = &v[0, 0, 0]
+    cdef double* sums = <double*>malloc(2 * width * sizeof(double))
+    cdef int32_t* idx = <int32_t*>malloc(2 * (n + 1) * sizeof(int32_t))
+    cdef double dn = <double>n, mc, pc, h, rr, pp, d
+    cdef double* acc
+    if sums == NULL or idx == NULL:
+        free(sums)
+        free(idx)
+        raise MemoryError()
+    with nogil:
+        for s in range(first, last, 2):
+            _draws(<uint64_t>s, n, idx)
+            if s + 1 < last:
+                _draws(<uint64_t>(s + 1), n, idx + n + 1)
+            else:
+                memcpy(idx + n + 1, idx, n * sizeof(int32_t))
+            _resample_sums(table, width, n, idx, idx + n + 1, sums, sums + width)
+            for u in range(s, s + 2 if s + 1 < last else s + 1):
+                acc = sums + (u - s) * width
+                if token_counts:
+                    for j in range(0, cols, 3):
+                        mc, pc, h = acc[j], acc[j + 1], acc[j + 2]
+                        rr = h / mc if mc > 0 else 0.0
+                        pp = h / pc if pc > 0 else 0.0
+                        d = (1 - alpha) * pp + alpha * rr
+                        means[j, u - first] = rr
+                        means[j + 1, u - first] = pp
+                        means[j + 2, u - first] = (rr * pp) / d if d > 0 else 0.0
+                else:
+                    for j in range(cols):
+                        means[j, u - first] = acc[j] / dn if n > 0 else 0.0
+    free(sums)
+    free(idx)
+    return means_arr
+
+
+def summarize_resamples(means, double resamples, double confidence):
+    """``(average, low, high)`` of each column of ``means`` (columns x all
+    the resamples; see ``rouge155_py.summarize_resamples``).
+
+    >>> import numpy as np
+    >>> [x.tolist() for x in summarize_resamples(np.array([[0.2, 0.4, 0.6, 0.8]]), 4, 50)]
+    [[0.5], [0.4], [0.6]]
+    """
+    _check_resamples(resamples)
+    arr = np.array(means, dtype=np.float64, order="C")      # a copy: sorted in place
+    if arr.ndim != 2:
+        raise ValueError("means must be a 2-d array (columns x resamples)")
+    cdef Py_ssize_t cols = arr.shape[0], count = arr.shape[1], j, s
+    if count != <Py_ssize_t>ceil(resamples):
+        raise ValueError(f"means has {count} resamples, expected {<Py_ssize_t>ceil(resamples)}")
     avg_arr = np.zeros(cols, dtype=np.float64)
     lo_arr = np.zeros(cols, dtype=np.float64)
     hi_arr = np.zeros(cols, dtype=np.float64)
-    cdef double[::1] avg = avg_arr, lo = lo_arr, hi = hi_arr
     if cols == 0:
         return avg_arr, lo_arr, hi_arr
-    cdef const double* data = &v[0, 0] if n > 0 else NULL
-    cdef double* means = <double*>malloc(count * cols * sizeof(double))
-    cdef double* acc = <double*>malloc(cols * sizeof(double))
-    cdef double delta, ratio, total, dn = <double>n, mc, pc, h, rr, pp, d
+    cdef double[::1] avg = avg_arr, lo = lo_arr, hi = hi_arr
+    cdef double[:, ::1] m = arr
+    cdef double delta, ratio, total
     cdef Py_ssize_t upper_a, lower_a
-    cdef uint64_t state
-    cdef const double* row
     cdef double* col
-    if means == NULL or acc == NULL:
-        free(means)
-        free(acc)
-        raise MemoryError()
     with nogil:
-        for s in range(count):
-            # srand(s), then n draws of int(rand(n)) (Perl's own drand48)
-            state = ((<uint64_t>s) << 16) + 0x330E
-            for j in range(cols):
-                acc[j] = 0.0
-            for t in range(n):
-                state = (state * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
-                idx = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
-                if idx >= n:
-                    idx = n - 1
-                row = data + idx * cols
-                for j in range(cols):
-                    acc[j] += row[j]
-            if token_counts:
-                for j in range(0, cols, 3):
-                    mc, pc, h = acc[j], acc[j + 1], acc[j + 2]
-                    rr = h / mc if mc > 0 else 0.0
-                    pp = h / pc if pc > 0 else 0.0
-                    d = (1 - alpha) * pp + alpha * rr
-                    means[j * count + s] = rr
-                    means[(j + 1) * count + s] = pp
-                    means[(j + 2) * count + s] = (rr * pp) / d if d > 0 else 0.0
-            else:
-                for j in range(cols):
-                    means[j * count + s] = acc[j] / dn if n > 0 else 0.0
         delta = resamples * ((100 - confidence) / 2.0) / 100.0
         upper_a = <Py_ssize_t>(resamples - delta - 1)
         lower_a = <Py_ssize_t>delta
         ratio = resamples - delta - 1 - upper_a
         for j in range(cols):
-            col = means + j * count
+            col = &m[j, 0]
             qsort(col, count, sizeof(double), _cmp_double)
             total = 0.0
             for s in range(count):
@@ -978,8 +1100,6 @@ def bootstrap(values, double resamples, double confidence, *, bint token_counts=
                                                  - _at(col, count, lower_a)) * ratio
             hi[j] = _at(col, count, upper_a) + (_at(col, count, upper_a + 1)
                                                  - _at(col, count, upper_a)) * ratio
-    free(means)
-    free(acc)
     return avg_arr, lo_arr, hi_arr
 
 
@@ -1012,6 +1132,13 @@ _FILTER = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else (c + 32 if 65 <= c <
                 for c in range(256))
 
 
+cdef Py_ssize_t _checked(Py_ssize_t result) except -1:
+    """result, or MemoryError for the -1 of a tokenizer step."""
+    if result < 0:
+        raise MemoryError()
+    return result
+
+
 cdef class TokenCorpus:
     """The token ids of every summary of a run, one sequence per sentence
     (see ``rouge155_py.TokenCorpus``, the specification).
@@ -1022,11 +1149,17 @@ cdef class TokenCorpus:
     stopword; in table 1 (stemming), a token longer than 3 characters becomes
     its WordNet base form or else its Porter stem. Final strings are
     interned in a second vocabulary: equal strings, equal ids.
+
+    Tokenizing touches no Python object (``add_texts`` runs without the
+    GIL), so two corpora can be filled on two threads and joined with
+    ``extend``. One corpus is not for two threads at once.
     """
     cdef Vocab raw              # raw tokens
     cdef Vocab exc              # WordNet exception keys
+    cdef Vocab excv             # their base forms
     cdef Vocab fin              # final strings
-    cdef list exc_values        # bytes, by exception key id
+    cdef int32_t* exc_value     # per exception key id: its base form's id in excv
+    cdef Py_ssize_t exc_value_cap
     cdef char* stop             # per raw id: 1 for a stopword
     cdef Py_ssize_t stop_cap
     cdef int32_t* final[2]
@@ -1040,9 +1173,10 @@ cdef class TokenCorpus:
     cdef Py_ssize_t word_cap
 
     def __cinit__(self, stopwords=(), exceptions=None):
-        cdef bytes w
-        cdef int32_t g
-        if vocab_init(&self.raw) < 0 or vocab_init(&self.exc) < 0 or vocab_init(&self.fin) < 0:
+        cdef bytes w, v
+        cdef int32_t g, gv
+        if (vocab_init(&self.raw) < 0 or vocab_init(&self.exc) < 0
+                or vocab_init(&self.excv) < 0 or vocab_init(&self.fin) < 0):
             raise MemoryError()
         self.word_cap = 64
         self.word = <char*>malloc(self.word_cap)
@@ -1054,23 +1188,22 @@ cdef class TokenCorpus:
             if g < 0 or grow_array(<void**>&self.stop, &self.stop_cap, g + 1, 1, 0) < 0:
                 raise MemoryError()
             self.stop[g] = 1
-        self.exc_values = []
         for key, value in (exceptions or {}).items():
             w = key.encode("ascii") if isinstance(key, str) else bytes(key)
+            v = value.encode("ascii") if isinstance(value, str) else bytes(value)
             g = vocab_intern(&self.exc, <const char*>w, len(w))
-            if g < 0:
+            gv = vocab_intern(&self.excv, <const char*>v, len(v))
+            if g < 0 or gv < 0 or grow_array(<void**>&self.exc_value, &self.exc_value_cap,
+                                             g + 1, sizeof(int32_t), -1) < 0:
                 raise MemoryError()
-            if g == len(self.exc_values):
-                self.exc_values.append(value.encode("ascii") if isinstance(value, str)
-                                       else bytes(value))
-            else:
-                self.exc_values[g] = (value.encode("ascii") if isinstance(value, str)
-                                      else bytes(value))
+            self.exc_value[g] = gv
 
     def __dealloc__(self):
         vocab_free(&self.raw)
         vocab_free(&self.exc)
+        vocab_free(&self.excv)
         vocab_free(&self.fin)
+        free(self.exc_value)
         free(self.stop)
         free(self.final[0])
         free(self.final[1])
@@ -1086,65 +1219,68 @@ cdef class TokenCorpus:
         """How many distinct final strings the summaries have."""
         return self.fin.n
 
-    cdef int32_t _resolve(self, int table, int32_t g, Py_ssize_t n) except -3:
+    # Below, -1 (-3 for a token id) means out of memory; nothing touches a
+    # Python object.
+
+    cdef int32_t _resolve(self, int table, int32_t g, Py_ssize_t n) noexcept nogil:
         """The final id of raw token g (word[0:n]) under table."""
-        cdef int32_t e, f
-        cdef bytes value
+        cdef int32_t e, f, v
         if g < self.stop_cap and self.stop[g]:
             return -1
         if table == 1 and n > 3:
             e = vocab_find(&self.exc, self.word, n, vocab_hash(self.word, n),
                            vocab_prefix(self.word, n))
             if e >= 0:                     # a WordNet exception: its base form
-                value = self.exc_values[e]
-                f = vocab_intern(&self.fin, <const char*>value, len(value))
+                v = self.exc_value[e]
+                f = vocab_intern(&self.fin, self.excv.pool + self.excv.off[v],
+                                 self.excv.size[v])
             else:                          # the Porter stem, in place
                 f = vocab_intern(&self.fin, self.word, stem_chars(self.word, n))
         else:
             f = vocab_intern(&self.fin, self.word, n)
-        if f < 0:
-            raise MemoryError()
-        return f
+        return f if f >= 0 else -3
 
-    cdef inline int32_t _final(self, int table, Py_ssize_t n) except -3:
+    cdef inline int32_t _final(self, int table, Py_ssize_t n) noexcept nogil:
         """The final id of the raw token word[0:n] under table (-1: dropped)."""
         cdef int32_t g = vocab_intern(&self.raw, self.word, n)
         cdef int32_t f
         if g < 0:
-            raise MemoryError()
+            return -3
         if g >= self.final_cap[table] and grow_array(
                 <void**>&self.final[table], &self.final_cap[table], g + 1,
                 sizeof(int32_t), 0xFE) < 0:
-            raise MemoryError()
+            return -3
         f = self.final[table][g]
         if f == UNRESOLVED:
             f = self._resolve(table, g, n)
+            if f == -3:
+                return -3
             self.final[table][g] = f
         return f
 
-    cdef int _push(self, int32_t t) except -1:
+    cdef inline int _push(self, int32_t t) noexcept nogil:
         if self.ntok == self.tok_cap and grow_array(
                 <void**>&self.tokens, &self.tok_cap, self.ntok + 1, sizeof(int32_t), -1) < 0:
-            raise MemoryError()
+            return -1
         self.tokens[self.ntok] = t
         self.ntok += 1
         return 0
 
-    cdef Py_ssize_t _sequence(self, int64_t start, int64_t end) except -1:
+    cdef Py_ssize_t _sequence(self, int64_t start, int64_t end) noexcept nogil:
         cdef Py_ssize_t cap = self.seq_cap
         if self.nseq == self.seq_cap:
             if grow_array(<void**>&self.starts, &cap, self.nseq + 1, sizeof(int64_t), -1) < 0:
-                raise MemoryError()
+                return -1
             cap = self.seq_cap
             if grow_array(<void**>&self.ends, &cap, self.nseq + 1, sizeof(int64_t), -1) < 0:
-                raise MemoryError()
+                return -1
             self.seq_cap = cap
         self.starts[self.nseq] = start
         self.ends[self.nseq] = end
         self.nseq += 1
         return self.nseq - 1
 
-    cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) except -1:
+    cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
         """Append the tokens of s[0:n]."""
         cdef Py_ssize_t i, k = 0
         cdef unsigned char c
@@ -1154,31 +1290,92 @@ cdef class TokenCorpus:
             if c:
                 if k == self.word_cap:
                     if grow_array(<void**>&self.word, &self.word_cap, k + 1, 1, -1) < 0:
-                        raise MemoryError()
+                        return -1
                 self.word[k] = <char>c
                 k += 1
             elif k:
                 t = self._final(table, k)
-                if t >= 0:
-                    self._push(t)
+                if t == -3 or (t >= 0 and self._push(t) < 0):
+                    return -1
                 k = 0
         return 0
 
+    def extend(self, TokenCorpus other not None):
+        """Append ``other``'s tokens and sequences (its final ids translated
+        to this corpus's); returns the index here of its sequence 0."""
+        if other is self:
+            raise ValueError("a corpus cannot extend itself")
+        cdef Py_ssize_t first = self.nseq, base = self.ntok, i
+        cdef int32_t* ids = NULL
+        cdef Py_ssize_t ids_cap = 0
+        cdef int err = 0
+        with nogil:
+            if (grow_array(<void**>&ids, &ids_cap, other.fin.n + 1, sizeof(int32_t), -1) < 0
+                    or grow_array(<void**>&self.tokens, &self.tok_cap, base + other.ntok + 1,
+                                  sizeof(int32_t), -1) < 0):
+                err = -1
+            i = 0
+            while err == 0 and i < other.fin.n:
+                ids[i] = vocab_intern(&self.fin, other.fin.pool + other.fin.off[i],
+                                      other.fin.size[i])
+                if ids[i] < 0:
+                    err = -1
+                i += 1
+            if err == 0:
+                for i in range(other.ntok):
+                    self.tokens[base + i] = ids[other.tokens[i]]
+                self.ntok = base + other.ntok
+                i = 0
+                while err == 0 and i < other.nseq:
+                    if self._sequence(base + other.starts[i], base + other.ends[i]) < 0:
+                        err = -1
+                    i += 1
+        free(ids)
+        if err != 0:
+            raise MemoryError()
+        return first
+
     def add_texts(self, texts, int table):
-        """``add_text`` of each text, then a sequence spanning its sentences:
-        an int64 array of (first, end, span) sequence indices per text."""
+        """``add_text`` of each text (bytes), then a sequence spanning its
+        sentences: an int64 array of (first, end, span) sequence indices per
+        text. Runs without the GIL."""
         if table not in (0, 1):
             raise ValueError("table must be 0 or 1")
-        cdef Py_ssize_t k, count = len(texts), first
+        cdef list held = list(texts)        # keeps every buffer alive below
+        cdef Py_ssize_t k, count = len(held), first
         out = np.empty((count, 3), dtype=np.int64)
         cdef int64_t[:, ::1] o = out
-        cdef bytes b
-        for k in range(count):
-            b = texts[k]
-            first = self._lines(<const unsigned char*><const char*>b, len(b), table)
-            o[k, 0] = first
-            o[k, 1] = self.nseq
-            o[k, 2] = self._span(first, self.nseq)
+        cdef const unsigned char** data = <const unsigned char**>malloc(
+            (count + 1) * sizeof(unsigned char*))
+        cdef Py_ssize_t* size = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
+        cdef int err = 0
+        if data == NULL or size == NULL:
+            free(data)
+            free(size)
+            raise MemoryError()
+        try:
+            for k in range(count):
+                if type(held[k]) is not bytes:
+                    raise TypeError(f"texts[{k}] must be bytes, not {type(held[k]).__name__}")
+                data[k] = <const unsigned char*><const char*>held[k]
+                size[k] = len(<bytes>held[k])
+            with nogil:
+                for k in range(count):
+                    first = self._lines(data[k], size[k], table)
+                    if first < 0:
+                        err = -1
+                        break
+                    o[k, 0] = first
+                    o[k, 1] = self.nseq
+                    o[k, 2] = self._span(first, self.nseq)
+                    if o[k, 2] < 0:
+                        err = -1
+                        break
+        finally:
+            free(data)
+            free(size)
+        if err != 0:
+            raise MemoryError()
         return out
 
     def add_text(self, bytes data, int table):
@@ -1186,7 +1383,7 @@ cdef class TokenCorpus:
         index of the first."""
         if table not in (0, 1):
             raise ValueError("table must be 0 or 1")
-        return self._lines(<const unsigned char*><const char*>data, len(data), table)
+        return _checked(self._lines(<const unsigned char*><const char*>data, len(data), table))
 
     def add_file(self, path, int table):
         """``add_text`` of the file at ``path`` (str or bytes), read in C
@@ -1222,12 +1419,12 @@ cdef class TokenCorpus:
                         err = errno
                         raise OSError(err, os.strerror(err), path)
                     break
-            return self._lines(buf, size, table)
+            return _checked(self._lines(buf, size, table))
         finally:
             free(buf)
             fclose(fp)
 
-    cdef Py_ssize_t _lines(self, const unsigned char* s, Py_ssize_t n, int table) except -1:
+    cdef Py_ssize_t _lines(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
         cdef Py_ssize_t i = 0, j
         cdef Py_ssize_t first = self.nseq
         cdef int64_t start
@@ -1237,8 +1434,8 @@ cdef class TokenCorpus:
                 j += 1
             if j > i:
                 start = self.ntok
-                self._scan(s + i, j - i, table)
-                self._sequence(start, self.ntok)
+                if self._scan(s + i, j - i, table) < 0 or self._sequence(start, self.ntok) < 0:
+                    return -1
             i = j + 1
         return first
 
@@ -1254,11 +1451,11 @@ cdef class TokenCorpus:
             b = sentence
             if not joined:
                 start = self.ntok
-            self._scan(<const unsigned char*><const char*>b, len(b), table)
+            _checked(self._scan(<const unsigned char*><const char*>b, len(b), table))
             if not joined:
-                self._sequence(start, self.ntok)
+                _checked(self._sequence(start, self.ntok))
         if joined:
-            self._sequence(start, self.ntok)
+            _checked(self._sequence(start, self.ntok))
         return first
 
     def add_span(self, Py_ssize_t first, Py_ssize_t last):
@@ -1266,9 +1463,9 @@ cdef class TokenCorpus:
         sequence ``last - 1`` (empty when ``first == last``); returns its index."""
         if not (0 <= first <= last <= self.nseq):
             raise ValueError(f"sequences [{first}, {last}) out of range")
-        return self._span(first, last)
+        return _checked(self._span(first, last))
 
-    cdef Py_ssize_t _span(self, Py_ssize_t first, Py_ssize_t last) except -1:
+    cdef Py_ssize_t _span(self, Py_ssize_t first, Py_ssize_t last) noexcept nogil:
         if first == last:
             return self._sequence(self.ntok, self.ntok)
         return self._sequence(self.starts[first], self.ends[last - 1])

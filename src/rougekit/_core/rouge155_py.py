@@ -37,8 +37,8 @@ from collections import Counter
 
 import numpy as np
 
-__all__ = ["porter_stem", "score_evals", "bootstrap", "round5", "raw_tokens", "TokenCorpus",
-           "METRICS"]
+__all__ = ["porter_stem", "score_evals", "bootstrap", "resample_means", "summarize_resamples",
+           "round5", "raw_tokens", "TokenCorpus", "METRICS"]
 
 METRICS = ("N", "S", "L", "W")
 
@@ -436,11 +436,8 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
     (``-t 1``) they are triples (model count, peer count, hits) and every
     resample turns its sums into R, P and F.
 
-    For resample ``s`` Perl's ``srand(s)`` seeds drand48 (state
-    ``s << 16 | 0x330E``, next ``state * 0x5DEECE66D + 11 mod 2**48``) and
-    each draw is ``int(n * state / 2**48)``. The printed average is the mean
-    of the sorted resample means; the bounds interpolate between two sorted
-    resample means (an index past the end reads 0, as in Perl).
+    ``resample_means`` then ``summarize_resamples``: the resamples can be
+    drawn in parts (on several threads) and joined.
 
     Returns ``(average, low, high)``, float64 arrays of the output columns.
 
@@ -448,23 +445,50 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
     >>> print("%7.5f %7.5f %7.5f" % (avg[0], lo[0], hi[0]))
     0.75000 0.50000 1.00000
     """
+    _check_resamples(resamples)
+    means = resample_means(values, resamples, 0, resample_count(resamples),
+                           token_counts=token_counts, alpha=alpha)
+    return summarize_resamples(means, resamples, confidence)
+
+
+def _check_resamples(resamples):
+    if not resamples > 0 or resamples > 1e8:
+        raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
+
+
+def resample_means(values, resamples, first, last, *, token_counts=False, alpha=0.5):
+    """The means of resamples ``first .. last - 1`` (of ``resample_count(
+    resamples)``), a float64 array of columns x resamples.
+
+    For resample ``s`` Perl's ``srand(s)`` seeds drand48 (state
+    ``s << 16 | 0x330E``, next ``state * 0x5DEECE66D + 11 mod 2**48``) and
+    each draw is ``int(n * state / 2**48)``; the drawn rows are summed in
+    draw order.
+
+    >>> resample_means(np.array([[0.5], [1.0]]), 1000, 0, 3).tolist()
+    [[0.75, 0.5, 0.75]]
+    """
     values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.ndim != 2:
+        raise ValueError("values must be a 2-d array (instances x columns)")
+    _check_resamples(resamples)
     n, cols = values.shape
-    count = resample_count(resamples)
-    if count <= 0:
-        raise ValueError(f"resamples must be > 0, got {resamples!r}")
+    if token_counts and cols % 3:
+        raise ValueError("with token_counts the columns come in triples")
+    if not 0 <= first <= last <= resample_count(resamples):
+        raise ValueError(f"resamples [{first}, {last}) out of range")
+    count = last - first
     # All resamples advance together, one draw at a time, so each resample's
     # sum is accumulated in its own draw order, as Perl does.
-    state = (np.arange(count, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
+    state = (np.arange(first, last, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
     sums = np.zeros((count, cols), dtype=np.float64)
     a, cst, mask = np.uint64(_DRAND48_A), np.uint64(_DRAND48_C), np.uint64(_DRAND48_MASK)
     scale = 2.0 ** -48
     for _ in range(n):
         state = (state * a + cst) & mask     # wraps mod 2**64, then masks to 48 bits
         idx = (float(n) * (state.astype(np.float64) * scale)).astype(np.int64)
-        sums += values[idx]
+        sums += values[np.minimum(idx, n - 1)]
     if token_counts:
-        out_cols = cols
         means = np.zeros((count, cols), dtype=np.float64)
         for t in range(0, cols, 3):
             for s in range(count):
@@ -474,8 +498,26 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
                 d = (1 - alpha) * p + alpha * r
                 means[s, t:t + 3] = (r, p, (r * p) / d if d > 0 else 0.0)
     else:
-        out_cols = cols
         means = sums / n if n > 0 else np.zeros_like(sums)
+    return np.ascontiguousarray(means.T)
+
+
+def summarize_resamples(means, resamples, confidence):
+    """``(average, low, high)`` of each column of ``means`` (columns x all
+    the resamples): the mean of the sorted resample means, and the bounds
+    interpolated between two of them (an index past the end reads 0, as in
+    Perl).
+
+    >>> [x.tolist() for x in summarize_resamples(np.array([[0.2, 0.4, 0.6, 0.8]]), 4, 50)]
+    [[0.5], [0.4], [0.6]]
+    """
+    means = np.ascontiguousarray(means, dtype=np.float64)
+    if means.ndim != 2:
+        raise ValueError("means must be a 2-d array (columns x resamples)")
+    _check_resamples(resamples)
+    if means.shape[1] != resample_count(resamples):
+        raise ValueError(f"means has {means.shape[1]} resamples, expected "
+                         f"{resample_count(resamples)}")
     delta = resamples * ((100 - confidence) / 2.0) / 100.0
     upper_a = int(resamples - delta - 1)
     lower_a = int(delta)
@@ -484,11 +526,12 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
     def at(arr, i):
         return arr[i] if 0 <= i < len(arr) else 0.0
 
+    out_cols = means.shape[0]
     avg = np.zeros(out_cols)
     lo = np.zeros(out_cols)
     hi = np.zeros(out_cols)
     for col in range(out_cols):
-        ranked = sorted(means[:, col].tolist())
+        ranked = sorted(means[col].tolist())
         total = 0.0
         for x in ranked:                      # in sorted order, one by one
             total += x
@@ -533,8 +576,9 @@ class TokenCorpus:
     ``add_span(first, last)`` a sequence covering sequences ``first .. last -
     1``. Each returns the index of its first sequence. ``add_texts(texts,
     table)`` is ``add_text`` and ``add_span`` for many texts: an array of
-    (first, end, span) per text. ``arrays()`` gives (tokens, seq_start,
-    seq_end).
+    (first, end, span) per text. ``extend(other)`` appends another corpus
+    (made with the same stopwords and exceptions), translating its ids.
+    ``arrays()`` gives (tokens, seq_start, seq_end).
 
     >>> tc = TokenCorpus(stopwords=[b"the"], exceptions={"said": "say"})
     >>> tc.add_text(b"The cat\\n\\nsaid cats.\\n", 1), tc.add_span(0, 2), len(tc)
@@ -609,6 +653,19 @@ class TokenCorpus:
             last = len(self._starts)
             out[k] = (first, last, self.add_span(first, last))
         return out
+
+    def extend(self, other: "TokenCorpus") -> int:
+        """Append ``other``'s tokens and sequences, its final ids translated
+        to this corpus's; returns the index here of its sequence 0."""
+        if other is self:
+            raise ValueError("a corpus cannot extend itself")
+        strings = sorted(other._ids, key=other._ids.__getitem__)
+        ids = [self._ids.setdefault(t, len(self._ids)) for t in strings]
+        first, base = len(self._starts), len(self._tokens)
+        self._tokens.extend([ids[t] for t in other._tokens])
+        self._starts.extend([base + x for x in other._starts])
+        self._ends.extend([base + x for x in other._ends])
+        return first
 
     def add_sentences(self, sentences, table: int, joined: bool = False) -> int:
         self._check(table)

@@ -14,6 +14,8 @@ A text is a summary with one sentence per line (the script's SPL format);
 ``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
 """
 import bisect
+import itertools
+import math
 import os
 from array import array
 from concurrent.futures import ThreadPoolExecutor
@@ -122,8 +124,7 @@ class _Corpus:
 
     def __init__(self, options: Options):
         self.options = options
-        self.tokens = _backend.rouge155.TokenCorpus(
-            stopwords() if options.remove_stopwords else (), exceptions())
+        self.tokens = self.new_tokens()
         self.doc_ngram = array("i")
         self.doc_sent_lo = array("i")
         self.doc_sent_hi = array("i")
@@ -132,6 +133,12 @@ class _Corpus:
         self._sentences: dict = {}
         self._no_limit = not options.word_limit and not options.byte_limit
         self._plain_formats: dict = {}
+
+    def new_tokens(self):
+        """An empty kernel ``TokenCorpus`` with this run's stopwords and
+        exceptions."""
+        return _backend.rouge155.TokenCorpus(
+            stopwords() if self.options.remove_stopwords else (), exceptions())
 
     def _data(self, source) -> bytes:
         return source.data if isinstance(source, _InMemory) else _read(source)
@@ -342,6 +349,8 @@ class Rouge155:
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
+# Texts per thread at least when run_texts tokenizes on several threads.
+TOKENIZE_MIN_TEXTS = 1000
 
 
 class _Run:
@@ -367,20 +376,21 @@ class _Run:
 
     def _bootstrap(self, columns):
         """The script's averages and bounds of each measure's three columns.
-        The columns are independent given the draws (which every call makes
-        anew from the same seeds), so halves run on two threads."""
+        Each resample depends only on its seed, so parts of them are drawn
+        on several threads and joined before they are ranked."""
         o = self.options
         kernel = _backend.rouge155
+        table = np.ascontiguousarray(np.hstack(columns))
+        count = math.ceil(o.resamples)
+        parts = min(self.threads, count) if len(table) >= THREAD_MIN_DOCS else 1
+        cuts = [count * k // parts for k in range(parts + 1)]
 
-        def boot(part):
-            table = np.ascontiguousarray(np.hstack(part))
-            return kernel.bootstrap(table, o.resamples, o.confidence,
-                                    token_counts=o.counting_unit == 1, alpha=o.alpha)
+        def draw(k):
+            return kernel.resample_means(table, o.resamples, cuts[k], cuts[k + 1],
+                                         token_counts=o.counting_unit == 1, alpha=o.alpha)
 
-        half = (len(columns) + 1) // 2
-        parts = [columns[:half], columns[half:]] if half > 1 else [columns]
-        done = self._map(boot, [p for p in parts if p])
-        return tuple(np.concatenate([d[i] for d in done]) for i in range(3))
+        means = self._map(draw, list(range(parts)))
+        return kernel.summarize_resamples(np.hstack(means), o.resamples, o.confidence)
 
     def run(self, peers: List[str]) -> Rouge155Result:
         return self._execute(self._plan(peers))
@@ -398,7 +408,7 @@ class _Run:
         corpus = self.corpus
         first = len(corpus.doc_ngram)
         if texts:
-            spans = corpus.tokens.add_texts(texts, 1 if o.stem else 0)
+            spans = self._add_texts(texts, 1 if o.stem else 0)
             corpus.doc_sent_lo.extend(spans[:, 0].tolist())
             corpus.doc_sent_hi.extend(spans[:, 1].tolist())
             corpus.doc_ngram.extend(spans[:, 2].tolist())
@@ -417,6 +427,29 @@ class _Run:
         keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
         return self._execute([(system_id, eval_ids, keys,
                                [(measure, jobs) for measure in self.measures])])
+
+    def _add_texts(self, texts: List[bytes], table: int) -> np.ndarray:
+        """``add_texts`` of the corpus's tokens, the texts cut into parts of
+        about equal size tokenized on several threads (each into a corpus of
+        its own; the kernel runs without the GIL) and joined in order."""
+        tc = self.corpus.tokens
+        parts = min(self.threads, len(texts) // TOKENIZE_MIN_TEXTS)
+        if parts <= 1:
+            return tc.add_texts(texts, table)
+        ends = list(itertools.accumulate(map(len, texts)))
+        cuts = [0] + [bisect.bisect_left(ends, ends[-1] * k // parts) for k in range(1, parts)]
+        cuts.append(len(texts))
+
+        def tokenize(k):
+            part = tc if k == 0 else self.corpus.new_tokens()
+            return part, part.add_texts(texts[cuts[k]:cuts[k + 1]], table)
+
+        with ThreadPoolExecutor(max_workers=parts) as pool:
+            done = list(pool.map(tokenize, range(parts)))
+        spans = [done[0][1]]
+        for part, part_spans in done[1:]:
+            spans.append(part_spans + tc.extend(part))
+        return np.concatenate(spans)
 
     def _doc_name(self, d: int) -> str:
         """Document d as an error message names it: its path, or for texts
