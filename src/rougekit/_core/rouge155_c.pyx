@@ -441,6 +441,100 @@ cdef int64_t _skip_model(GramTable* t, const int32_t* q, Py_ssize_t T, double di
     return hits
 
 
+# A peer whose distinct tokens give at most this many local grams (u * u
+# skip-bigrams + u unigrams) is counted in flat arrays; a larger one in the
+# hash table.
+cdef enum:
+    LOCAL_GRAMS_MAX = 1 << 20
+
+
+cdef int _skip_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T, double distance,
+                          bint unigrams) noexcept nogil:
+    """Count the peer's grams by local ids: token t is loc[t] (0 .. u-1, in
+    order of first appearance), bigram (a, b) is gram a*u + b and unigram a
+    is gram u*u + a. A model's gram with a token not in the peer is no hit,
+    found with one load. Returns 1, or 0 when the peer has too many
+    distinct tokens (use the hash table), -1 when out of memory."""
+    cdef Py_ssize_t i, j, hi, u = 0, a
+    for i in range(T):
+        if sc.loc[p[i]] < 0:
+            sc.loc[p[i]] = <int32_t>u
+            sc.ltok[u] = p[i]
+            u += 1
+    sc.nloc = u
+    if u * u + u > LOCAL_GRAMS_MAX:
+        return 0
+    cdef Py_ssize_t cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_count, &cap, u * u + u, sizeof(int32_t), 0) < 0:
+        return -1
+    cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_used, &cap, u * u + u, sizeof(int32_t), 0) < 0:
+        return -1
+    sc.gram_cap = cap
+    for i in range(T - 1):
+        a = sc.loc[p[i]]
+        if unigrams:
+            sc.gram_count[u * u + a] += 1
+        hi = _skip_hi(i, T - 1, distance)
+        for j in range(i + 1, hi + 1):
+            sc.gram_count[a * u + sc.loc[p[j]]] += 1
+    return 1
+
+
+cdef void _skip_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, double distance,
+                           bint unigrams, bint counted) noexcept nogil:
+    """Zero what _skip_peer_local set for this peer."""
+    cdef Py_ssize_t i, j, hi, u = sc.nloc, a
+    if counted:
+        for i in range(T - 1):
+            a = sc.loc[p[i]]
+            if unigrams:
+                sc.gram_count[u * u + a] = 0
+            hi = _skip_hi(i, T - 1, distance)
+            for j in range(i + 1, hi + 1):
+                sc.gram_count[a * u + sc.loc[p[j]]] = 0
+    for i in range(u):
+        sc.loc[sc.ltok[i]] = -1
+    sc.nloc = 0
+
+
+cdef int64_t _skip_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T, double distance,
+                               bint unigrams) noexcept nogil:
+    """Clipped hits of the model's grams against the peer's local counts
+    (the same as _skip_model's against the hash table)."""
+    cdef Py_ssize_t i, j, hi, u = sc.nloc, a, b, g
+    cdef int64_t hits = 0
+    for i in range(T - 1):
+        a = sc.loc[q[i]]
+        if a < 0:
+            continue
+        if unigrams:
+            g = u * u + a
+            if sc.gram_used[g] < sc.gram_count[g]:
+                sc.gram_used[g] += 1
+                hits += 1
+        hi = _skip_hi(i, T - 1, distance)
+        for j in range(i + 1, hi + 1):
+            b = sc.loc[q[j]]
+            if b >= 0:
+                g = a * u + b
+                if sc.gram_used[g] < sc.gram_count[g]:
+                    sc.gram_used[g] += 1
+                    hits += 1
+    for i in range(T - 1):           # leave gram_used zeroed
+        a = sc.loc[q[i]]
+        if a < 0:
+            continue
+        if unigrams:
+            sc.gram_used[u * u + a] = 0
+        hi = _skip_hi(i, T - 1, distance)
+        for j in range(i + 1, hi + 1):
+            b = sc.loc[q[j]]
+            if b >= 0:
+                sc.gram_used[a * u + b] = 0
+    return hits
+
+
 # ---------------------------------------------------------------------------
 # ROUGE-L and ROUGE-W of one model against one peer
 # ---------------------------------------------------------------------------
@@ -452,6 +546,14 @@ ctypedef struct Scratch:
     int32_t* head            # vocab entries, -1 between uses
     int32_t* bag_model       # vocab entries, 0 between uses
     int32_t* bag_peer        # vocab entries, 0 between uses
+    char* in_peer            # vocab entries, 0 between uses (ROUGE-W)
+    # ROUGE-S/SU: the peer's skip-bigrams counted by local ids (see _skip_peer)
+    int32_t* loc             # vocab entries: a token's local id in the peer, -1 between uses
+    int32_t* ltok            # the peer's distinct tokens by local id (maxlen entries)
+    Py_ssize_t nloc
+    int32_t* gram_count      # the peer's count of each local gram, 0 between peers
+    int32_t* gram_used       # occurrences matched by the current model, 0 between models
+    Py_ssize_t gram_cap
     char* marks              # maxlen entries
     Py_ssize_t* roff         # sentence offsets for summary_hits_scratch
     Py_ssize_t* coff
@@ -473,6 +575,11 @@ cdef void _scratch_free(Scratch* sc) noexcept nogil:
     free(sc.head)
     free(sc.bag_model)
     free(sc.bag_peer)
+    free(sc.in_peer)
+    free(sc.loc)
+    free(sc.ltok)
+    free(sc.gram_count)
+    free(sc.gram_used)
     free(sc.marks)
     free(sc.roff)
     free(sc.coff)
@@ -492,17 +599,22 @@ cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
     sc.head = <int32_t*>malloc(vocab * sizeof(int32_t))
     sc.bag_model = <int32_t*>calloc(vocab, sizeof(int32_t))
     sc.bag_peer = <int32_t*>calloc(vocab, sizeof(int32_t))
+    sc.in_peer = <char*>calloc(vocab, 1)
+    sc.loc = <int32_t*>malloc(vocab * sizeof(int32_t))
+    sc.ltok = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.marks = <char*>malloc(maxlen + 1)
     sc.fw = <double*>malloc((maxlen + 2) * sizeof(double))
     sc.c_prev = <double*>malloc((maxlen + 1) * sizeof(double))
     sc.c_cur = <double*>malloc((maxlen + 1) * sizeof(double))
     sc.l_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.l_cur = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
-    if (sc.head == NULL or sc.bag_model == NULL or sc.bag_peer == NULL or sc.marks == NULL
+    if (sc.head == NULL or sc.bag_model == NULL or sc.bag_peer == NULL or sc.in_peer == NULL
+            or sc.loc == NULL or sc.ltok == NULL or sc.marks == NULL
             or sc.fw == NULL or sc.c_prev == NULL or sc.c_cur == NULL or sc.l_prev == NULL
             or sc.l_cur == NULL):
         return -1
     memset(sc.head, 0xFF, vocab * sizeof(int32_t))
+    memset(sc.loc, 0xFF, vocab * sizeof(int32_t))
     for k in range(maxlen + 2):
         sc.fw[k] = pow(<double>k, weight)
     return 0
@@ -512,6 +624,32 @@ cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_
                     Scratch* sc) noexcept nogil:
     """The script's wlcs_inner then markLCS: set marks[i] for the model
     positions on the diagonal steps of the walk back from (m, n)."""
+    cdef Py_ssize_t j, common = 0
+    cdef int result
+    if m == 0 or n == 0:
+        return 0
+    for j in range(n):
+        sc.in_peer[peer[j]] = 1
+    for j in range(m):
+        common += sc.in_peer[model[j]]
+    # Without a common token every cell is 0 and the walk goes straight up:
+    # no marks.
+    result = _wlcs_table(model, m, peer, n, sc) if common else 0
+    for j in range(n):
+        sc.in_peer[peer[j]] = 0
+    return result
+
+
+cdef int _wlcs_table(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_ssize_t n,
+                     Scratch* sc) noexcept nogil:
+    """_wlcs_mark's table and walk (sc.in_peer marks the peer's tokens).
+
+    A row whose model token is not in the peer takes, cell by cell, the
+    cell above when it is >= the cell to its left (direction 1), else the
+    one to its left. When the row above does not decrease along j, that is
+    the row above, all direction 1: such rows are copied (the rows below
+    the top one until the first match, and most rows of texts that share
+    few tokens), with the same numbers the cell loop would give."""
     cdef Py_ssize_t i, j, need, w = n + 1
     cdef int32_t k, t
     cdef double* cp
@@ -520,8 +658,7 @@ cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_
     cdef int32_t* lc
     cdef char* row
     cdef void* tmp
-    if m == 0 or n == 0:
-        return 0
+    cdef bint rising = True          # the row above does not decrease along j
     if m > (<Py_ssize_t>1 << 62) // w:
         return -1
     need = m * w
@@ -536,21 +673,29 @@ cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_
     for i in range(1, m + 1):
         t = model[i - 1]
         row = sc.dirs + (i - 1) * w
-        for j in range(1, w):
-            if t == peer[j - 1]:
-                k = lp[j - 1]
-                # (c + f(k+1)) - f(k), in the script's order of operations
-                cc[j] = cp[j - 1] + sc.fw[k + 1] - sc.fw[k]
-                row[j] = 3
-                lc[j] = k + 1
-            elif cp[j] >= cc[j - 1]:
-                cc[j] = cp[j]
-                row[j] = 1
-                lc[j] = 0
-            else:
-                cc[j] = cc[j - 1]
-                row[j] = 2
-                lc[j] = 0
+        if rising and not sc.in_peer[t]:
+            memcpy(cc, cp, w * sizeof(double))
+            memset(lc, 0, w * sizeof(int32_t))
+            memset(row, 1, w)
+        else:
+            rising = True
+            for j in range(1, w):
+                if t == peer[j - 1]:
+                    k = lp[j - 1]
+                    # (c + f(k+1)) - f(k), in the script's order of operations
+                    cc[j] = cp[j - 1] + sc.fw[k + 1] - sc.fw[k]
+                    row[j] = 3
+                    lc[j] = k + 1
+                elif cp[j] >= cc[j - 1]:
+                    cc[j] = cp[j]
+                    row[j] = 1
+                    lc[j] = 0
+                else:
+                    cc[j] = cc[j - 1]
+                    row[j] = 2
+                    lc[j] = 0
+                if cc[j] < cc[j - 1]:
+                    rising = False
         tmp = cp
         cp = cc
         cc = <double*>tmp
@@ -789,7 +934,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
     cdef const int32_t* mt
     cdef int64_t hit, mcount, pcount, lbase, grams
     cdef double score, best, th, tm, tp, whit, wbase, r, p, inv_w = 1.0 / weight
-    cdef int err = 0
+    cdef int err = 0, local = 0
     cdef bint fast
     with nogil:
         if _scratch_init(&sc, vocab, maxlen, weight) < 0:
@@ -805,7 +950,9 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                 pcount = np_ - n + 1 if np_ >= n else 0
             elif kind == 1:
                 pcount = _skip_count(np_, skip_distance, skip_unigrams)
-                if _skip_peer(&sc.grams, pt, np_, skip_distance, skip_unigrams) < 0:
+                local = _skip_peer_local(&sc, pt, np_, skip_distance, skip_unigrams)
+                if local < 0 or (local == 0 and _skip_peer(&sc.grams, pt, np_, skip_distance,
+                                                           skip_unigrams) < 0):
                     err = -1
                     break
             else:
@@ -818,8 +965,12 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                     mcount = nm - n + 1 if nm >= n else 0
                 elif kind == 1:          # ROUGE-S / SU
                     mt = _seq(&c, c.ngram[md], &nm)
-                    hit = _skip_model(&sc.grams, mt, nm, skip_distance, skip_unigrams, &grams)
-                    mcount = grams
+                    if local:
+                        hit = _skip_model_local(&sc, mt, nm, skip_distance, skip_unigrams)
+                    else:
+                        hit = _skip_model(&sc.grams, mt, nm, skip_distance, skip_unigrams,
+                                          &grams)
+                    mcount = _skip_count(nm, skip_distance, skip_unigrams)
                 else:                    # ROUGE-L / W
                     fast = (kind == 2 and mb[k] == md and pb[e] == pd
                             and _bag_is_sentences(&c, md) and _bag_is_sentences(&c, pd))
@@ -862,6 +1013,8 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                     th += <double>hit
                     tm += <double>mcount
                     tp += <double>pcount
+            if kind == 1:
+                _skip_peer_clear(&sc, pt, np_, skip_distance, skip_unigrams, local == 1)
             if err != 0 or bad >= 0:
                 break
             if kind == 3:
