@@ -258,15 +258,15 @@ def test_long_texts(tmp_path, monkeypatch):
 
 def test_skip_bigrams_of_a_peer_with_many_distinct_tokens(tmp_path, monkeypatch):
     """A peer with more distinct tokens than the kernel counts in flat
-    arrays (its skip-bigrams go to a hash table instead), beside one that
-    fits."""
+    arrays (its skip-bigrams go to a hash table, its n-grams are counted
+    pair by pair), beside one that fits."""
     wide = " ".join("x%d y%d" % (k, k % 7) for k in range(1100))
     evals = [{"id": "1", "peers": {"A": wide},
               "models": [" ".join("x%d y%d" % (k, k % 5) for k in range(0, 1500, 2)),
                          "y1 x1 y2 x2 y3\nx5 y5 y5 x5"]},
              {"id": "2", "peers": {"A": "y1 x1 y2 x2 y1 x1"}, "models": ["x1 y1 x1 y1 x9"]}]
     write_inputs(tmp_path, evals)
-    compare(tmp_path, "-x -n 1 -2 4 -u -a -d config.xml".split(), monkeypatch)
+    compare(tmp_path, "-x -n 3 -2 4 -u -a -d config.xml".split(), monkeypatch)
     compare(tmp_path, "-x -n 1 -2 1 -a -d config.xml".split(), monkeypatch)
 
 

@@ -448,6 +448,26 @@ cdef enum:
     LOCAL_GRAMS_MAX = 1 << 20
 
 
+cdef Py_ssize_t _local_ids(Scratch* sc, const int32_t* p, Py_ssize_t T) noexcept nogil:
+    """Give the peer's distinct tokens local ids 0 .. u-1 in order of first
+    appearance (sc.loc, sc.ltok); returns u."""
+    cdef Py_ssize_t i, u = 0
+    for i in range(T):
+        if sc.loc[p[i]] < 0:
+            sc.loc[p[i]] = <int32_t>u
+            sc.ltok[u] = p[i]
+            u += 1
+    sc.nloc = u
+    return u
+
+
+cdef void _local_ids_clear(Scratch* sc) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(sc.nloc):
+        sc.loc[sc.ltok[i]] = -1
+    sc.nloc = 0
+
+
 cdef int _skip_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T, double distance,
                           bint unigrams) noexcept nogil:
     """Count the peer's grams by local ids: token t is loc[t] (0 .. u-1, in
@@ -455,13 +475,7 @@ cdef int _skip_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T, double di
     is gram u*u + a. A model's gram with a token not in the peer is no hit,
     found with one load. Returns 1, or 0 when the peer has too many
     distinct tokens (use the hash table), -1 when out of memory."""
-    cdef Py_ssize_t i, j, hi, u = 0, a
-    for i in range(T):
-        if sc.loc[p[i]] < 0:
-            sc.loc[p[i]] = <int32_t>u
-            sc.ltok[u] = p[i]
-            u += 1
-    sc.nloc = u
+    cdef Py_ssize_t i, j, hi, u = _local_ids(sc, p, T), a
     if u * u + u > LOCAL_GRAMS_MAX:
         return 0
     cdef Py_ssize_t cap = sc.gram_cap
@@ -493,9 +507,7 @@ cdef void _skip_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, double d
             hi = _skip_hi(i, T - 1, distance)
             for j in range(i + 1, hi + 1):
                 sc.gram_count[a * u + sc.loc[p[j]]] = 0
-    for i in range(u):
-        sc.loc[sc.ltok[i]] = -1
-    sc.nloc = 0
+    _local_ids_clear(sc)
 
 
 cdef int64_t _skip_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T, double distance,
@@ -535,6 +547,110 @@ cdef int64_t _skip_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T, doub
     return hits
 
 
+cdef int _ngram_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T,
+                           Py_ssize_t n) noexcept nogil:
+    """Number the peer's n-grams level by level: an (k-1)-gram id x followed
+    by the token of local id b is the k-gram trans[level_off[k] + x*u + b],
+    numbered on first sight (level 1 is the local token id). A model's
+    n-gram is then n loads away, and one with a token or prefix not in the
+    peer stops early. Counts go to gram_count. Returns 1, 0 when the tables
+    would be too large (the caller counts pair by pair), -1 out of memory."""
+    cdef Py_ssize_t i, k, u = _local_ids(sc, p, T), nid, off = 0, key, size
+    cdef int32_t* tmp
+    if T < n:
+        sc.ngram_ids = 0
+        return 1
+    # (T * u < 2**62 as T < 2**31; n <= T)
+    if T * u > LOCAL_GRAMS_MAX or (n - 1) * (T * u) + u > LOCAL_GRAMS_MAX:
+        return 0
+    if n + 1 > sc.nlevels:
+        free(sc.level_off)
+        sc.level_off = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        if sc.level_off == NULL:
+            sc.nlevels = 0
+            return -1
+        sc.nlevels = n + 1
+    for i in range(T):
+        sc.ids_prev[i] = sc.loc[p[i]]
+    nid = u
+    for k in range(2, n + 1):
+        size = nid * u
+        sc.level_off[k] = off
+        if grow_array(<void**>&sc.trans, &sc.trans_cap, off + size, sizeof(int32_t), 0xFF) < 0:
+            return -1
+        nid = 0
+        for i in range(T - k + 1):
+            key = off + sc.ids_prev[i] * u + sc.loc[p[i + k - 1]]
+            if sc.trans[key] < 0:
+                sc.trans[key] = <int32_t>nid
+                nid += 1
+            sc.ids_cur[i] = sc.trans[key]
+        tmp = sc.ids_prev
+        sc.ids_prev = sc.ids_cur
+        sc.ids_cur = tmp
+        off += size
+    cdef Py_ssize_t cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_count, &cap, nid, sizeof(int32_t), 0) < 0:
+        return -1
+    cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_used, &cap, nid, sizeof(int32_t), 0) < 0:
+        return -1
+    sc.gram_cap = cap
+    for i in range(T - n + 1):
+        sc.gram_count[sc.ids_prev[i]] += 1
+    sc.ngram_ids = nid
+    return 1
+
+
+cdef void _ngram_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, Py_ssize_t n,
+                            bint counted) noexcept nogil:
+    """Undo _ngram_peer_local: each level's ids are read before its entries
+    are reset."""
+    cdef Py_ssize_t i, k, u = sc.nloc, key
+    cdef int32_t* tmp
+    if counted and T >= n:
+        memset(sc.gram_count, 0, sc.ngram_ids * sizeof(int32_t))
+        for i in range(T):
+            sc.ids_prev[i] = sc.loc[p[i]]
+        for k in range(2, n + 1):
+            for i in range(T - k + 1):
+                sc.ids_cur[i] = sc.trans[sc.level_off[k] + sc.ids_prev[i] * u
+                                         + sc.loc[p[i + k - 1]]]
+            for i in range(T - k + 1):
+                key = sc.level_off[k] + sc.ids_prev[i] * u + sc.loc[p[i + k - 1]]
+                sc.trans[key] = -1
+            tmp = sc.ids_prev
+            sc.ids_prev = sc.ids_cur
+            sc.ids_cur = tmp
+    sc.ngram_ids = 0
+    _local_ids_clear(sc)
+
+
+cdef int64_t _ngram_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T,
+                                Py_ssize_t n) noexcept nogil:
+    """Clipped n-gram hits of the model against the peer's numbered n-grams."""
+    cdef Py_ssize_t i, k, u = sc.nloc, x, b, touched = 0
+    cdef int64_t hits = 0
+    if sc.ngram_ids == 0:
+        return 0
+    for i in range(T - n + 1):
+        x = sc.loc[q[i]]
+        k = 2
+        while x >= 0 and k <= n:
+            b = sc.loc[q[i + k - 1]]
+            x = sc.trans[sc.level_off[k] + x * u + b] if b >= 0 else -1
+            k += 1
+        if x >= 0 and sc.gram_used[x] < sc.gram_count[x]:
+            if sc.gram_used[x] == 0:
+                sc.touched[touched] = <int32_t>x
+                touched += 1
+            sc.gram_used[x] += 1
+            hits += 1
+    for i in range(touched):
+        sc.gram_used[sc.touched[i]] = 0
+    return hits
+
+
 # ---------------------------------------------------------------------------
 # ROUGE-L and ROUGE-W of one model against one peer
 # ---------------------------------------------------------------------------
@@ -554,6 +670,15 @@ ctypedef struct Scratch:
     int32_t* gram_count      # the peer's count of each local gram, 0 between peers
     int32_t* gram_used       # occurrences matched by the current model, 0 between models
     Py_ssize_t gram_cap
+    # ROUGE-N: the peer's n-grams numbered level by level (see _ngram_peer_local)
+    int32_t* trans           # -1 between peers
+    Py_ssize_t trans_cap
+    Py_ssize_t* level_off    # n + 1 entries
+    Py_ssize_t nlevels       # the n of level_off (0: not allocated)
+    int32_t* ids_prev        # maxlen entries each
+    int32_t* ids_cur
+    int32_t* touched         # n-gram ids a model matched (maxlen entries)
+    Py_ssize_t ngram_ids     # distinct n-grams of the current peer
     char* marks              # maxlen entries
     Py_ssize_t* roff         # sentence offsets for summary_hits_scratch
     Py_ssize_t* coff
@@ -580,6 +705,11 @@ cdef void _scratch_free(Scratch* sc) noexcept nogil:
     free(sc.ltok)
     free(sc.gram_count)
     free(sc.gram_used)
+    free(sc.trans)
+    free(sc.level_off)
+    free(sc.ids_prev)
+    free(sc.ids_cur)
+    free(sc.touched)
     free(sc.marks)
     free(sc.roff)
     free(sc.coff)
@@ -602,6 +732,9 @@ cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
     sc.in_peer = <char*>calloc(vocab, 1)
     sc.loc = <int32_t*>malloc(vocab * sizeof(int32_t))
     sc.ltok = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.ids_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.ids_cur = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.touched = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.marks = <char*>malloc(maxlen + 1)
     sc.fw = <double*>malloc((maxlen + 2) * sizeof(double))
     sc.c_prev = <double*>malloc((maxlen + 1) * sizeof(double))
@@ -609,7 +742,8 @@ cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
     sc.l_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.l_cur = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     if (sc.head == NULL or sc.bag_model == NULL or sc.bag_peer == NULL or sc.in_peer == NULL
-            or sc.loc == NULL or sc.ltok == NULL or sc.marks == NULL
+            or sc.loc == NULL or sc.ltok == NULL or sc.ids_prev == NULL or sc.ids_cur == NULL
+            or sc.touched == NULL or sc.marks == NULL
             or sc.fw == NULL or sc.c_prev == NULL or sc.c_cur == NULL or sc.l_prev == NULL
             or sc.l_cur == NULL):
         return -1
@@ -948,6 +1082,11 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
             best = -1.0
             if kind == 0:
                 pcount = np_ - n + 1 if np_ >= n else 0
+                # Unigrams: counted over the vocabulary (no local ids needed).
+                local = _ngram_peer_local(&sc, pt, np_, n) if n > 1 else 0
+                if local < 0:
+                    err = -1
+                    break
             elif kind == 1:
                 pcount = _skip_count(np_, skip_distance, skip_unigrams)
                 local = _skip_peer_local(&sc, pt, np_, skip_distance, skip_unigrams)
@@ -961,7 +1100,10 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                 md = ms[k]
                 if kind == 0:            # ROUGE-N
                     mt = _seq(&c, c.ngram[md], &nm)
-                    hit = clipped_overlap_scratch(pt, np_, mt, nm, vocab, n, &sc.overlap)
+                    if local:
+                        hit = _ngram_model_local(&sc, mt, nm, n)
+                    else:
+                        hit = clipped_overlap_scratch(pt, np_, mt, nm, vocab, n, &sc.overlap)
                     mcount = nm - n + 1 if nm >= n else 0
                 elif kind == 1:          # ROUGE-S / SU
                     mt = _seq(&c, c.ngram[md], &nm)
@@ -1013,7 +1155,9 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                     th += <double>hit
                     tm += <double>mcount
                     tp += <double>pcount
-            if kind == 1:
+            if kind == 0:
+                _ngram_peer_clear(&sc, pt, np_, n, local == 1)
+            elif kind == 1:
                 _skip_peer_clear(&sc, pt, np_, skip_distance, skip_unigrams, local == 1)
             if err != 0 or bad >= 0:
                 break
