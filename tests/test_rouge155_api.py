@@ -245,6 +245,30 @@ def test_token_corpus_extend_equals_one_corpus(monkeypatch, kernel, table):
         corpus().add_texts([b"a", "b"], table)
 
 
+@pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
+@pytest.mark.parametrize("table", [0, 1])
+def test_compiled_token_corpus_equals_the_pure_one(table):
+    """The compiled tokenizer (16 bytes at a time, words from a bitmap)
+    gives the pure one's ids on random bytes: every byte class, runs across
+    64-byte words of the bitmap, lines of every length, NUL and 0xFF."""
+    from rougekit._core import rouge155_c, rouge155_py
+    rng = random.Random(5)
+    alphabet = b"aAbBzZ09 \n\t\r-'.,\x80\xc3\xa9\xff\x00Il"
+    texts = [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))
+             for _ in range(2000)]
+    texts += [b"x" * k for k in range(200)]
+    texts += [b"ab" * 40 + b"\n" + b"Q" * 70, b"said Mice\n\nGEESE " * 50, b"\n" * 65]
+    corpora = [m.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
+               for m in (rouge155_c, rouge155_py)]
+    spans = [tc.add_texts(texts, table) for tc in corpora]
+    assert (spans[0] == spans[1]).all()
+    assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
+    assert corpora[0].vocab_size() == corpora[1].vocab_size()
+    joined = [tc.add_sentences(texts[:300], table, joined=True) for tc in corpora]
+    assert joined[0] == joined[1]
+    assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
+
+
 @pytest.mark.parametrize("token_counts", [False, True])
 @pytest.mark.parametrize("resamples", [1, 7, 100.5])
 def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):

@@ -23,7 +23,7 @@ from libc.math cimport ceil, fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, qsort, strtod
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from libc.errno cimport errno
 from libc.stdio cimport FILE, fclose, ferror, fopen, fread
 
@@ -37,8 +37,17 @@ from rougekit._core.lcs_c cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
 from rougekit._core.mem cimport grow_array
 from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
-from rougekit._core.vocab cimport (Vocab, vocab_find, vocab_free, vocab_hash, vocab_init,
-                                   vocab_intern, vocab_prefix)
+from rougekit._core.vocab cimport (RK_HASH_SEED, Vocab, vocab_find, vocab_free, vocab_hash,
+                                   vocab_hash_finish, vocab_init, vocab_intern,
+                                   vocab_intern_hashed, vocab_prefix)
+
+cdef extern from "classify.h" nogil:
+    void rk_classify_latin1(const unsigned char* s, Py_ssize_t n, unsigned char* low,
+                            uint64_t* word, uint64_t* nl)
+    uint64_t rk_load_prefix(const unsigned char* p, Py_ssize_t n)
+
+cdef extern from "bits.h" nogil:
+    int rk_low_bit64(uint64_t x)
 
 from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
 
@@ -1404,16 +1413,12 @@ def summarize_resamples(means, double resamples, double confidence):
 # Token ids of the summaries
 # ---------------------------------------------------------------------------
 
+# The script's tokens are runs of ASCII letters and digits (lowercased), the
+# word characters of classify.h's Latin-1 classification.
+cdef uint64_t ONES = ~(<uint64_t>0)
+
 # A raw token whose final id is not known yet: the fill byte 0xFE of grow_array.
 cdef int32_t UNRESOLVED = <int32_t>0xFEFEFEFE
-
-# Byte classes of the script's tokenizer: 0 separates tokens, anything else is
-# the byte lowercased (A-Z to a-z; a-z and 0-9 as they are).
-cdef unsigned char TOKEN_BYTE[256]
-for _c in range(256):
-    TOKEN_BYTE[_c] = (_c if (97 <= _c <= 122 or 48 <= _c <= 57)
-                      else (_c + 32 if 65 <= _c <= 90 else 0))
-
 
 def raw_tokens(bytes text):
     """The script's tokens of a text before stopwords and stemming: runs of
@@ -1466,8 +1471,12 @@ cdef class TokenCorpus:
     cdef int64_t* starts
     cdef int64_t* ends
     cdef Py_ssize_t nseq, seq_cap
-    cdef char* word
+    cdef char* word             # a token being resolved (stemmed in place)
     cdef Py_ssize_t word_cap
+    cdef unsigned char* low     # the text being scanned, lowercased, + 8 readable bytes
+    cdef Py_ssize_t low_cap
+    cdef uint64_t* bits         # its word-character bitmap (+ a zero word), then newlines
+    cdef Py_ssize_t bits_cap
 
     def __cinit__(self, stopwords=(), exceptions=None):
         cdef bytes w, v
@@ -1508,6 +1517,8 @@ cdef class TokenCorpus:
         free(self.starts)
         free(self.ends)
         free(self.word)
+        free(self.low)
+        free(self.bits)
 
     def __len__(self):
         return self.nseq
@@ -1537,18 +1548,26 @@ cdef class TokenCorpus:
             f = vocab_intern(&self.fin, self.word, n)
         return f if f >= 0 else -3
 
-    cdef inline int32_t _final(self, int table, Py_ssize_t n) noexcept nogil:
-        """The final id of the raw token word[0:n] under table (-1: dropped)."""
-        cdef int32_t g = vocab_intern(&self.raw, self.word, n)
+    cdef inline int32_t _final(self, int table, const unsigned char* w, Py_ssize_t n,
+                               uint64_t h, uint64_t pre) noexcept nogil:
+        """The final id of the raw token w[0:n] (hash h, first 8 bytes pre)
+        under table (-1: dropped)."""
+        cdef int32_t g = vocab_find(&self.raw, <const char*>w, n, h, pre)
         cdef int32_t f
         if g < 0:
-            return -3
+            g = vocab_intern_hashed(&self.raw, <const char*>w, n, h)
+            if g < 0:
+                return -3
         if g >= self.final_cap[table] and grow_array(
                 <void**>&self.final[table], &self.final_cap[table], g + 1,
                 sizeof(int32_t), 0xFE) < 0:
             return -3
         f = self.final[table][g]
         if f == UNRESOLVED:
+            if n > self.word_cap and grow_array(<void**>&self.word, &self.word_cap, n, 1,
+                                                -1) < 0:
+                return -3
+            memcpy(self.word, w, n)
             f = self._resolve(table, g, n)
             if f == -3:
                 return -3
@@ -1578,24 +1597,51 @@ cdef class TokenCorpus:
         return self.nseq - 1
 
     cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
-        """Append the tokens of s[0:n]."""
-        cdef Py_ssize_t i, k = 0
-        cdef unsigned char c
+        """Append the tokens of s[0:n]: classified 16 bytes at a time
+        (``classify.h``: lowercased, word characters marked in a bitmap),
+        then each run of marked bytes interned."""
+        cdef Py_ssize_t nw = (n + 63) >> 6, wi = 0, start, end, length
+        cdef uint64_t word_bits, h, pre
+        cdef uint64_t* wbits
         cdef int32_t t
-        for i in range(n + 1):
-            c = TOKEN_BYTE[s[i]] if i < n else 0
-            if c:
-                if k == self.word_cap:
-                    if grow_array(<void**>&self.word, &self.word_cap, k + 1, 1, -1) < 0:
-                        return -1
-                self.word[k] = <char>c
-                k += 1
-            elif k:
-                t = self._final(table, k)
-                if t == -3 or (t >= 0 and self._push(t) < 0):
-                    return -1
-                k = 0
-        return 0
+        if n == 0:
+            return 0
+        if (grow_array(<void**>&self.low, &self.low_cap, n + 8, 1, -1) < 0
+                or grow_array(<void**>&self.bits, &self.bits_cap, 2 * nw + 1,
+                              sizeof(uint64_t), -1) < 0):
+            return -1
+        wbits = self.bits
+        memset(self.low + n, 0, 8)
+        rk_classify_latin1(s, n, self.low, wbits, wbits + nw + 1)
+        wbits[nw] = 0                    # a run ends there at the latest
+        word_bits = wbits[0]
+        while True:
+            while word_bits == 0:
+                wi += 1
+                if wi >= nw:
+                    return 0
+                word_bits = wbits[wi]
+            start = (wi << 6) + rk_low_bit64(word_bits)
+            # the run ends at the first clear bit after start
+            word_bits = ~word_bits & (ONES << (start & 63))
+            while word_bits == 0:
+                wi += 1
+                word_bits = ~wbits[wi]
+            end = (wi << 6) + rk_low_bit64(word_bits)
+            if end > n:
+                end = n
+            length = end - start
+            pre = rk_load_prefix(self.low + start, length)
+            if length <= 8:
+                h = vocab_hash_finish(RK_HASH_SEED, pre, length)
+            else:
+                h = vocab_hash(<const char*>self.low + start, length)
+            t = self._final(table, self.low + start, length, h, pre)
+            if t == -3 or (t >= 0 and self._push(t) < 0):
+                return -1
+            if end >= n:
+                return 0
+            word_bits = wbits[wi] & (ONES << (end & 63))
 
     def extend(self, TokenCorpus other not None):
         """Append ``other``'s tokens and sequences (its final ids translated
@@ -1725,10 +1771,10 @@ cdef class TokenCorpus:
         cdef Py_ssize_t i = 0, j
         cdef Py_ssize_t first = self.nseq
         cdef int64_t start
+        cdef const unsigned char* eol
         while i < n:
-            j = i
-            while j < n and s[j] != 10:
-                j += 1
+            eol = <const unsigned char*>memchr(s + i, 10, n - i)
+            j = n if eol == NULL else eol - s
             if j > i:
                 start = self.ntok
                 if self._scan(s + i, j - i, table) < 0 or self._sequence(start, self.ntok) < 0:
