@@ -240,9 +240,15 @@ def test_token_corpus_extend_equals_one_corpus(monkeypatch, kernel, table):
     assert joined.vocab_size() == whole.vocab_size()
     with pytest.raises(ValueError, match="itself"):
         joined.extend(joined)
-    with pytest.raises(TypeError, match=r"texts\[1\]") if kernel == "compiled" else \
-            pytest.raises(TypeError):
-        corpus().add_texts([b"a", "b"], table)
+    with pytest.raises(TypeError, match=r"texts\[1\] must be str or bytes, not int"):
+        corpus().add_texts([b"a", 3], table)
+    # str is read as its UTF-8 bytes (lone surrogates as surrogateescape
+    # writes them); bytearray as bytes.
+    as_str = corpus()
+    as_str.add_texts(["Caf\u00e9 said", "x\udcff y", bytearray(b"a b")], table)
+    as_bytes = corpus()
+    as_bytes.add_texts(["Caf\u00e9 said".encode(), b"x\xff y", b"a b"], table)
+    assert all((a == b).all() for a, b in zip(as_str.arrays(), as_bytes.arrays()))
 
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
@@ -337,8 +343,14 @@ def test_bad_inputs(tmp_path, monkeypatch):
         scorer_.score_corpus(["a", "b"], [["a"]])
     with pytest.raises(ValueError, match=r"references\[0\] is empty"):
         scorer_.score_corpus(["a"], [[]])
-    with pytest.raises(TypeError, match=r"references\[0\]\[0\]"):
-        scorer_.score_corpus(["a"], [[3]])
+    for kw in ({}, {"word_limit": 5}):         # texts read at once, or one by one
+        scorer_ = Rouge155(max_n=1, **kw)
+        with pytest.raises(TypeError, match=r"references\[0\]\[0\] must be a str or bytes"):
+            scorer_.score_corpus(["a"], [[3]])
+        with pytest.raises(TypeError, match=r"candidates\[1\] must be a str or bytes, not None"):
+            scorer_.score_corpus(["a", None], [["a"], ["b"]])
+        with pytest.raises(TypeError, match=r"references\[2\]\[1\] must be a str or bytes"):
+            scorer_.score_corpus(["a", "b", "c"], [["a"], "b", ("c", 1.5)])
     with pytest.raises(FileNotFoundError):
         read_config(tmp_path / "missing.xml")
     bad = tmp_path / "bad.xml"

@@ -49,6 +49,11 @@ cdef extern from "classify.h" nogil:
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
 
+cdef extern from "Python.h":
+    bint PyUnicode_IS_COMPACT_ASCII(object o)
+    void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+
 from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
 
 __all__ = ["porter_stem", "score_evals", "bootstrap", "resample_means", "summarize_resamples",
@@ -1679,9 +1684,11 @@ cdef class TokenCorpus:
         return first
 
     def add_texts(self, texts, int table):
-        """``add_text`` of each text (bytes), then a sequence spanning its
+        """``add_text`` of each text, then a sequence spanning its
         sentences: an int64 array of (first, end, span) sequence indices per
-        text. Runs without the GIL."""
+        text. A text is bytes, or str (its UTF-8 bytes, lone surrogates as
+        ``surrogateescape`` writes them; an ASCII str is read in place).
+        Runs without the GIL."""
         if table not in (0, 1):
             raise ValueError("table must be 0 or 1")
         cdef list held = list(texts)        # keeps every buffer alive below
@@ -1692,16 +1699,27 @@ cdef class TokenCorpus:
             (count + 1) * sizeof(unsigned char*))
         cdef Py_ssize_t* size = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
         cdef int err = 0
+        cdef object text
         if data == NULL or size == NULL:
             free(data)
             free(size)
             raise MemoryError()
         try:
             for k in range(count):
-                if type(held[k]) is not bytes:
-                    raise TypeError(f"texts[{k}] must be bytes, not {type(held[k]).__name__}")
-                data[k] = <const unsigned char*><const char*>held[k]
-                size[k] = len(<bytes>held[k])
+                text = held[k]
+                if type(text) is str and PyUnicode_IS_COMPACT_ASCII(text):
+                    data[k] = <const unsigned char*>PyUnicode_DATA(text)
+                    size[k] = PyUnicode_GET_LENGTH(text)
+                    continue
+                if isinstance(text, str):
+                    text = held[k] = str(text).encode("utf-8", "surrogateescape")
+                elif type(text) is not bytes:
+                    if not isinstance(text, (bytes, bytearray)):
+                        raise TypeError(f"texts[{k}] must be str or bytes, "
+                                        f"not {type(text).__name__}")
+                    text = held[k] = bytes(text)
+                data[k] = <const unsigned char*><const char*>text
+                size[k] = len(<bytes>text)
             with nogil:
                 for k in range(count):
                     first = self._lines(data[k], size[k], table)

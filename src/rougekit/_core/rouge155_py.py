@@ -575,8 +575,9 @@ class TokenCorpus:
     table, joined)`` one per sentence or, ``joined``, one for all;
     ``add_span(first, last)`` a sequence covering sequences ``first .. last -
     1``. Each returns the index of its first sequence. ``add_texts(texts,
-    table)`` is ``add_text`` and ``add_span`` for many texts: an array of
-    (first, end, span) per text. ``extend(other)`` appends another corpus
+    table)`` is ``add_text`` and ``add_span`` for many texts (bytes, or str:
+    its UTF-8 bytes, lone surrogates as ``surrogateescape`` writes them): an
+    array of (first, end, span) per text. ``extend(other)`` appends another corpus
     (made with the same stopwords and exceptions), translating its ids.
     ``arrays()`` gives (tokens, seq_start, seq_end).
 
@@ -647,9 +648,14 @@ class TokenCorpus:
         return self.add_text(data, table)
 
     def add_texts(self, texts, table: int):
+        texts = list(texts)
         out = np.empty((len(texts), 3), dtype=np.int64)
         for k, text in enumerate(texts):
-            first = self.add_text(text, table)
+            if isinstance(text, str):
+                text = str(text).encode("utf-8", "surrogateescape")
+            elif not isinstance(text, (bytes, bytearray)):
+                raise TypeError(f"texts[{k}] must be str or bytes, not {type(text).__name__}")
+            first = self.add_text(bytes(text), table)
             last = len(self._starts)
             out[k] = (first, last, self.add_span(first, last))
         return out

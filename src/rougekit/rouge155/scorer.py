@@ -320,18 +320,24 @@ class Rouge155:
                     models=[(str(j), _summary(r, i, j)) for j, r in enumerate(refs)]))
             return self.score_config(Config(evaluations=evaluations, systems=[system_id]))
         # Otherwise every summary is read one way: the texts go to the
-        # tokenizer in one call (the same numbers, tested against the above).
-        texts: List[bytes] = []
+        # tokenizer in one call (the same numbers, tested against the above),
+        # which reads str and bytes and rejects anything else.
+        texts: list = []
         bounds = [0]
-        for i, (cand, refs) in enumerate(zip(candidates, references)):
-            refs = _reference_list(refs, i)
-            texts.append(cand.encode("utf-8", "surrogateescape") if type(cand) is str
-                         else _summary(cand, i).data)
-            texts.extend([r.encode("utf-8", "surrogateescape") if type(r) is str
-                          else _summary(r, i, j).data for j, r in enumerate(refs)])
+        append, extend = texts.append, texts.extend
+        for i, refs in enumerate(references):
+            append(candidates[i])
+            extend(refs if type(refs) is list and refs else _reference_list(refs, i))
             bounds.append(len(texts))
-        return _Run(o, Config(evaluations=[], systems=[system_id]),
-                    self.threads).run_texts(system_id, texts, bounds)
+        try:
+            return _Run(o, Config(evaluations=[], systems=[system_id]),
+                        self.threads).run_texts(system_id, texts, bounds)
+        except TypeError:
+            for k, text in enumerate(texts):      # name the text in the caller's terms
+                if not isinstance(text, (str, bytes, bytearray)):
+                    i = bisect.bisect_right(bounds, k) - 1
+                    _summary(text, i, None if k == bounds[i] else k - bounds[i] - 1)
+            raise
 
     def score_config(self, config: Config,
                      systems: Union[None, str, Sequence[str]] = None) -> Rouge155Result:
@@ -395,7 +401,7 @@ class _Run:
     def run(self, peers: List[str]) -> Rouge155Result:
         return self._execute(self._plan(peers))
 
-    def run_texts(self, system_id: str, texts: List[bytes], bounds: List[int]
+    def run_texts(self, system_id: str, texts: List[Text], bounds: List[int]
                   ) -> Rouge155Result:
         """One system's in-memory SPL summaries, without a configuration:
         evaluation i (ID ``i + 1``) is ``texts[bounds[i]]`` (the peer)
@@ -408,10 +414,10 @@ class _Run:
         corpus = self.corpus
         first = len(corpus.doc_ngram)
         if texts:
-            spans = self._add_texts(texts, 1 if o.stem else 0)
-            corpus.doc_sent_lo.extend(spans[:, 0].tolist())
-            corpus.doc_sent_hi.extend(spans[:, 1].tolist())
-            corpus.doc_ngram.extend(spans[:, 2].tolist())
+            spans = self._add_texts(texts, 1 if o.stem else 0).astype(np.int32)
+            corpus.doc_sent_lo.frombytes(np.ascontiguousarray(spans[:, 0]).tobytes())
+            corpus.doc_sent_hi.frombytes(np.ascontiguousarray(spans[:, 1]).tobytes())
+            corpus.doc_ngram.frombytes(np.ascontiguousarray(spans[:, 2]).tobytes())
             corpus.doc_source.extend([None] * len(texts))
         self._texts = (first, bounds)
         starts = np.asarray(bounds, dtype=np.int64)
@@ -428,7 +434,7 @@ class _Run:
         return self._execute([(system_id, eval_ids, keys,
                                [(measure, jobs) for measure in self.measures])])
 
-    def _add_texts(self, texts: List[bytes], table: int) -> np.ndarray:
+    def _add_texts(self, texts: List[Text], table: int) -> np.ndarray:
         """``add_texts`` of the corpus's tokens, the texts cut into parts of
         about equal size tokenized on several threads (each into a corpus of
         its own; the kernel runs without the GIL) and joined in order."""
