@@ -103,11 +103,12 @@ def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypa
     summaries one by one (-l, -b, -M), else through a configuration: both
     equal score_config on the same files. Texts as str, as bytes, and as a
     single reference not in a list give the same numbers. With threads=3
-    (and the threshold lowered to this small corpus) the texts are
-    tokenized in three parts joined with ``TokenCorpus.extend``."""
+    (and the thresholds lowered to this small corpus) the evaluations are
+    scored in three shards, each with token ids of its own, and resampled
+    in three parts."""
     workdir, items = corpus
     use_kernel(monkeypatch, kernel)
-    monkeypatch.setattr(rouge155_scorer, "TOKENIZE_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
     monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
     scorer_ = Rouge155(threads=threads, **kw)
     candidates = [it["candidate"] for it in items]
@@ -215,31 +216,12 @@ def test_token_functions_edge_cases():
 
 @pytest.mark.parametrize("kernel", kernel_names())
 @pytest.mark.parametrize("table", [0, 1])
-def test_token_corpus_extend_equals_one_corpus(monkeypatch, kernel, table):
-    """Texts tokenized in parts (corpora of their own, joined with
-    ``extend``) give the arrays and spans of one corpus reading them all:
-    ids are translated, new strings numbered in order of first appearance."""
+def test_token_corpus_reads_str_and_bytes(monkeypatch, kernel, table):
     kernel_module = use_kernel(monkeypatch, kernel)
-    items = oracle().gen_items(5, 40, allow_empty_refs=True)
-    texts = [t.encode("utf-8") for it in items for t in [it["candidate"], *it["references"]]]
-    texts[3:3] = [b"", b"\n\n", b"-- !!", "Caf\u00e9s said\n\nmice".encode("utf-8")]
 
     def corpus():
         return kernel_module.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
 
-    whole = corpus()
-    expected = whole.add_texts(texts, table)
-    joined = corpus()
-    spans = [joined.add_texts(texts[:50], table)]
-    for lo, hi in [(50, 51), (51, 51), (51, 90), (90, len(texts))]:
-        part = corpus()
-        part_spans = part.add_texts(texts[lo:hi], table)
-        spans.append(part_spans + joined.extend(part))
-    assert (np.concatenate(spans) == expected).all()
-    assert all((a == b).all() for a, b in zip(joined.arrays(), whole.arrays()))
-    assert joined.vocab_size() == whole.vocab_size()
-    with pytest.raises(ValueError, match="itself"):
-        joined.extend(joined)
     with pytest.raises(TypeError, match=r"texts\[1\] must be str or bytes, not int"):
         corpus().add_texts([b"a", 3], table)
     # str is read as its UTF-8 bytes (lone surrogates as surrogateescape
@@ -380,6 +362,15 @@ def test_bad_inputs(tmp_path, monkeypatch):
         Rouge155(weight=1.2).score_corpus(["a", "a b"], [["a"], ["a", "..."]])
     with pytest.raises(ValueError, match=r"summary references\[1\]\[1\] has no tokens"):  # -l
         Rouge155(weight=1.2, word_limit=5).score_corpus(["a", "a b"], [["a"], ["a", "..."]])
+    # In the last of three shards, and in the first: the first in order is named.
+    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 1)
+    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    cands, refs = ["a", "b", "c", "d", "e"], [["a"], ["b"], ["c"], ["d"], ["e", "x", "!"]]
+    with pytest.raises(ValueError, match=r"summary references\[4\]\[2\] has no tokens"):
+        Rouge155(weight=1.2, threads=3).score_corpus(cands, refs)
+    refs[1] = ["-"]
+    with pytest.raises(ValueError, match=r"summary references\[1\]\[0\] has no tokens"):
+        Rouge155(weight=1.2, threads=3).score_corpus(cands, refs)
     (tmp_path / "models" / "1.1.txt").unlink()
     with pytest.raises(FileNotFoundError, match="1.1.txt"):
         Rouge155().score_config(cfg)

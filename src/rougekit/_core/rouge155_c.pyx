@@ -1211,15 +1211,25 @@ cdef inline double _at(const double* a, Py_ssize_t n, Py_ssize_t i) noexcept nog
     return a[i] if 0 <= i < n else 0.0
 
 
-cdef void _draws(uint64_t seed, Py_ssize_t n, int32_t* idx) noexcept nogil:
-    """Perl's srand(seed), then n draws of int(rand(n)) (its own drand48)."""
-    cdef uint64_t state = (seed << 16) + 0x330E
+cdef inline int32_t _draw_index(uint64_t state, Py_ssize_t n, double dn) noexcept nogil:
+    """int(rand(n)) from drand48's state: int(n * state / 2**48)."""
+    cdef Py_ssize_t i = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
+    return <int32_t>(i if i < n else n - 1)
+
+
+cdef void _draws(uint64_t seed_a, uint64_t seed_b, Py_ssize_t n, int32_t* ia,
+                 int32_t* ib) noexcept nogil:
+    """For each of two seeds, Perl's srand(seed) then n draws of int(rand(n))
+    (its own drand48). The two generators advance side by side: their
+    multiplies do not wait for each other."""
+    cdef uint64_t a = (seed_a << 16) + 0x330E, b = (seed_b << 16) + 0x330E
     cdef double dn = <double>n
-    cdef Py_ssize_t t, i
+    cdef Py_ssize_t t
     for t in range(n):
-        state = (state * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
-        i = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
-        idx[t] = <int32_t>(i if i < n else n - 1)
+        a = (a * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
+        b = (b * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
+        ia[t] = _draw_index(a, n, dn)
+        ib[t] = _draw_index(b, n, dn)
 
 
 cdef extern from *:
@@ -1345,11 +1355,8 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
         raise MemoryError()
     with nogil:
         for s in range(first, last, 2):
-            _draws(<uint64_t>s, n, idx)
-            if s + 1 < last:
-                _draws(<uint64_t>(s + 1), n, idx + n + 1)
-            else:
-                memcpy(idx + n + 1, idx, n * sizeof(int32_t))
+            # (past the last resample, the second draws are not used)
+            _draws(<uint64_t>s, <uint64_t>(s + 1), n, idx, idx + n + 1)
             _resample_sums(table, width, n, idx, idx + n + 1, sums, sums + width)
             for u in range(s, s + 2 if s + 1 < last else s + 1):
                 acc = sums + (u - s) * width
@@ -1457,9 +1464,9 @@ cdef class TokenCorpus:
     its WordNet base form or else its Porter stem. Final strings are
     interned in a second vocabulary: equal strings, equal ids.
 
-    Tokenizing touches no Python object (``add_texts`` runs without the
-    GIL), so two corpora can be filled on two threads and joined with
-    ``extend``. One corpus is not for two threads at once.
+    Tokenizing touches no Python object: ``add_texts`` runs without the GIL,
+    so corpora can be filled on several threads at once (one corpus is not
+    for two threads at once).
     """
     cdef Vocab raw              # raw tokens
     cdef Vocab exc              # WordNet exception keys
@@ -1647,41 +1654,6 @@ cdef class TokenCorpus:
             if end >= n:
                 return 0
             word_bits = wbits[wi] & (ONES << (end & 63))
-
-    def extend(self, TokenCorpus other not None):
-        """Append ``other``'s tokens and sequences (its final ids translated
-        to this corpus's); returns the index here of its sequence 0."""
-        if other is self:
-            raise ValueError("a corpus cannot extend itself")
-        cdef Py_ssize_t first = self.nseq, base = self.ntok, i
-        cdef int32_t* ids = NULL
-        cdef Py_ssize_t ids_cap = 0
-        cdef int err = 0
-        with nogil:
-            if (grow_array(<void**>&ids, &ids_cap, other.fin.n + 1, sizeof(int32_t), -1) < 0
-                    or grow_array(<void**>&self.tokens, &self.tok_cap, base + other.ntok + 1,
-                                  sizeof(int32_t), -1) < 0):
-                err = -1
-            i = 0
-            while err == 0 and i < other.fin.n:
-                ids[i] = vocab_intern(&self.fin, other.fin.pool + other.fin.off[i],
-                                      other.fin.size[i])
-                if ids[i] < 0:
-                    err = -1
-                i += 1
-            if err == 0:
-                for i in range(other.ntok):
-                    self.tokens[base + i] = ids[other.tokens[i]]
-                self.ntok = base + other.ntok
-                i = 0
-                while err == 0 and i < other.nseq:
-                    if self._sequence(base + other.starts[i], base + other.ends[i]) < 0:
-                        err = -1
-                    i += 1
-        free(ids)
-        if err != 0:
-            raise MemoryError()
-        return first
 
     def add_texts(self, texts, int table):
         """``add_text`` of each text, then a sequence spanning its

@@ -577,9 +577,7 @@ class TokenCorpus:
     1``. Each returns the index of its first sequence. ``add_texts(texts,
     table)`` is ``add_text`` and ``add_span`` for many texts (bytes, or str:
     its UTF-8 bytes, lone surrogates as ``surrogateescape`` writes them): an
-    array of (first, end, span) per text. ``extend(other)`` appends another corpus
-    (made with the same stopwords and exceptions), translating its ids.
-    ``arrays()`` gives (tokens, seq_start, seq_end).
+    array of (first, end, span) per text. ``arrays()`` gives (tokens, seq_start, seq_end).
 
     >>> tc = TokenCorpus(stopwords=[b"the"], exceptions={"said": "say"})
     >>> tc.add_text(b"The cat\\n\\nsaid cats.\\n", 1), tc.add_span(0, 2), len(tc)
@@ -659,19 +657,6 @@ class TokenCorpus:
             last = len(self._starts)
             out[k] = (first, last, self.add_span(first, last))
         return out
-
-    def extend(self, other: "TokenCorpus") -> int:
-        """Append ``other``'s tokens and sequences, its final ids translated
-        to this corpus's; returns the index here of its sequence 0."""
-        if other is self:
-            raise ValueError("a corpus cannot extend itself")
-        strings = sorted(other._ids, key=other._ids.__getitem__)
-        ids = [self._ids.setdefault(t, len(self._ids)) for t in strings]
-        first, base = len(self._starts), len(self._tokens)
-        self._tokens.extend([ids[t] for t in other._tokens])
-        self._starts.extend([base + x for x in other._starts])
-        self._ends.extend([base + x for x in other._ends])
-        return first
 
     def add_sentences(self, sentences, table: int, joined: bool = False) -> int:
         self._check(table)

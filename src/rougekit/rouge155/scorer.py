@@ -233,13 +233,11 @@ class _Jobs:
     kernel (``score_evals``'s ``jobs``)."""
 
     def __init__(self):
-        # array.array while a plan is built item by item; numpy arrays
-        # when run_texts sets them whole
-        self.peer_seq: Any = array("i")
-        self.peer_bag: Any = array("i")
-        self.model_off: Any = array("q", [0])
-        self.model_seq: Any = array("i")
-        self.model_bag: Any = array("i")
+        self.peer_seq = array("i")
+        self.peer_bag = array("i")
+        self.model_off = array("q", [0])
+        self.model_seq = array("i")
+        self.model_bag = array("i")
 
     def arrays(self):
         def np_(a, dt):
@@ -355,8 +353,8 @@ class Rouge155:
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
-# Texts per thread at least when run_texts tokenizes on several threads.
-TOKENIZE_MIN_TEXTS = 1000
+# Texts per shard at least when run_texts scores on several threads.
+SHARD_MIN_TEXTS = 1000
 
 
 class _Run:
@@ -370,12 +368,12 @@ class _Run:
         self.corpus = _Corpus(options)
         self.measures = options.measures()
         self.missing: List = []
-        self._texts: Optional[tuple] = None     # (first document, bounds) of run_texts
 
-    def _map(self, fn, items):
-        """[fn(x) for x in items], on several threads when there is work for them
-        (a pool costs more than it saves on small corpora)."""
-        if self.threads <= 1 or len(items) <= 1 or len(self.corpus.doc_ngram) < THREAD_MIN_DOCS:
+    def _map(self, fn, items, work: int):
+        """[fn(x) for x in items], on several threads when there is work for
+        them: ``work`` summaries or evaluations at least THREAD_MIN_DOCS (a
+        pool costs more than it saves on small corpora)."""
+        if self.threads <= 1 or len(items) <= 1 or work < THREAD_MIN_DOCS:
             return [fn(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
             return list(pool.map(fn, items))
@@ -395,7 +393,7 @@ class _Run:
             return kernel.resample_means(table, o.resamples, cuts[k], cuts[k + 1],
                                          token_counts=o.counting_unit == 1, alpha=o.alpha)
 
-        means = self._map(draw, list(range(parts)))
+        means = self._map(draw, list(range(parts)), len(table))
         return kernel.summarize_resamples(np.hstack(means), o.resamples, o.confidence)
 
     def run(self, peers: List[str]) -> Rouge155Result:
@@ -408,65 +406,65 @@ class _Run:
         against ``texts[bounds[i] + 1:bounds[i + 1]]`` (its models). What
         ``run`` does with such a configuration when neither ``-M`` nor a
         length limit is set (one stemming setting, every summary read as
-        plain lines), with one kernel call for all the text and arrays
-        in place of the per-summary bookkeeping."""
+        plain lines), without the per-summary bookkeeping: the evaluations
+        are cut into shards of about equal text, one per thread, and each
+        shard is tokenized into a corpus of its own and scored by every
+        measure there (token ids need only agree within an evaluation)."""
         o = self.options
-        corpus = self.corpus
-        first = len(corpus.doc_ngram)
-        if texts:
-            spans = self._add_texts(texts, 1 if o.stem else 0).astype(np.int32)
-            corpus.doc_sent_lo.frombytes(np.ascontiguousarray(spans[:, 0]).tobytes())
-            corpus.doc_sent_hi.frombytes(np.ascontiguousarray(spans[:, 1]).tobytes())
-            corpus.doc_ngram.frombytes(np.ascontiguousarray(spans[:, 2]).tobytes())
-            corpus.doc_source.extend([None] * len(texts))
-        self._texts = (first, bounds)
-        starts = np.asarray(bounds, dtype=np.int64)
-        is_peer = np.zeros(len(texts), dtype=bool)
-        is_peer[starts[:-1]] = True
-        docs = np.arange(first, first + len(texts), dtype=np.int32)
-        jobs = _Jobs()
-        jobs.peer_seq = jobs.peer_bag = docs[is_peer]
-        jobs.model_seq = jobs.model_bag = docs[~is_peer]
-        jobs.model_off = np.concatenate(([0], np.cumsum(np.diff(starts) - 1))).astype(np.int64)
+        kernel = _backend.rouge155
+        params = self._kernel_params()
+        table = 1 if o.stem else 0
         n = len(bounds) - 1
+        shards = min(self.threads, len(texts) // SHARD_MIN_TEXTS) or 1
+        ends = list(itertools.accumulate(map(len, texts))) or [0]
+        # Shard k starts at the first evaluation whose peer starts at or after
+        # k / shards of the text.
+        cuts = sorted({0, n} | {bisect.bisect_left(bounds, bisect.bisect_left(
+            ends, ends[-1] * k // shards)) for k in range(1, shards)})
+        cuts = [c for c in cuts if c <= n] if n else [0, 0]
+
+        def score_shard(k):
+            e0, e1 = cuts[k], cuts[k + 1]
+            t0, t1 = bounds[e0], bounds[e1]
+            tokens = self.corpus.new_tokens()
+            spans = tokens.add_texts(texts[t0:t1], table).astype(np.int32)
+            arrays = (*tokens.arrays(), np.ascontiguousarray(spans[:, 2]),
+                      np.ascontiguousarray(spans[:, 0]), np.ascontiguousarray(spans[:, 1]),
+                      max(tokens.vocab_size(), 1))
+            local = np.asarray(bounds[e0:e1 + 1], dtype=np.int64) - t0
+            is_peer = np.zeros(t1 - t0, dtype=bool)
+            is_peer[local[:-1]] = True
+            docs = np.arange(t1 - t0, dtype=np.int32)
+            peers, models = docs[is_peer], docs[~is_peer]
+            model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
+            jobs = (peers, peers, model_off, models, models)
+            values = []
+            for m in self.measures:
+                out, bad = kernel.score_evals(m.kind, arrays, jobs, n=m.n,
+                                              skip_unigrams=m.unigrams, **params)
+                if bad >= 0:
+                    return None, t0 + int(models[bad])
+                values.append(out)
+            return values, -1
+
+        done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts))
+        for _, bad in done:
+            if bad >= 0:
+                i = bisect.bisect_right(bounds, bad) - 1
+                raise ValueError(
+                    "ROUGE-W: model summary %s has no tokens; the script dies here "
+                    "(Illegal division by zero)" % _place(i, bad - bounds[i] - 1))
         eval_ids = [str(i + 1) for i in range(n)]
         keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
-        return self._execute([(system_id, eval_ids, keys,
-                               [(measure, jobs) for measure in self.measures])])
+        per_measure = [(m, np.concatenate([values[k] for values, _ in done]))
+                       for k, m in enumerate(self.measures)]
+        return self._results([(system_id, eval_ids, keys, per_measure)])
 
-    def _add_texts(self, texts: List[Text], table: int) -> np.ndarray:
-        """``add_texts`` of the corpus's tokens, the texts cut into parts of
-        about equal size tokenized on several threads (each into a corpus of
-        its own; the kernel runs without the GIL) and joined in order."""
-        tc = self.corpus.tokens
-        parts = min(self.threads, len(texts) // TOKENIZE_MIN_TEXTS)
-        if parts <= 1:
-            return tc.add_texts(texts, table)
-        ends = list(itertools.accumulate(map(len, texts)))
-        cuts = [0] + [bisect.bisect_left(ends, ends[-1] * k // parts) for k in range(1, parts)]
-        cuts.append(len(texts))
-
-        def tokenize(k):
-            part = tc if k == 0 else self.corpus.new_tokens()
-            return part, part.add_texts(texts[cuts[k]:cuts[k + 1]], table)
-
-        with ThreadPoolExecutor(max_workers=parts) as pool:
-            done = list(pool.map(tokenize, range(parts)))
-        spans = [done[0][1]]
-        for part, part_spans in done[1:]:
-            spans.append(part_spans + tc.extend(part))
-        return np.concatenate(spans)
-
-    def _doc_name(self, d: int) -> str:
-        """Document d as an error message names it: its path, or for texts
-        given to ``run_texts`` its place in ``references``."""
-        source = self.corpus.doc_source[d]
-        if source is None and self._texts is not None:
-            first, bounds = self._texts
-            k = d - first
-            i = bisect.bisect_right(bounds, k) - 1
-            return _place(i, k - bounds[i] - 1)
-        return _display(source)
+    def _kernel_params(self) -> Dict[str, Any]:
+        o = self.options
+        return dict(skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
+                    weight=o.weight if o.weight is not None else 1.0,
+                    best_model=o.formula == "B", alpha=o.alpha)
 
     def _plan(self, peers: List[str]) -> list:
         """(system ID, evaluation IDs, sort keys, [(measure, jobs)]) per system."""
@@ -539,14 +537,10 @@ class _Run:
 
     def _execute(self, plans: list) -> Rouge155Result:
         """Every (system, measure) of the plans scored, averaged and resampled."""
-        o = self.options
         corpus = self.corpus
         arrays = corpus.arrays()
         kernel = _backend.rouge155
-        params: Dict[str, Any] = dict(
-            skip_distance=o.skip_distance if o.skip_distance is not None else -1.0,
-            weight=o.weight if o.weight is not None else 1.0,
-            best_model=o.formula == "B", alpha=o.alpha)
+        params = self._kernel_params()
         # Every (system, measure) is one kernel call over all its evaluations;
         # the calls release the GIL, so they run on all cores.
         calls: Dict[tuple, tuple] = {}
@@ -560,20 +554,30 @@ class _Run:
             return kernel.score_evals(measure.kind, arrays, jobs.arrays(), n=measure.n,
                                       skip_unigrams=measure.unigrams, **params)
 
-        outputs = dict(zip(calls, self._map(score, list(calls.values()))))
+        outputs = dict(zip(calls, self._map(score, list(calls.values()),
+                                            len(corpus.doc_ngram))))
         for key, (_, bad) in outputs.items():
             if bad >= 0:
                 empty = int(calls[key][1].model_seq[bad])
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
-                    "(Illegal division by zero)" % self._doc_name(empty))
+                    "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
+        return self._results([
+            (peer, ids, keys, [(m, outputs[(id(jobs), m.kind, m.n, m.unigrams)][0])
+                               for m, jobs in per_measure])
+            for peer, ids, keys, per_measure in plans])
+
+    def _results(self, scored: list) -> Rouge155Result:
+        """The result of each system's per-evaluation values, given as
+        (system ID, evaluation IDs, sort keys, [(measure, values)]): the
+        instances in the script's order, averages and intervals resampled."""
+        o = self.options
         systems = {}
-        for peer, ids, keys, per_measure in plans:
+        for peer, ids, keys, per_measure in scored:
             order = sorted(range(len(keys)), key=keys.__getitem__)
             measures = {}
             columns = []
-            for measure, jobs in per_measure:
-                values = outputs[(id(jobs), measure.kind, measure.n, measure.unigrams)][0]
+            for measure, values in per_measure:
                 values = values[order] if len(order) else values
                 if o.counting_unit == 0:
                     columns.append(values[:, 3:6])
