@@ -677,6 +677,7 @@ ctypedef struct Scratch:
     int32_t* bag_model       # vocab entries, 0 between uses
     int32_t* bag_peer        # vocab entries, 0 between uses
     char* in_peer            # vocab entries, 0 between uses (ROUGE-W)
+    int32_t* first_pos       # vocab entries: a token's first column in the peer (ROUGE-W)
     # ROUGE-S/SU: the peer's skip-bigrams counted by local ids (see _skip_peer)
     int32_t* loc             # vocab entries: a token's local id in the peer, -1 between uses
     int32_t* ltok            # the peer's distinct tokens by local id (maxlen entries)
@@ -699,11 +700,12 @@ ctypedef struct Scratch:
     Py_ssize_t roff_cap
     Py_ssize_t coff_cap
     double* fw               # fw[k] = pow(k, W), k = 0 .. maxlen + 1
-    double* c_prev           # ROUGE-W's table rows (maxlen + 1 entries each)
-    double* c_cur
-    int32_t* l_prev
-    int32_t* l_cur
-    char* dirs               # ROUGE-W's directions, grown as needed
+    double* wc               # ROUGE-W's table row, updated in place (maxlen + 1)
+    int32_t* wl              # its run lengths (maxlen + 1)
+    char* row_kind           # per row of the table (maxlen): see _wlcs_table
+    int32_t* row_j0
+    int32_t* row_j1
+    char* dirs               # ROUGE-W's directions of the rows filled cell by cell
     Py_ssize_t dirs_cap
 
 
@@ -715,6 +717,7 @@ cdef void _scratch_free(Scratch* sc) noexcept nogil:
     free(sc.bag_model)
     free(sc.bag_peer)
     free(sc.in_peer)
+    free(sc.first_pos)
     free(sc.loc)
     free(sc.ltok)
     free(sc.gram_count)
@@ -728,10 +731,11 @@ cdef void _scratch_free(Scratch* sc) noexcept nogil:
     free(sc.roff)
     free(sc.coff)
     free(sc.fw)
-    free(sc.c_prev)
-    free(sc.c_cur)
-    free(sc.l_prev)
-    free(sc.l_cur)
+    free(sc.wc)
+    free(sc.wl)
+    free(sc.row_kind)
+    free(sc.row_j0)
+    free(sc.row_j1)
     free(sc.dirs)
     memset(sc, 0, sizeof(Scratch))
 
@@ -744,6 +748,7 @@ cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
     sc.bag_model = <int32_t*>calloc(vocab, sizeof(int32_t))
     sc.bag_peer = <int32_t*>calloc(vocab, sizeof(int32_t))
     sc.in_peer = <char*>calloc(vocab, 1)
+    sc.first_pos = <int32_t*>malloc(vocab * sizeof(int32_t))
     sc.loc = <int32_t*>malloc(vocab * sizeof(int32_t))
     sc.ltok = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.ids_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
@@ -751,15 +756,17 @@ cdef int _scratch_init(Scratch* sc, Py_ssize_t vocab, Py_ssize_t maxlen,
     sc.touched = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     sc.marks = <char*>malloc(maxlen + 1)
     sc.fw = <double*>malloc((maxlen + 2) * sizeof(double))
-    sc.c_prev = <double*>malloc((maxlen + 1) * sizeof(double))
-    sc.c_cur = <double*>malloc((maxlen + 1) * sizeof(double))
-    sc.l_prev = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
-    sc.l_cur = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.wc = <double*>malloc((maxlen + 1) * sizeof(double))
+    sc.wl = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.row_kind = <char*>malloc(maxlen + 1)
+    sc.row_j0 = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
+    sc.row_j1 = <int32_t*>malloc((maxlen + 1) * sizeof(int32_t))
     if (sc.head == NULL or sc.bag_model == NULL or sc.bag_peer == NULL or sc.in_peer == NULL
-            or sc.loc == NULL or sc.ltok == NULL or sc.ids_prev == NULL or sc.ids_cur == NULL
+            or sc.first_pos == NULL or sc.loc == NULL or sc.ltok == NULL
+            or sc.ids_prev == NULL or sc.ids_cur == NULL
             or sc.touched == NULL or sc.marks == NULL
-            or sc.fw == NULL or sc.c_prev == NULL or sc.c_cur == NULL or sc.l_prev == NULL
-            or sc.l_cur == NULL):
+            or sc.fw == NULL or sc.wc == NULL or sc.wl == NULL or sc.row_kind == NULL
+            or sc.row_j0 == NULL or sc.row_j1 == NULL):
         return -1
     memset(sc.head, 0xFF, vocab * sizeof(int32_t))
     memset(sc.loc, 0xFF, vocab * sizeof(int32_t))
@@ -777,7 +784,11 @@ cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_
     if m == 0 or n == 0:
         return 0
     for j in range(n):
-        sc.in_peer[peer[j]] = 1
+        if sc.in_peer[peer[j]] == 0:
+            sc.first_pos[peer[j]] = <int32_t>j
+            sc.in_peer[peer[j]] = 1
+        else:
+            sc.in_peer[peer[j]] = 2
     for j in range(m):
         common += sc.in_peer[model[j]]
     # Without a common token every cell is 0 and the walk goes straight up:
@@ -788,72 +799,112 @@ cdef int _wlcs_mark(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_
     return result
 
 
+# The rows of ROUGE-W's table, for the walk back.
+cdef enum:
+    ROW_CELLS = 0        # directions in sc.dirs
+    ROW_UP = 1           # direction 1 everywhere
+    ROW_ONE_MATCH = 2    # 3 at j0, 2 on (j0, j1), 1 elsewhere
+
+
 cdef int _wlcs_table(const int32_t* model, Py_ssize_t m, const int32_t* peer, Py_ssize_t n,
                      Scratch* sc) noexcept nogil:
-    """_wlcs_mark's table and walk (sc.in_peer marks the peer's tokens).
+    """_wlcs_mark's table and walk (sc.in_peer: 1 for a token once in the
+    peer, at sc.first_pos; 2 for more). One row of values and run lengths
+    is updated in place, row by row; the numbers are those of the script's
+    cell-by-cell loop.
 
-    A row whose model token is not in the peer takes, cell by cell, the
-    cell above when it is >= the cell to its left (direction 1), else the
-    one to its left. When the row above does not decrease along j, that is
-    the row above, all direction 1: such rows are copied (the rows below
-    the top one until the first match, and most rows of texts that share
-    few tokens), with the same numbers the cell loop would give."""
-    cdef Py_ssize_t i, j, need, w = n + 1
-    cdef int32_t k, t
-    cdef double* cp
-    cdef double* cc
-    cdef int32_t* lp
-    cdef int32_t* lc
+    Most rows need no cell loop. When the row above does not decrease along
+    j ("rising"), a row whose token is not in the peer is that row with
+    direction 1 everywhere (each cell takes the one above, >= the one to its
+    left): nothing changes. A row whose token is in the peer once, at column
+    j0, is the row above up to j0, the match at j0 (value v), then v with
+    direction 2 until the row above reaches v, then the row above again:
+    only [j0, j1) changes, and the row is rising. Other rows go cell by
+    cell, their directions kept in sc.dirs."""
+    cdef Py_ssize_t i, j, j0, w = n + 1, nonzero = -1
+    cdef int32_t k, t, ldiag, labove
+    cdef double v, diag, above
+    cdef double* c = sc.wc
+    cdef int32_t* l = sc.wl
     cdef char* row
-    cdef void* tmp
-    cdef bint rising = True          # the row above does not decrease along j
-    if m > (<Py_ssize_t>1 << 62) // w:
-        return -1
-    need = m * w
-    if grow_array(<void**>&sc.dirs, &sc.dirs_cap, need, 1, -1) < 0:
-        return -1
-    cp, cc, lp, lc = sc.c_prev, sc.c_cur, sc.l_prev, sc.l_cur
+    cdef char kind
+    cdef bint rising = True          # the current row does not decrease along j
+    # nonzero: where l has its one non-zero entry; -1 none, -2 anywhere
     for j in range(w):
-        cp[j] = 0.0
-        lp[j] = 0
-    cc[0] = 0.0
-    lc[0] = 0
-    for i in range(1, m + 1):
-        t = model[i - 1]
-        row = sc.dirs + (i - 1) * w
-        if rising and not sc.in_peer[t]:
-            memcpy(cc, cp, w * sizeof(double))
-            memset(lc, 0, w * sizeof(int32_t))
-            memset(row, 1, w)
+        c[j] = 0.0
+        l[j] = 0
+    for i in range(m):
+        t = model[i]
+        if rising and sc.in_peer[t] == 0:
+            sc.row_kind[i] = ROW_UP
+            if nonzero == -2:
+                memset(l, 0, w * sizeof(int32_t))
+            elif nonzero >= 0:
+                l[nonzero] = 0
+            nonzero = -1
+        elif rising and sc.in_peer[t] == 1:
+            j0 = sc.first_pos[t] + 1
+            k = l[j0 - 1]
+            if nonzero == -2:
+                memset(l, 0, w * sizeof(int32_t))
+            elif nonzero >= 0:
+                l[nonzero] = 0
+            # (c + f(k+1)) - f(k), in the script's order of operations
+            v = c[j0 - 1] + sc.fw[k + 1] - sc.fw[k]
+            c[j0] = v
+            l[j0] = k + 1
+            nonzero = j0
+            j = j0 + 1
+            while j < w and c[j] < v:
+                c[j] = v
+                j += 1
+            sc.row_kind[i] = ROW_ONE_MATCH
+            sc.row_j0[i] = <int32_t>j0
+            sc.row_j1[i] = <int32_t>j
         else:
+            if (i + 1) * w > sc.dirs_cap and grow_array(
+                    <void**>&sc.dirs, &sc.dirs_cap, m * w, 1, -1) < 0:
+                return -1
+            sc.row_kind[i] = ROW_CELLS
+            row = sc.dirs + i * w
             rising = True
+            nonzero = -2
+            diag = c[0]
+            ldiag = l[0]
             for j in range(1, w):
+                above = c[j]
+                labove = l[j]
                 if t == peer[j - 1]:
-                    k = lp[j - 1]
-                    # (c + f(k+1)) - f(k), in the script's order of operations
-                    cc[j] = cp[j - 1] + sc.fw[k + 1] - sc.fw[k]
+                    c[j] = diag + sc.fw[ldiag + 1] - sc.fw[ldiag]
+                    l[j] = ldiag + 1
                     row[j] = 3
-                    lc[j] = k + 1
-                elif cp[j] >= cc[j - 1]:
-                    cc[j] = cp[j]
+                elif above >= c[j - 1]:
+                    c[j] = above
+                    l[j] = 0
                     row[j] = 1
-                    lc[j] = 0
                 else:
-                    cc[j] = cc[j - 1]
+                    c[j] = c[j - 1]
+                    l[j] = 0
                     row[j] = 2
-                    lc[j] = 0
-                if cc[j] < cc[j - 1]:
+                if c[j] < c[j - 1]:
                     rising = False
-        tmp = cp
-        cp = cc
-        cc = <double*>tmp
-        tmp = lp
-        lp = lc
-        lc = <int32_t*>tmp
-    sc.c_prev, sc.c_cur, sc.l_prev, sc.l_cur = cp, cc, lp, lc
+                diag = above
+                ldiag = labove
     i, j = m, n
     while i != 0 and j != 0:
-        if sc.dirs[(i - 1) * w + j] == 3:
+        kind = sc.row_kind[i - 1]
+        if kind == ROW_UP:
+            i -= 1
+        elif kind == ROW_ONE_MATCH:
+            if j == sc.row_j0[i - 1]:
+                i -= 1
+                j -= 1
+                sc.marks[i] = 1
+            elif sc.row_j0[i - 1] < j < sc.row_j1[i - 1]:
+                j -= 1
+            else:
+                i -= 1
+        elif sc.dirs[(i - 1) * w + j] == 3:
             i -= 1
             j -= 1
             sc.marks[i] = 1
