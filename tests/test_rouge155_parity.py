@@ -11,6 +11,8 @@ case, punctuation, hyphens, numbers, contractions, non-ASCII text, repeated
 words, leading blanks; empty and punctuation-only candidates; 1-4 references)
 plus hand-made evaluations for the edge cases.
 """
+import random
+
 import pytest
 
 from _rouge155 import (
@@ -268,6 +270,28 @@ def test_skip_bigrams_of_a_peer_with_many_distinct_tokens(tmp_path, monkeypatch)
     write_inputs(tmp_path, evals)
     compare(tmp_path, "-x -n 3 -2 4 -u -a -d config.xml".split(), monkeypatch)
     compare(tmp_path, "-x -n 1 -2 1 -a -d config.xml".split(), monkeypatch)
+
+
+def test_weighted_lcs_on_few_distinct_words(tmp_path, monkeypatch):
+    """ROUGE-W's table where words repeat: rows with several matches, rows
+    that decrease along the peer, runs of matches, sentences of one word,
+    and weights below and above 1 (the kernel's shortcuts for rows without
+    or with one match must give the cell loop's numbers)."""
+    rng = random.Random(17)
+
+    def text(words):
+        return "\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(1, 14)))
+                         for _ in range(rng.randint(1, 3)))
+
+    evals = []
+    for i in range(40):
+        words = ["alpha", "beta", "gamma", "delta", "omega"][:rng.randint(1, 5)]
+        evals.append({"id": str(i + 1), "peers": {"A": text(words)},
+                      "models": [text(words) for _ in range(rng.randint(1, 3))]})
+    write_inputs(tmp_path, evals)
+    for weight in ("1.2", "0.5", "3"):
+        compare(tmp_path, ("-x -n 1 -w %s -a -d config.xml" % weight).split(), monkeypatch)
+    compare(tmp_path, "-x -n 1 -w 1.5 -f B -t 1 -a -d config.xml".split(), monkeypatch)
 
 
 @pytest.mark.parametrize("seed", [61, 62, 63])
