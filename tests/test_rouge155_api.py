@@ -64,8 +64,10 @@ def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags,
                                                      kernel):
     workdir, _ = corpus
     use_kernel(monkeypatch, kernel)
-    # Threads even on this small corpus: measures on a pool, resamples in parts.
+    # Threads even on this small corpus: files read in parts, measures on a
+    # pool, resamples in parts.
     monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
     argv = flags.split() + ["config.xml"]
     perl = run_perl(workdir, argv)
     assert perl.returncode == 0, perl
@@ -212,6 +214,47 @@ def test_token_functions_edge_cases():
         rougekit.rouge_s(["a"], ["a"], "4")
     with pytest.raises(TypeError):
         rougekit.rouge_s([["unhashable"]], ["a"])
+
+
+@pytest.mark.parametrize("kernel", kernel_names())
+@pytest.mark.parametrize("table", [0, 1])
+def test_token_corpus_extend_equals_one_corpus(monkeypatch, tmp_path, kernel, table):
+    """Texts tokenized in parts (corpora of their own, made with
+    ``empty_copy`` and joined with ``extend``) give the arrays and spans of
+    one corpus reading them all: ids are translated, new strings numbered in
+    order of first appearance. ``add_files`` reads files as ``add_texts``
+    reads their bytes."""
+    kernel_module = use_kernel(monkeypatch, kernel)
+    items = oracle().gen_items(5, 40, allow_empty_refs=True)
+    texts = [t.encode("utf-8") for it in items for t in [it["candidate"], *it["references"]]]
+    texts[3:3] = [b"", b"\n\n", b"-- !!", "Caf\u00e9s said\n\nmice".encode("utf-8")]
+    prototype = kernel_module.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
+    whole = prototype.empty_copy()
+    expected = whole.add_texts(texts, table)
+    joined = prototype.empty_copy()
+    spans = [joined.add_texts(texts[:50], table)]
+    for lo, hi in [(50, 51), (51, 51), (51, 90), (90, len(texts))]:
+        part = prototype.empty_copy()
+        part_spans = part.add_texts(texts[lo:hi], table)
+        spans.append(part_spans + joined.extend(part))
+    assert (np.concatenate(spans) == expected).all()
+    assert all((a == b).all() for a, b in zip(joined.arrays(), whole.arrays()))
+    assert joined.vocab_size() == whole.vocab_size()
+    paths = []
+    for k, text in enumerate(texts):
+        paths.append(tmp_path / ("%d.txt" % k))
+        paths[-1].write_bytes(text)
+    from_files = prototype.empty_copy()
+    assert (from_files.add_files(paths, table) == expected).all()
+    assert all((a == b).all() for a, b in zip(from_files.arrays(), whole.arrays()))
+    with pytest.raises(ValueError, match="itself"):
+        joined.extend(joined)
+    with pytest.raises(ValueError, match="has text"):
+        joined.empty_copy()
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        prototype.empty_copy().add_files([paths[0], tmp_path / "missing.txt"], table)
+    with pytest.raises(IsADirectoryError):
+        prototype.empty_copy().add_files([tmp_path], table)
 
 
 @pytest.mark.parametrize("kernel", kernel_names())
@@ -372,8 +415,14 @@ def test_bad_inputs(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"summary references\[1\]\[0\] has no tokens"):
         Rouge155(weight=1.2, threads=3).score_corpus(cands, refs)
     (tmp_path / "models" / "1.1.txt").unlink()
-    with pytest.raises(FileNotFoundError, match="1.1.txt"):
-        Rouge155().score_config(cfg)
+    for threads in (1, 2):       # files read in one call, or in parts on threads
+        with pytest.raises(FileNotFoundError, match="1.1.txt"):
+            Rouge155(threads=threads).score_config(cfg)
+    (tmp_path / "models" / "1.1.txt").mkdir()
+    for kw in ({}, {"word_limit": 5}):
+        with pytest.raises(FileNotFoundError, match=r"1.1.txt is a directory, not a summary"):
+            Rouge155(**kw).score_config(cfg)
+    (tmp_path / "models" / "1.1.txt").rmdir()
     cfg.evaluations[0].input_format = "SIMPLE"
     with pytest.raises(ValueError, match="unknown input format 'SIMPLE'"):
         Rouge155().score_config(cfg)

@@ -37,8 +37,8 @@ from rougekit._core.lcs_c cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
 from rougekit._core.mem cimport grow_array
 from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
-from rougekit._core.vocab cimport (RK_HASH_SEED, Vocab, vocab_find, vocab_free, vocab_hash,
-                                   vocab_hash_finish, vocab_init, vocab_intern,
+from rougekit._core.vocab cimport (RK_HASH_SEED, Vocab, vocab_copy, vocab_find, vocab_free,
+                                   vocab_hash, vocab_hash_finish, vocab_init, vocab_intern,
                                    vocab_intern_hashed, vocab_prefix)
 
 cdef extern from "classify.h" nogil:
@@ -1497,6 +1497,31 @@ _FILTER = bytes(c if (97 <= c <= 122 or 48 <= c <= 57) else (c + 32 if 65 <= c <
                 for c in range(256))
 
 
+cdef int _read_file(const char* name, unsigned char** buf, Py_ssize_t* cap,
+                    Py_ssize_t* size) noexcept nogil:
+    """The bytes of the file ``name`` into *buf (grown as needed), their
+    count into *size: 0, an errno, or -1 when out of memory."""
+    cdef FILE* fp = fopen(name, b"rb")
+    cdef size_t got, want
+    cdef int err = 0
+    if fp == NULL:
+        return errno if errno > 0 else 5        # EIO when the C library says nothing
+    size[0] = 0
+    while True:
+        if size[0] == cap[0] and grow_array(<void**>buf, cap, size[0] + 1, 1, -1) < 0:
+            err = -1
+            break
+        want = <size_t>(cap[0] - size[0])
+        got = fread(buf[0] + size[0], 1, want, fp)
+        size[0] += <Py_ssize_t>got
+        if got < want:              # end of file, or an error
+            if ferror(fp):
+                err = errno if errno > 0 else 5
+            break
+    fclose(fp)
+    return err
+
+
 cdef Py_ssize_t _checked(Py_ssize_t result) except -1:
     """result, or MemoryError for the -1 of a tokenizer step."""
     if result < 0:
@@ -1515,9 +1540,11 @@ cdef class TokenCorpus:
     its WordNet base form or else its Porter stem. Final strings are
     interned in a second vocabulary: equal strings, equal ids.
 
-    Tokenizing touches no Python object: ``add_texts`` runs without the GIL,
-    so corpora can be filled on several threads at once (one corpus is not
-    for two threads at once).
+    Tokenizing touches no Python object: ``add_texts`` and ``add_files`` run
+    without the GIL, so corpora can be filled on several threads at once
+    (one corpus is not for two threads at once) and joined with ``extend``.
+    ``empty_copy`` makes a corpus with the same stopwords and exceptions
+    without reading them again.
     """
     cdef Vocab raw              # raw tokens
     cdef Vocab exc              # WordNet exception keys
@@ -1566,6 +1593,27 @@ cdef class TokenCorpus:
                                              g + 1, sizeof(int32_t), -1) < 0:
                 raise MemoryError()
             self.exc_value[g] = gv
+
+    def empty_copy(self):
+        """A new corpus with this one's stopwords and exceptions and no text
+        (this one must have none yet): its tables copied in C."""
+        if self.nseq or self.ntok or self.fin.n:
+            raise ValueError("empty_copy of a corpus that has text")
+        cdef TokenCorpus copy = TokenCorpus.__new__(TokenCorpus)   # empty tables
+        vocab_free(&copy.raw)
+        vocab_free(&copy.exc)
+        vocab_free(&copy.excv)
+        if (vocab_copy(&copy.raw, &self.raw) < 0 or vocab_copy(&copy.exc, &self.exc) < 0
+                or vocab_copy(&copy.excv, &self.excv) < 0
+                or grow_array(<void**>&copy.stop, &copy.stop_cap, self.stop_cap, 1, 0) < 0
+                or grow_array(<void**>&copy.exc_value, &copy.exc_value_cap,
+                              self.exc_value_cap, sizeof(int32_t), -1) < 0):
+            raise MemoryError()
+        if self.stop_cap:
+            memcpy(copy.stop, self.stop, self.stop_cap)
+        if self.exc_value_cap:
+            memcpy(copy.exc_value, self.exc_value, self.exc_value_cap * sizeof(int32_t))
+        return copy
 
     def __dealloc__(self):
         vocab_free(&self.raw)
@@ -1706,6 +1754,41 @@ cdef class TokenCorpus:
                 return 0
             word_bits = wbits[wi] & (ONES << (end & 63))
 
+    def extend(self, TokenCorpus other not None):
+        """Append ``other``'s tokens and sequences (its final ids translated
+        to this corpus's); returns the index here of its sequence 0."""
+        if other is self:
+            raise ValueError("a corpus cannot extend itself")
+        cdef Py_ssize_t first = self.nseq, base = self.ntok, i
+        cdef int32_t* ids = NULL
+        cdef Py_ssize_t ids_cap = 0
+        cdef int err = 0
+        with nogil:
+            if (grow_array(<void**>&ids, &ids_cap, other.fin.n + 1, sizeof(int32_t), -1) < 0
+                    or grow_array(<void**>&self.tokens, &self.tok_cap, base + other.ntok + 1,
+                                  sizeof(int32_t), -1) < 0):
+                err = -1
+            i = 0
+            while err == 0 and i < other.fin.n:
+                ids[i] = vocab_intern(&self.fin, other.fin.pool + other.fin.off[i],
+                                      other.fin.size[i])
+                if ids[i] < 0:
+                    err = -1
+                i += 1
+            if err == 0:
+                for i in range(other.ntok):
+                    self.tokens[base + i] = ids[other.tokens[i]]
+                self.ntok = base + other.ntok
+                i = 0
+                while err == 0 and i < other.nseq:
+                    if self._sequence(base + other.starts[i], base + other.ends[i]) < 0:
+                        err = -1
+                    i += 1
+        free(ids)
+        if err != 0:
+            raise MemoryError()
+        return first
+
     def add_texts(self, texts, int table):
         """``add_text`` of each text, then a sequence spanning its
         sentences: an int64 array of (first, end, span) sequence indices per
@@ -1779,34 +1862,67 @@ cdef class TokenCorpus:
                 data = f.read()
             return self.add_text(data, table)
         cdef bytes name = os.fsencode(path)
-        cdef FILE* fp = fopen(<const char*>name, b"rb")
         cdef Py_ssize_t size = 0, cap = 65536
-        cdef size_t got, want
-        cdef unsigned char* buf
+        cdef unsigned char* buf = <unsigned char*>malloc(cap)
         cdef int err
-        if fp == NULL:
-            err = errno
-            raise OSError(err, os.strerror(err), path)
-        buf = <unsigned char*>malloc(cap)
         if buf == NULL:
-            fclose(fp)
             raise MemoryError()
         try:
-            while True:
-                if size == cap and grow_array(<void**>&buf, &cap, size + 1, 1, -1) < 0:
-                    raise MemoryError()
-                want = <size_t>(cap - size)
-                got = fread(buf + size, 1, want, fp)
-                size += <Py_ssize_t>got
-                if got < want:              # end of file, or an error
-                    if ferror(fp):
-                        err = errno
-                        raise OSError(err, os.strerror(err), path)
-                    break
+            err = _read_file(<const char*>name, &buf, &cap, &size)
+            if err == -1:
+                raise MemoryError()
+            if err != 0:
+                raise OSError(err, os.strerror(err), path)
             return _checked(self._lines(buf, size, table))
         finally:
             free(buf)
-            fclose(fp)
+
+    def add_files(self, paths, int table):
+        """``add_texts`` of the files at ``paths`` (str, bytes or path-like),
+        read in C without the GIL (no bytes object per file); a file that
+        cannot be read raises ``OSError`` naming it."""
+        if table not in (0, 1):
+            raise ValueError("table must be 0 or 1")
+        paths = list(paths)
+        if _WINDOWS:            # fopen takes ANSI paths there: let Python open them
+            texts = []
+            for path in paths:
+                with open(path, "rb") as f:
+                    texts.append(f.read())
+            return self.add_texts(texts, table)
+        cdef list names = [os.fsencode(path) for path in paths]
+        cdef Py_ssize_t k, count = len(names), first, size = 0, cap = 65536, bad = -1
+        out = np.empty((count, 3), dtype=np.int64)
+        cdef int64_t[:, ::1] o = out
+        cdef const char** cnames = <const char**>malloc((count + 1) * sizeof(char*))
+        cdef unsigned char* buf = <unsigned char*>malloc(cap)
+        cdef int err = 0
+        if cnames == NULL or buf == NULL:
+            free(cnames)
+            free(buf)
+            raise MemoryError()
+        for k in range(count):
+            cnames[k] = <const char*><bytes>names[k]
+        with nogil:
+            for k in range(count):
+                err = _read_file(cnames[k], &buf, &cap, &size)
+                if err == 0:
+                    first = self._lines(buf, size, table)
+                    o[k, 0] = first
+                    o[k, 1] = self.nseq
+                    o[k, 2] = self._span(first, self.nseq) if first >= 0 else -1
+                    if first < 0 or o[k, 2] < 0:
+                        err = -1
+                if err != 0:
+                    bad = k
+                    break
+        free(cnames)
+        free(buf)
+        if err == -1:
+            raise MemoryError()
+        if err != 0:
+            raise OSError(err, os.strerror(err), paths[bad])
+        return out
 
     cdef Py_ssize_t _lines(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
         cdef Py_ssize_t i = 0, j

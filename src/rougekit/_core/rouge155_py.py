@@ -571,13 +571,17 @@ class TokenCorpus:
     Equal final strings get equal ids (``vocab_size()`` of them).
 
     ``add_text(data, table)`` adds one sequence per non-empty line (SPL),
-    ``add_file(path, table)`` the same for a file, ``add_sentences(sentences,
+    ``add_file(path, table)`` the same for a file (``add_files(paths,
+    table)``: for many, as ``add_texts``), ``add_sentences(sentences,
     table, joined)`` one per sentence or, ``joined``, one for all;
     ``add_span(first, last)`` a sequence covering sequences ``first .. last -
     1``. Each returns the index of its first sequence. ``add_texts(texts,
     table)`` is ``add_text`` and ``add_span`` for many texts (bytes, or str:
     its UTF-8 bytes, lone surrogates as ``surrogateescape`` writes them): an
-    array of (first, end, span) per text. ``arrays()`` gives (tokens, seq_start, seq_end).
+    array of (first, end, span) per text. ``extend(other)`` appends another corpus (made with
+    the same stopwords and exceptions), translating its ids;
+    ``empty_copy()`` makes one. ``arrays()`` gives (tokens, seq_start,
+    seq_end).
 
     >>> tc = TokenCorpus(stopwords=[b"the"], exceptions={"said": "say"})
     >>> tc.add_text(b"The cat\\n\\nsaid cats.\\n", 1), tc.add_span(0, 2), len(tc)
@@ -645,6 +649,13 @@ class TokenCorpus:
             data = f.read()
         return self.add_text(data, table)
 
+    def add_files(self, paths, table: int):
+        texts = []
+        for path in paths:
+            with open(path, "rb") as f:
+                texts.append(f.read())
+        return self.add_texts(texts, table)
+
     def add_texts(self, texts, table: int):
         texts = list(texts)
         out = np.empty((len(texts), 3), dtype=np.int64)
@@ -657,6 +668,30 @@ class TokenCorpus:
             last = len(self._starts)
             out[k] = (first, last, self.add_span(first, last))
         return out
+
+    def extend(self, other: "TokenCorpus") -> int:
+        """Append ``other``'s tokens and sequences, its final ids translated
+        to this corpus's; returns the index here of its sequence 0."""
+        if other is self:
+            raise ValueError("a corpus cannot extend itself")
+        strings = sorted(other._ids, key=other._ids.__getitem__)
+        ids = [self._ids.setdefault(t, len(self._ids)) for t in strings]
+        first, base = len(self._starts), len(self._tokens)
+        self._tokens.extend([ids[t] for t in other._tokens])
+        self._starts.extend([base + x for x in other._starts])
+        self._ends.extend([base + x for x in other._ends])
+        return first
+
+    def empty_copy(self) -> "TokenCorpus":
+        """A new corpus with this one's stopwords and exceptions (this one
+        must have no text yet)."""
+        if len(self._starts) or self._ids:
+            raise ValueError("empty_copy of a corpus that has text")
+        copy = TokenCorpus.__new__(TokenCorpus)
+        copy._stop, copy._exceptions = self._stop, self._exceptions
+        copy._final, copy._ids = ({}, {}), {}
+        copy._tokens, copy._starts, copy._ends = array("i"), array("q"), array("q")
+        return copy
 
     def add_sentences(self, sentences, table: int, joined: bool = False) -> int:
         self._check(table)

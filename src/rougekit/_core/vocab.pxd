@@ -103,6 +103,29 @@ cdef inline int vocab_init(Vocab* v) noexcept nogil:
     return 0
 
 
+cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
+    """dst (uninitialized, or freed) becomes a copy of src; -1 when out of
+    memory (dst then freed)."""
+    memset(dst, 0, sizeof(Vocab))
+    dst.pool = <char*>malloc(src.pool_cap)
+    dst.off = <Py_ssize_t*>malloc(src.cap * sizeof(Py_ssize_t))
+    dst.size = <int32_t*>malloc(src.cap * sizeof(int32_t))
+    dst.stem_of = <int32_t*>malloc(src.cap * sizeof(int32_t))
+    dst.slots = <Slot*>malloc(src.nslots * sizeof(Slot))
+    if (dst.pool == NULL or dst.off == NULL or dst.size == NULL
+            or dst.stem_of == NULL or dst.slots == NULL):
+        vocab_free(dst)
+        return -1
+    memcpy(dst.pool, src.pool, src.pool_len)
+    memcpy(dst.off, src.off, src.n * sizeof(Py_ssize_t))
+    memcpy(dst.size, src.size, src.n * sizeof(int32_t))
+    memcpy(dst.stem_of, src.stem_of, src.n * sizeof(int32_t))
+    memcpy(dst.slots, src.slots, src.nslots * sizeof(Slot))
+    dst.pool_len, dst.pool_cap = src.pool_len, src.pool_cap
+    dst.n, dst.cap, dst.nslots = src.n, src.cap, src.nslots
+    return 0
+
+
 cdef inline void vocab_free(Vocab* v) noexcept nogil:
     free(v.pool)
     free(v.off)

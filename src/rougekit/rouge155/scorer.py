@@ -14,6 +14,7 @@ A text is a summary with one sentence per line (the script's SPL format);
 ``str`` is encoded as UTF-8, ``bytes`` are taken as they are.
 """
 import bisect
+import functools
 import itertools
 import math
 import os
@@ -112,6 +113,13 @@ def _read(path) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
+@functools.lru_cache(maxsize=None)
+def _empty_tokens(kernel, remove_stopwords: bool):
+    """A TokenCorpus with the script's stopwords (or none) and WordNet
+    exceptions, never filled: runs take ``empty_copy()`` of it."""
+    return kernel.TokenCorpus(stopwords() if remove_stopwords else (), exceptions())
+
+
 class _Corpus:
     """Every summary of a run as token ids, documents built on first use.
 
@@ -122,8 +130,9 @@ class _Corpus:
     a sequence of its own.
     """
 
-    def __init__(self, options: Options):
+    def __init__(self, options: Options, threads: int = 1):
         self.options = options
+        self.threads = threads
         self.tokens = self.new_tokens()
         self.doc_ngram = array("i")
         self.doc_sent_lo = array("i")
@@ -137,8 +146,7 @@ class _Corpus:
     def new_tokens(self):
         """An empty kernel ``TokenCorpus`` with this run's stopwords and
         exceptions."""
-        return _backend.rouge155.TokenCorpus(
-            stopwords() if self.options.remove_stopwords else (), exceptions())
+        return _empty_tokens(_backend.rouge155, self.options.remove_stopwords).empty_copy()
 
     def _data(self, source) -> bytes:
         return source.data if isinstance(source, _InMemory) else _read(source)
@@ -172,23 +180,53 @@ class _Corpus:
         return d
 
     def prefetch(self, sources, stem: bool):
-        """Build the documents of in-memory SPL texts, ``(source, fmt)``
-        pairs, in one kernel call."""
-        keys, texts = [], []
+        """Build the documents of the SPL summaries among ``(source, fmt)``
+        pairs that read as plain lines: in-memory texts in one kernel call,
+        files in another (read in C, without the GIL)."""
+        keys: Dict[bool, list] = {True: [], False: []}
         for source, fmt in sources:
             key = (source, fmt, stem)
-            if (isinstance(source, _InMemory) and key not in self._docs and self._plain(fmt)):
-                self._docs[key] = -1          # claimed: the same text listed twice
-                keys.append(key)
-                texts.append(source.data)
-        if texts:
-            spans = self.tokens.add_texts(texts, 1 if stem else 0)
+            if key not in self._docs and self._plain(fmt):
+                self._docs[key] = -1          # claimed: the same summary listed twice
+                keys[isinstance(source, _InMemory)].append(key)
+        table = 1 if stem else 0
+        for in_memory, batch in keys.items():
+            if not batch:
+                continue
+            if in_memory:
+                spans = self.tokens.add_texts([key[0].data for key in batch], table)
+            else:
+                try:
+                    spans = self._add_files([key[0] for key in batch], table)
+                except IsADirectoryError as e:
+                    raise FileNotFoundError(f"{_display(e.filename)} is a directory, "
+                                            "not a summary file") from None
             d = len(self.doc_ngram)
-            self.doc_sent_lo.extend(spans[:, 0].tolist())
-            self.doc_sent_hi.extend(spans[:, 1].tolist())
-            self.doc_ngram.extend(spans[:, 2].tolist())
-            self.doc_source.extend(key[0] for key in keys)
-            self._docs.update(zip(keys, range(d, d + len(keys))))
+            spans = spans.astype(np.int32)
+            self.doc_sent_lo.frombytes(np.ascontiguousarray(spans[:, 0]).tobytes())
+            self.doc_sent_hi.frombytes(np.ascontiguousarray(spans[:, 1]).tobytes())
+            self.doc_ngram.frombytes(np.ascontiguousarray(spans[:, 2]).tobytes())
+            self.doc_source.extend(key[0] for key in batch)
+            self._docs.update(zip(batch, range(d, d + len(batch))))
+
+    def _add_files(self, paths: list, table: int) -> np.ndarray:
+        """``add_files`` of the corpus's tokens; many files are read and
+        tokenized in parts on several threads (each part into a corpus of
+        its own, without the GIL; reading a file is mostly waiting for the
+        system) and the parts joined in order."""
+        parts = min(self.threads, len(paths) // SHARD_MIN_TEXTS)
+        if parts <= 1:
+            return self.tokens.add_files(paths, table)
+        cuts = [len(paths) * k // parts for k in range(parts + 1)]
+
+        def read(k):
+            tokens = self.tokens if k == 0 else self.new_tokens()
+            return tokens, tokens.add_files(paths[cuts[k]:cuts[k + 1]], table)
+
+        with ThreadPoolExecutor(max_workers=parts) as pool:
+            done = list(pool.map(read, range(parts)))
+        return np.concatenate([done[0][1]] + [spans + self.tokens.extend(tokens)
+                                              for tokens, spans in done[1:]])
 
     def doc(self, source, fmt, stem: bool) -> int:
         key = (source, fmt, stem)
@@ -353,7 +391,8 @@ class Rouge155:
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
-# Texts per shard at least when run_texts scores on several threads.
+# Summaries per thread at least when run_texts scores in shards or files are
+# read on several threads.
 SHARD_MIN_TEXTS = 1000
 
 
@@ -365,7 +404,7 @@ class _Run:
         self.options = options
         self.threads = threads if threads is not None else (os.cpu_count() or 1)
         self.config = config
-        self.corpus = _Corpus(options)
+        self.corpus = _Corpus(options, self.threads)
         self.measures = options.measures()
         self.missing: List = []
 
