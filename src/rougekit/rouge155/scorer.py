@@ -408,14 +408,20 @@ class _Run:
         self.measures = options.measures()
         self.missing: List = []
 
-    def _map(self, fn, items, work: int):
+    def _map(self, fn, items, work: int, meanwhile=None):
         """[fn(x) for x in items], on several threads when there is work for
         them: ``work`` summaries or evaluations at least THREAD_MIN_DOCS (a
-        pool costs more than it saves on small corpora)."""
+        pool costs more than it saves on small corpora). ``meanwhile()``, if
+        given, runs in this thread while the pool works (else first)."""
         if self.threads <= 1 or len(items) <= 1 or work < THREAD_MIN_DOCS:
+            if meanwhile is not None:
+                meanwhile()
             return [fn(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
-            return list(pool.map(fn, items))
+            futures = [pool.submit(fn, x) for x in items]
+            if meanwhile is not None:
+                meanwhile()
+            return [f.result() for f in futures]
 
     def _bootstrap(self, columns):
         """The script's averages and bounds of each measure's three columns.
@@ -486,18 +492,25 @@ class _Run:
                 values.append(out)
             return values, -1
 
-        done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts))
+        instances: list = []
+
+        def order_instances():      # while the shards are scored
+            eval_ids = [str(i + 1) for i in range(n)]
+            keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
+            instances[:] = [eval_ids, sorted(range(n), key=keys.__getitem__)]
+
+        done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts),
+                         meanwhile=order_instances)
         for _, bad in done:
             if bad >= 0:
                 i = bisect.bisect_right(bounds, bad) - 1
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % _place(i, bad - bounds[i] - 1))
-        eval_ids = [str(i + 1) for i in range(n)]
-        keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
+        eval_ids, order = instances
         per_measure = [(m, np.concatenate([values[k] for values, _ in done]))
                        for k, m in enumerate(self.measures)]
-        return self._results([(system_id, eval_ids, keys, per_measure)])
+        return self._results([(system_id, eval_ids, order, per_measure)])
 
     def _kernel_params(self) -> Dict[str, Any]:
         o = self.options
@@ -602,18 +615,18 @@ class _Run:
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % _display(corpus.doc_source[empty]))
         return self._results([
-            (peer, ids, keys, [(m, outputs[(id(jobs), m.kind, m.n, m.unigrams)][0])
-                               for m, jobs in per_measure])
+            (peer, ids, sorted(range(len(keys)), key=keys.__getitem__),
+             [(m, outputs[(id(jobs), m.kind, m.n, m.unigrams)][0]) for m, jobs in per_measure])
             for peer, ids, keys, per_measure in plans])
 
     def _results(self, scored: list) -> Rouge155Result:
         """The result of each system's per-evaluation values, given as
-        (system ID, evaluation IDs, sort keys, [(measure, values)]): the
-        instances in the script's order, averages and intervals resampled."""
+        (system ID, evaluation IDs, the script's order of the instances: the
+        evaluations sorted by instance key "ID.system" as strings,
+        [(measure, values)]): averages and intervals resampled."""
         o = self.options
         systems = {}
-        for peer, ids, keys, per_measure in scored:
-            order = sorted(range(len(keys)), key=keys.__getitem__)
+        for peer, ids, order, per_measure in scored:
             measures = {}
             columns = []
             for measure, values in per_measure:
