@@ -300,6 +300,39 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
 
 
+@pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
+def test_compiled_kernel_checks_every_index():
+    """The compiled score_evals reads its arrays without bounds checks, so it
+    checks every index first: a bad one is a ValueError naming it, never a
+    read out of bounds."""
+    from rougekit._core import rouge155_c
+    tc = rouge155_c.TokenCorpus()
+    spans = tc.add_texts([b"a b c", b"a b", b"b c d"], 0).astype(np.int32)
+    tokens, starts, ends = tc.arrays()
+    corpus = [tokens, starts, ends, spans[:, 2].copy(), spans[:, 0].copy(),
+              spans[:, 1].copy(), tc.vocab_size()]
+    jobs = [np.array([0], np.int32), np.array([0], np.int32), np.array([0, 2], np.int64),
+            np.array([1, 2], np.int32), np.array([1, 2], np.int32)]
+    for kind in rouge155_c.METRICS:
+        out, bad = rouge155_c.score_evals(kind, tuple(corpus), tuple(jobs), n=2)
+        assert out.shape == (1, 6) and bad == -1
+    for where, index, value, message in [
+            (corpus, 0, -1, r"tokens\[1\] = -1 is outside \[0, 4\)"),
+            (corpus, 0, 4, r"tokens\[1\] = 4 is outside"),
+            (corpus, 3, 9, r"doc_ngram\[1\] = 9 is outside"),
+            (jobs, 3, 3, r"model_seq\[1\] = 3 is outside \[0, 3\)"),
+            (jobs, 0, -5, r"peer_seq\[1\]|job arrays")]:
+        broken = list(where)
+        array = broken[index].copy()
+        if len(array) < 2:
+            array = np.append(array, array[:1])
+        array[1] = value
+        broken[index] = array
+        args = (broken, jobs) if where is corpus else (corpus, broken)
+        with pytest.raises(ValueError, match=message):
+            rouge155_c.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
+
+
 @pytest.mark.parametrize("token_counts", [False, True])
 @pytest.mark.parametrize("resamples", [1, 7, 100.5])
 def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):

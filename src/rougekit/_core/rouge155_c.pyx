@@ -1050,11 +1050,20 @@ cdef int64_t _lcs_fast(const Corpus* c, Py_ssize_t md, Py_ssize_t pd, Py_ssize_t
                                 c.tok + c.start[c.lo[pd]], sc.coff, nc, vocab, &sc.lcs)
 
 
-def _check_range(const int32_t[::1] a, Py_ssize_t bound, str name):
-    cdef Py_ssize_t i
-    for i in range(a.shape[0]):
-        if a[i] < 0 or a[i] >= bound:
-            raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, {bound})")
+cdef int _check_range(const int32_t[::1] a, Py_ssize_t bound, str name) except -1:
+    """ValueError naming the first entry of a outside [0, bound)."""
+    cdef Py_ssize_t i, n = a.shape[0]
+    cdef const int32_t* p = &a[0] if n > 0 else NULL
+    cdef uint64_t top = <uint64_t>bound
+    cdef bint outside = False
+    with nogil:
+        for i in range(n):           # a negative entry is a huge unsigned one
+            outside |= <uint64_t><uint32_t>p[i] >= top
+    if outside:
+        for i in range(n):
+            if p[i] < 0 or p[i] >= bound:
+                raise ValueError(f"{name}[{i}] = {p[i]} is outside [0, {bound})")
+    return 0
 
 
 def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distance=-1.0,
