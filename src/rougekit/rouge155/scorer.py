@@ -15,7 +15,6 @@ A text is a summary with one sentence per line (the script's SPL format);
 """
 import bisect
 import functools
-import itertools
 import math
 import os
 from array import array
@@ -452,7 +451,7 @@ class _Run:
         ``run`` does with such a configuration when neither ``-M`` nor a
         length limit is set (one stemming setting, every summary read as
         plain lines), without the per-summary bookkeeping: the evaluations
-        are cut into shards of about equal text, one per thread, and each
+        are cut into shards of about as many summaries, one per thread, and each
         shard is tokenized into a corpus of its own and scored by every
         measure there (token ids need only agree within an evaluation)."""
         o = self.options
@@ -461,12 +460,11 @@ class _Run:
         table = 1 if o.stem else 0
         n = len(bounds) - 1
         shards = min(self.threads, len(texts) // SHARD_MIN_TEXTS) or 1
-        ends = list(itertools.accumulate(map(len, texts))) or [0]
-        # Shard k starts at the first evaluation whose peer starts at or after
-        # k / shards of the text.
-        cuts = sorted({0, n} | {bisect.bisect_left(bounds, bisect.bisect_left(
-            ends, ends[-1] * k // shards)) for k in range(1, shards)})
-        cuts = [c for c in cuts if c <= n] if n else [0, 0]
+        # Shard k starts at the first evaluation whose peer is at or after
+        # text len(texts) * k / shards (about equal numbers of summaries).
+        cuts = sorted({0, n} | {bisect.bisect_left(bounds, len(texts) * k // shards)
+                                for k in range(1, shards)})
+        cuts = cuts if n else [0, 0]
 
         def score_shard(k):
             e0, e1 = cuts[k], cuts[k + 1]
@@ -495,9 +493,10 @@ class _Run:
         instances: list = []
 
         def order_instances():      # while the shards are scored
+            # Keys "ID.system" with one system sort as their IDs do ("." is
+            # below every digit, and a prefix sorts first either way).
             eval_ids = [str(i + 1) for i in range(n)]
-            keys = ["%s.%s" % (eval_id, system_id) for eval_id in eval_ids]
-            instances[:] = [eval_ids, sorted(range(n), key=keys.__getitem__)]
+            instances[:] = [eval_ids, sorted(range(n), key=eval_ids.__getitem__)]
 
         done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts),
                          meanwhile=order_instances)
@@ -627,10 +626,11 @@ class _Run:
         o = self.options
         systems = {}
         for peer, ids, order, per_measure in scored:
+            rows = np.asarray(order, dtype=np.intp)
             measures = {}
             columns = []
             for measure, values in per_measure:
-                values = values[order] if len(order) else values
+                values = values[rows] if len(rows) else values
                 if o.counting_unit == 0:
                     columns.append(values[:, 3:6])
                 else:
