@@ -17,6 +17,7 @@ import bisect
 import functools
 import math
 import os
+import threading
 from array import array
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Sequence, Union
@@ -416,9 +417,20 @@ class _Run:
             if meanwhile is not None:
                 meanwhile()
             return [fn(x) for x in items]
-        with ThreadPoolExecutor(max_workers=min(self.threads, len(items))) as pool:
-            futures = [pool.submit(fn, x) for x in items]
+        workers = min(self.threads, len(items))
+        started = threading.Semaphore(0)
+
+        def run(x):
+            started.release()
+            return fn(x)
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(run, x) for x in items]
             if meanwhile is not None:
+                # Once every worker has begun (and so holds the GIL only
+                # briefly before its kernel call releases it).
+                for _ in range(workers):
+                    started.acquire()
                 meanwhile()
             return [f.result() for f in futures]
 
