@@ -333,6 +333,46 @@ def test_compiled_kernel_checks_every_index():
             rouge155_c.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
 
 
+@pytest.mark.parametrize("kernel", kernel_names())
+@pytest.mark.parametrize("best_model", [False, True])
+def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_model):
+    """score_evals("N", n=k, all_n=True) gives ROUGE-1 .. ROUGE-k as k calls
+    would: empty and one-token summaries, repeated words, a peer too large
+    for the kernel's level tables, several models."""
+    kernel_module = use_kernel(monkeypatch, kernel)
+    rng = random.Random(23)
+    words = ["a", "b", "c", "d", "e"]
+    texts = []
+    for _ in range(60):
+        length = rng.choice([0, 1, 2, 3, 8, 30])
+        texts.append(" ".join(rng.choice(words[:rng.randint(1, 5)]) for _ in range(length)))
+    texts.append(" ".join("w%d" % k for k in range(1200)))      # u * T too large
+    texts.append(" ".join("w%d" % (k % 900) for k in range(1500)))
+    tc = kernel_module.TokenCorpus()
+    spans = tc.add_texts(texts, 0).astype(np.int32)
+    corpus = (*tc.arrays(), spans[:, 2].copy(), spans[:, 0].copy(), spans[:, 1].copy(),
+              max(tc.vocab_size(), 1))
+    peers, model_off, models = [], [0], []
+    for e in range(len(texts)):
+        peers.append(e)
+        models.extend(rng.sample(range(len(texts)), rng.randint(1, 3)))
+        model_off.append(len(models))
+    jobs = (np.array(peers, np.int32), np.array(peers, np.int32), np.array(model_off, np.int64),
+            np.array(models, np.int32), np.array(models, np.int32))
+    for n in (1, 2, 5):
+        together, bad = kernel_module.score_evals("N", corpus, jobs, n=n, all_n=True,
+                                                  best_model=best_model, alpha=0.3)
+        assert bad == -1 and together.shape == (n, len(texts), 6)
+        for k in range(1, n + 1):
+            alone, _ = kernel_module.score_evals("N", corpus, jobs, n=k, best_model=best_model,
+                                                 alpha=0.3)
+            assert (together[k - 1] == alone).all(), k
+    with pytest.raises(ValueError, match="all_n"):
+        kernel_module.score_evals("L", corpus, jobs, all_n=True)
+    with pytest.raises(ValueError, match="all_n"):
+        kernel_module.score_evals("N", corpus, jobs, n=65, all_n=True)
+
+
 @pytest.mark.parametrize("token_counts", [False, True])
 @pytest.mark.parametrize("resamples", [1, 7, 100.5])
 def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):

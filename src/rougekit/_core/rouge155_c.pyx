@@ -561,6 +561,24 @@ cdef int64_t _skip_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T, doub
     return hits
 
 
+cdef int _level_room(Scratch* sc, Py_ssize_t n) noexcept nogil:
+    """level_off and count_off with room for levels 0 .. n."""
+    if n + 1 <= sc.nlevels:
+        return 0
+    free(sc.level_off)
+    free(sc.count_off)
+    sc.level_off = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+    sc.count_off = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+    if sc.level_off == NULL or sc.count_off == NULL:
+        free(sc.level_off)
+        free(sc.count_off)
+        sc.level_off = sc.count_off = NULL
+        sc.nlevels = 0
+        return -1
+    sc.nlevels = n + 1
+    return 0
+
+
 cdef int _ngram_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T,
                            Py_ssize_t n) noexcept nogil:
     """Number the peer's n-grams level by level: an (k-1)-gram id x followed
@@ -577,13 +595,8 @@ cdef int _ngram_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T,
     # (T * u < 2**62 as T < 2**31; n <= T)
     if T * u > LOCAL_GRAMS_MAX or (n - 1) * (T * u) + u > LOCAL_GRAMS_MAX:
         return 0
-    if n + 1 > sc.nlevels:
-        free(sc.level_off)
-        sc.level_off = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
-        if sc.level_off == NULL:
-            sc.nlevels = 0
-            return -1
-        sc.nlevels = n + 1
+    if _level_room(sc, n) < 0:
+        return -1
     for i in range(T):
         sc.ids_prev[i] = sc.loc[p[i]]
     nid = u
@@ -665,6 +678,191 @@ cdef int64_t _ngram_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T,
     return hits
 
 
+cdef int _ngram_peer_levels(Scratch* sc, const int32_t* p, Py_ssize_t T,
+                            Py_ssize_t nmax) noexcept nogil:
+    """_ngram_peer_local for every n from 1 to nmax at once: levels 2 ..
+    nmax numbered as there, and the peer's count of each k-gram at
+    gram_count[count_off[k] + id] (level 1: the local token ids). Returns 1,
+    0 when the tables would be too large, -1 when out of memory."""
+    cdef Py_ssize_t i, k, u = _local_ids(sc, p, T), nid, next_nid, off = 0, key, size
+    cdef Py_ssize_t total, cap
+    cdef int32_t* tmp
+    sc.levels_built = 0
+    sc.ngram_ids = 0
+    if T == 0:
+        return 1
+    if T * u > LOCAL_GRAMS_MAX or (nmax - 1) * (T * u) + u > LOCAL_GRAMS_MAX:
+        return 0
+    if _level_room(sc, nmax) < 0:
+        return -1
+    cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_count, &cap, u, sizeof(int32_t), 0) < 0:
+        return -1
+    cap = sc.gram_cap
+    if grow_array(<void**>&sc.gram_used, &cap, u, sizeof(int32_t), 0) < 0:
+        return -1
+    sc.gram_cap = cap
+    for i in range(T):
+        sc.ids_prev[i] = sc.loc[p[i]]
+        sc.gram_count[sc.ids_prev[i]] += 1
+    sc.count_off[1] = 0
+    total = nid = u
+    sc.levels_built = 1
+    sc.ngram_ids = total
+    for k in range(2, nmax + 1):
+        if T - k + 1 <= 0:
+            break
+        size = nid * u
+        sc.level_off[k] = off
+        if grow_array(<void**>&sc.trans, &sc.trans_cap, off + size, sizeof(int32_t), 0xFF) < 0:
+            return -1
+        next_nid = 0
+        for i in range(T - k + 1):
+            key = off + sc.ids_prev[i] * u + sc.loc[p[i + k - 1]]
+            if sc.trans[key] < 0:
+                sc.trans[key] = <int32_t>next_nid
+                next_nid += 1
+            sc.ids_cur[i] = sc.trans[key]
+        cap = sc.gram_cap
+        if grow_array(<void**>&sc.gram_count, &cap, total + next_nid, sizeof(int32_t), 0) < 0:
+            return -1
+        cap = sc.gram_cap
+        if grow_array(<void**>&sc.gram_used, &cap, total + next_nid, sizeof(int32_t), 0) < 0:
+            return -1
+        sc.gram_cap = cap
+        sc.count_off[k] = total
+        for i in range(T - k + 1):
+            sc.gram_count[total + sc.ids_cur[i]] += 1
+        total += next_nid
+        sc.levels_built = k
+        sc.ngram_ids = total
+        tmp = sc.ids_prev
+        sc.ids_prev = sc.ids_cur
+        sc.ids_cur = tmp
+        off += size
+        nid = next_nid
+    return 1
+
+
+cdef int _ngram_model_levels(Scratch* sc, const int32_t* q, Py_ssize_t T,
+                             int64_t* hits) noexcept nogil:
+    """Clipped hits of the model's k-grams for k = 1 .. levels_built
+    (hits[k - 1]) against the peer's numbered grams: one walk per position,
+    stopped at the first token or prefix not in the peer. -1: out of memory."""
+    cdef Py_ssize_t i, k, u = sc.nloc, K = sc.levels_built, x, b, g, touched = 0
+    for k in range(K):
+        hits[k] = 0
+    if K == 0:
+        return 0
+    if grow_array(<void**>&sc.touched_all, &sc.touched_cap, T * K + 1, sizeof(int32_t),
+                  -1) < 0:
+        return -1
+    for i in range(T):
+        x = sc.loc[q[i]]
+        k = 1
+        while x >= 0:
+            g = sc.count_off[k] + x
+            if sc.gram_used[g] < sc.gram_count[g]:
+                if sc.gram_used[g] == 0:
+                    sc.touched_all[touched] = <int32_t>g
+                    touched += 1
+                sc.gram_used[g] += 1
+                hits[k - 1] += 1
+            k += 1
+            if k > K or i + k - 1 >= T:
+                break
+            b = sc.loc[q[i + k - 1]]
+            x = sc.trans[sc.level_off[k] + x * u + b] if b >= 0 else -1
+    for i in range(touched):
+        sc.gram_used[sc.touched_all[i]] = 0
+    return 0
+
+
+cdef int _ngram_evals_all(const Corpus* c, const int32_t* ps, const int64_t* mo,
+                          const int32_t* ms, Py_ssize_t E, Py_ssize_t vocab, Py_ssize_t nmax,
+                          bint best_model, double alpha, Scratch* sc,
+                          double* out) noexcept nogil:
+    """ROUGE-1 .. ROUGE-nmax of every evaluation in one pass over the texts:
+    the values score_evals("N", n=k) gives, at out[((k - 1) * E + e) * 6 + j].
+    Returns 0, or -1 when out of memory."""
+    cdef double* th = <double*>malloc(nmax * sizeof(double))
+    cdef double* tm = <double*>malloc(nmax * sizeof(double))
+    cdef double* tp = <double*>malloc(nmax * sizeof(double))
+    cdef double* best = <double*>malloc(nmax * sizeof(double))
+    cdef int64_t* hits = <int64_t*>malloc(nmax * sizeof(int64_t))
+    cdef Py_ssize_t e, k, kk, md, np_, nm
+    cdef const int32_t* pt
+    cdef const int32_t* mt
+    cdef int64_t hit, mcount, pcount
+    cdef double score, r, p
+    cdef double* row
+    cdef int local, err = 0
+    if th == NULL or tm == NULL or tp == NULL or best == NULL or hits == NULL:
+        err = -1
+    e = 0
+    while err == 0 and e < E:
+        pt = _seq(c, c.ngram[ps[e]], &np_)
+        for kk in range(nmax):
+            th[kk] = tm[kk] = tp[kk] = 0.0
+            best[kk] = -1.0
+        local = _ngram_peer_levels(sc, pt, np_, nmax)
+        if local < 0:
+            err = -1
+            break
+        for k in range(mo[e], mo[e + 1]):
+            md = ms[k]
+            mt = _seq(c, c.ngram[md], &nm)
+            if local:
+                if _ngram_model_levels(sc, mt, nm, hits) < 0:
+                    err = -1
+                    break
+                for kk in range(sc.levels_built, nmax):
+                    hits[kk] = 0
+            else:
+                for kk in range(nmax):
+                    hits[kk] = clipped_overlap_scratch(pt, np_, mt, nm, vocab, kk + 1,
+                                                       &sc.overlap)
+                    if hits[kk] < 0:
+                        err = -1
+                        break
+                if err != 0:
+                    break
+            for kk in range(nmax):
+                hit = hits[kk]
+                mcount = nm - kk if nm >= kk + 1 else 0
+                pcount = np_ - kk if np_ >= kk + 1 else 0
+                # ngramScore's: sprintf("%07.5f")
+                score = _round5(<double>hit / mcount) if mcount else 0.0
+                if best_model:
+                    if score > best[kk]:
+                        best[kk] = score
+                        th[kk], tm[kk], tp[kk] = <double>hit, <double>mcount, <double>pcount
+                else:
+                    th[kk] += <double>hit
+                    tm[kk] += <double>mcount
+                    tp[kk] += <double>pcount
+        _ngram_peer_clear(sc, pt, np_, sc.levels_built, local == 1)
+        if err != 0:
+            break
+        for kk in range(nmax):
+            r = _round5(th[kk] / tm[kk]) if tm[kk] != 0 else 0.0
+            p = _round5(th[kk] / tp[kk]) if tp[kk] != 0 else 0.0
+            row = out + (kk * E + e) * 6
+            row[0] = tm[kk]
+            row[1] = th[kk]
+            row[2] = tp[kk]
+            row[3] = r
+            row[4] = p
+            row[5] = _f_measure(p, r, alpha)
+        e += 1
+    free(th)
+    free(tm)
+    free(tp)
+    free(best)
+    free(hits)
+    return err
+
+
 # ---------------------------------------------------------------------------
 # ROUGE-L and ROUGE-W of one model against one peer
 # ---------------------------------------------------------------------------
@@ -689,7 +887,11 @@ ctypedef struct Scratch:
     int32_t* trans           # -1 between peers
     Py_ssize_t trans_cap
     Py_ssize_t* level_off    # n + 1 entries
-    Py_ssize_t nlevels       # the n of level_off (0: not allocated)
+    Py_ssize_t* count_off    # n + 1 entries: where level k's counts start (all n at once)
+    Py_ssize_t nlevels       # entries of level_off and count_off (0: not allocated)
+    Py_ssize_t levels_built  # levels numbered for the current peer (all n at once)
+    int32_t* touched_all     # gram_used entries a model matched (all n at once)
+    Py_ssize_t touched_cap
     int32_t* ids_prev        # maxlen entries each
     int32_t* ids_cur
     int32_t* touched         # n-gram ids a model matched (maxlen entries)
@@ -724,6 +926,8 @@ cdef void _scratch_free(Scratch* sc) noexcept nogil:
     free(sc.gram_used)
     free(sc.trans)
     free(sc.level_off)
+    free(sc.count_off)
+    free(sc.touched_all)
     free(sc.ids_prev)
     free(sc.ids_cur)
     free(sc.touched)
@@ -1068,7 +1272,7 @@ cdef int _check_range(const int32_t[::1] a, Py_ssize_t bound, str name) except -
 
 def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distance=-1.0,
                 bint skip_unigrams=False, double weight=1.0, bint best_model=False,
-                double alpha=0.5):
+                double alpha=0.5, bint all_n=False):
     """Counts and scores of one measure for every evaluation of ``jobs``
     (see ``rouge155_py.score_evals`` for the arguments and the result)."""
     if metric not in METRICS:
@@ -1122,7 +1326,12 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
         if moff[i] > moff[i + 1]:
             raise ValueError("model_off must not decrease")
 
-    out_arr = np.zeros((E, 6), dtype=np.float64)
+    if all_n and (kind != 0 or n > 64):
+        raise ValueError("all_n is for metric 'N' with n <= 64")
+    all_arr = np.zeros((n if all_n else 0, E if all_n else 0, 6), dtype=np.float64)
+    cdef double[:, :, ::1] all_view = all_arr
+    cdef double* all_out = &all_view[0, 0, 0] if all_n and E > 0 else NULL
+    out_arr = np.zeros((0 if all_n else E, 6), dtype=np.float64)
     cdef double[:, ::1] out = out_arr
     cdef Corpus c
     c.tok = _ptr32(tok)
@@ -1148,6 +1357,10 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
         if _scratch_init(&sc, vocab, maxlen, weight) < 0:
             err = -1
         e = 0
+        if err == 0 and all_n:
+            err = _ngram_evals_all(&c, ps, mo, ms, E, vocab, n, best_model, alpha, &sc,
+                                   all_out)
+            e = E
         while err == 0 and bad < 0 and e < E:
             pd = ps[e]
             pt = _seq(&c, c.ngram[pd], &np_)
@@ -1251,6 +1464,8 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
         _scratch_free(&sc)
     if err != 0:
         raise MemoryError()
+    if all_n:
+        return all_arr, -1
     return out_arr, bad
 
 

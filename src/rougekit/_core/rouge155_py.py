@@ -327,7 +327,7 @@ def _lcs_hits(model_sents, peer_sents, model_bag, peer_bag, weight):
 
 
 def score_evals(metric, corpus, jobs, *, n=1, skip_distance=-1.0, skip_unigrams=False,
-                weight=1.0, best_model=False, alpha=0.5):
+                weight=1.0, best_model=False, alpha=0.5, all_n=False):
     """Counts and scores of one measure for every evaluation of ``jobs``.
 
     ``corpus`` is ``(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo,
@@ -350,12 +350,19 @@ def score_evals(metric, corpus, jobs, *, n=1, skip_distance=-1.0, skip_unigrams=
     the models); ``alpha`` is ``-p``.
 
     Returns ``(values, bad)``: ``values[e]`` is ``(model count, hits, peer
-    count, R, P, F)``, R, P and F rounded as the script prints them; ``bad``
+    count, R, P, F)``, R, P and F rounded as the script prints them (with
+    ``all_n``, for "N" and ``n`` <= 64: ``values[k - 1]`` is that of ROUGE-k
+    for k = 1 .. n, computed together); ``bad``
     is -1, or for W the first job model index ``k`` whose model has no
     tokens (the script dies there with "Illegal division by zero").
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    if all_n:
+        if metric != "N" or n > 64:
+            raise ValueError("all_n is for metric 'N' with n <= 64")
+        return np.stack([score_evals("N", corpus, jobs, n=k, best_model=best_model,
+                                     alpha=alpha)[0] for k in range(1, n + 1)]), -1
     c = _Corpus(corpus)
     peer_seq, peer_bag, model_off, model_seq, model_bag = (np.asarray(a).tolist() for a in jobs)
     n_evals = len(peer_seq)

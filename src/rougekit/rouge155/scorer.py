@@ -494,9 +494,7 @@ class _Run:
             model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
             jobs = (peers, peers, model_off, models, models)
             values = []
-            for m in self.measures:
-                out, bad = kernel.score_evals(m.kind, arrays, jobs, n=m.n,
-                                              skip_unigrams=m.unigrams, **params)
+            for out, bad in _score_measures(kernel, self.measures, arrays, jobs, params):
                 if bad >= 0:
                     return None, t0 + int(models[bad])
                 values.append(out)
@@ -606,19 +604,25 @@ class _Run:
         params = self._kernel_params()
         # Every (system, measure) is one kernel call over all its evaluations;
         # the calls release the GIL, so they run on all cores.
+        # (A system's ROUGE-1 to N share one call.)
         calls: Dict[tuple, tuple] = {}
         for *_, per_measure in plans:
             for measure, jobs in per_measure:
                 calls.setdefault((id(jobs), measure.kind, measure.n, measure.unigrams),
                                  (measure, jobs))
+        tasks: Dict[tuple, tuple] = {}
+        for key, (measure, jobs) in calls.items():
+            group = (id(jobs), "N") if measure.kind == "N" else key
+            tasks.setdefault(group, (jobs, []))[1].append((key, measure))
 
-        def score(call):
-            measure, jobs = call
-            return kernel.score_evals(measure.kind, arrays, jobs.arrays(), n=measure.n,
-                                      skip_unigrams=measure.unigrams, **params)
+        def score(task):
+            jobs, keyed = task
+            return _score_measures(kernel, [m for _, m in keyed], arrays, jobs.arrays(), params)
 
-        outputs = dict(zip(calls, self._map(score, list(calls.values()),
-                                            len(corpus.doc_ngram))))
+        outputs: Dict[tuple, tuple] = {}
+        for (_, keyed), done in zip(tasks.values(), self._map(score, list(tasks.values()),
+                                                              len(corpus.doc_ngram))):
+            outputs.update(zip([key for key, _ in keyed], done))
         for key, (_, bad) in outputs.items():
             if bad >= 0:
                 empty = int(calls[key][1].model_seq[bad])
@@ -665,6 +669,20 @@ class _Run:
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
                               confidence_label=o.confidence_label, missing=self.missing,
                               signature=str(o.signature()))
+
+
+def _score_measures(kernel, measures, arrays, jobs, params) -> list:
+    """``score_evals`` of each measure on the same jobs, ``(values, bad)``
+    each; ROUGE-1 to N (when the measures hold all of them) in one call."""
+    ngram_orders = [m.n for m in measures if m.kind == "N"]
+    together = None
+    if len(ngram_orders) > 1 and sorted(ngram_orders) == list(range(1, len(ngram_orders) + 1)) \
+            and len(ngram_orders) <= 64:
+        together = kernel.score_evals("N", arrays, jobs, n=len(ngram_orders), all_n=True,
+                                      **params)[0]
+    return [(together[m.n - 1], -1) if m.kind == "N" and together is not None else
+            kernel.score_evals(m.kind, arrays, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
+            for m in measures]
 
 
 def _check_threads(threads):
