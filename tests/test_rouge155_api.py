@@ -298,6 +298,11 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     joined = [tc.add_sentences(texts[:300], table, joined=True) for tc in corpora]
     assert joined[0] == joined[1]
     assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
+    # The same words under the other table (stemmed or not) in the same corpus.
+    spans = [tc.add_texts(texts[:500] + [b"said Mice\n\nGEESE running"], 1 - table)
+             for tc in corpora]
+    assert (spans[0] == spans[1]).all()
+    assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
 
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")

@@ -1700,6 +1700,9 @@ def summarize_resamples(means, double resamples, double confidence):
 # Token ids of the summaries
 # ---------------------------------------------------------------------------
 
+cdef enum:
+    RECENT_SLOTS = 2048     # TokenCorpus's cache of short tokens (a power of two)
+
 # The script's tokens are runs of ASCII letters and digits (lowercased), the
 # word characters of classify.h's Latin-1 classification.
 cdef uint64_t ONES = ~(<uint64_t>0)
@@ -1791,6 +1794,10 @@ cdef class TokenCorpus:
     cdef Py_ssize_t low_cap
     cdef uint64_t* bits         # its word-character bitmap (+ a zero word), then newlines
     cdef Py_ssize_t bits_cap
+    # Per table, recently seen tokens of up to 8 bytes (their zero-padded
+    # prefix; 0, which no token has, marks an empty slot) and their final ids.
+    cdef uint64_t recent_pre[2][RECENT_SLOTS]
+    cdef int32_t recent_id[2][RECENT_SLOTS]
 
     def __cinit__(self, stopwords=(), exceptions=None):
         cdef bytes w, v
@@ -1935,7 +1942,7 @@ cdef class TokenCorpus:
         """Append the tokens of s[0:n]: classified 16 bytes at a time
         (``classify.h``: lowercased, word characters marked in a bitmap),
         then each run of marked bytes interned."""
-        cdef Py_ssize_t nw = (n + 63) >> 6, wi = 0, start, end, length
+        cdef Py_ssize_t nw = (n + 63) >> 6, wi = 0, start, end, length, slot
         cdef uint64_t word_bits, h, pre
         cdef uint64_t* wbits
         cdef int32_t t
@@ -1968,10 +1975,21 @@ cdef class TokenCorpus:
             length = end - start
             pre = rk_load_prefix(self.low + start, length)
             if length <= 8:
+                # A token of up to 8 bytes is its zero-padded prefix (tokens
+                # have no zero byte): a small direct-mapped cache from it to
+                # the final id saves the vocabulary lookups of most tokens.
                 h = vocab_hash_finish(RK_HASH_SEED, pre, length)
+                slot = <Py_ssize_t>(h >> 40) & (RECENT_SLOTS - 1)
+                if self.recent_pre[table][slot] == pre:
+                    t = self.recent_id[table][slot]
+                else:
+                    t = self._final(table, self.low + start, length, h, pre)
+                    if t != -3:
+                        self.recent_pre[table][slot] = pre
+                        self.recent_id[table][slot] = t
             else:
                 h = vocab_hash(<const char*>self.low + start, length)
-            t = self._final(table, self.low + start, length, h, pre)
+                t = self._final(table, self.low + start, length, h, pre)
             if t == -3 or (t >= 0 and self._push(t) < 0):
                 return -1
             if end >= n:
