@@ -200,7 +200,7 @@ def main(argv=None):
         if script and name in times:
             ratio = script / per_item[name]
             lines.append("%s: %.0fx the script (target %dx: %s)." % (
-                name, ratio, target, "met" if ratio >= target else "missed by %.1fx"
+                name, ratio, target, "met" if ratio >= target else "missed by %.2fx"
                 % (target / ratio)))
     lines.append("")
     lines.append("%s files read per CLI run; rougekit %s (%s backend), Python %s, %s, "
