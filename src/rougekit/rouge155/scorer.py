@@ -299,9 +299,9 @@ class Rouge155:
       :func:`~rougekit.rouge155.read_config` or
       :func:`~rougekit.rouge155.read_file_list`, every system or some.
 
-    ``threads`` (not an option of the script) is how many threads score the
-    measures and resample (default: all cores); the numbers do not depend
-    on it.
+    ``threads`` (not an option of the script) is how many threads read,
+    tokenize, score and resample (default: all cores, on corpora large enough
+    to gain from them); the numbers do not depend on it.
 
     Bad options raise ``ValueError`` or ``TypeError`` naming the keyword; a
     missing summary ``FileNotFoundError``; a model without tokens under
