@@ -342,8 +342,9 @@ def test_compiled_kernel_checks_every_index():
 @pytest.mark.parametrize("best_model", [False, True])
 def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_model):
     """score_evals("N", n=k, all_n=True) gives ROUGE-1 .. ROUGE-k as k calls
-    would: empty and one-token summaries, repeated words, a peer too large
-    for the kernel's level tables, several models."""
+    would, and as the pure kernel's n-gram Counters do: empty and one-token
+    summaries, repeated words, a peer too large for the kernel's level
+    tables, several models."""
     kernel_module = use_kernel(monkeypatch, kernel)
     rng = random.Random(23)
     words = ["a", "b", "c", "d", "e"]
@@ -364,6 +365,7 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
         model_off.append(len(models))
     jobs = (np.array(peers, np.int32), np.array(peers, np.int32), np.array(model_off, np.int64),
             np.array(models, np.int32), np.array(models, np.int32))
+    from rougekit._core import rouge155_py  # the specification: n-gram Counters
     for n in (1, 2, 5):
         together, bad = kernel_module.score_evals("N", corpus, jobs, n=n, all_n=True,
                                                   best_model=best_model, alpha=0.3)
@@ -371,7 +373,12 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
         for k in range(1, n + 1):
             alone, _ = kernel_module.score_evals("N", corpus, jobs, n=k, best_model=best_model,
                                                  alpha=0.3)
-            assert (together[k - 1] == alone).all(), k
+            spec, _ = rouge155_py.score_evals("N", corpus, jobs, n=k, best_model=best_model,
+                                              alpha=0.3)
+            assert (together[k - 1] == alone).all() and (alone == spec).all(), k
+    # An order longer than any text: no grams, no error.
+    huge, bad = kernel_module.score_evals("N", corpus, jobs, n=10**9, best_model=best_model)
+    assert bad == -1 and (huge[:, 1] == 0).all() and (huge[:, 3:] == 0).all()
     with pytest.raises(ValueError, match="all_n"):
         kernel_module.score_evals("L", corpus, jobs, all_n=True)
     with pytest.raises(ValueError, match="all_n"):

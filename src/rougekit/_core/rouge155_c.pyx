@@ -579,60 +579,10 @@ cdef int _level_room(Scratch* sc, Py_ssize_t n) noexcept nogil:
     return 0
 
 
-cdef int _ngram_peer_local(Scratch* sc, const int32_t* p, Py_ssize_t T,
-                           Py_ssize_t n) noexcept nogil:
-    """Number the peer's n-grams level by level: an (k-1)-gram id x followed
-    by the token of local id b is the k-gram trans[level_off[k] + x*u + b],
-    numbered on first sight (level 1 is the local token id). A model's
-    n-gram is then n loads away, and one with a token or prefix not in the
-    peer stops early. Counts go to gram_count. Returns 1, 0 when the tables
-    would be too large (the caller counts pair by pair), -1 out of memory."""
-    cdef Py_ssize_t i, k, u = _local_ids(sc, p, T), nid, off = 0, key, size
-    cdef int32_t* tmp
-    if T < n:
-        sc.ngram_ids = 0
-        return 1
-    # (T * u < 2**62 as T < 2**31; n <= T)
-    if T * u > LOCAL_GRAMS_MAX or (n - 1) * (T * u) + u > LOCAL_GRAMS_MAX:
-        return 0
-    if _level_room(sc, n) < 0:
-        return -1
-    for i in range(T):
-        sc.ids_prev[i] = sc.loc[p[i]]
-    nid = u
-    for k in range(2, n + 1):
-        size = nid * u
-        sc.level_off[k] = off
-        if grow_array(<void**>&sc.trans, &sc.trans_cap, off + size, sizeof(int32_t), 0xFF) < 0:
-            return -1
-        nid = 0
-        for i in range(T - k + 1):
-            key = off + sc.ids_prev[i] * u + sc.loc[p[i + k - 1]]
-            if sc.trans[key] < 0:
-                sc.trans[key] = <int32_t>nid
-                nid += 1
-            sc.ids_cur[i] = sc.trans[key]
-        tmp = sc.ids_prev
-        sc.ids_prev = sc.ids_cur
-        sc.ids_cur = tmp
-        off += size
-    cdef Py_ssize_t cap = sc.gram_cap
-    if grow_array(<void**>&sc.gram_count, &cap, nid, sizeof(int32_t), 0) < 0:
-        return -1
-    cap = sc.gram_cap
-    if grow_array(<void**>&sc.gram_used, &cap, nid, sizeof(int32_t), 0) < 0:
-        return -1
-    sc.gram_cap = cap
-    for i in range(T - n + 1):
-        sc.gram_count[sc.ids_prev[i]] += 1
-    sc.ngram_ids = nid
-    return 1
-
-
 cdef void _ngram_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, Py_ssize_t n,
                             bint counted) noexcept nogil:
-    """Undo _ngram_peer_local: each level's ids are read before its entries
-    are reset."""
+    """Undo _ngram_peer_levels (levels 1 .. n): each level's ids are read
+    before its entries are reset."""
     cdef Py_ssize_t i, k, u = sc.nloc, key
     cdef int32_t* tmp
     if counted and T >= n:
@@ -653,37 +603,15 @@ cdef void _ngram_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, Py_ssiz
     _local_ids_clear(sc)
 
 
-cdef int64_t _ngram_model_local(Scratch* sc, const int32_t* q, Py_ssize_t T,
-                                Py_ssize_t n) noexcept nogil:
-    """Clipped n-gram hits of the model against the peer's numbered n-grams."""
-    cdef Py_ssize_t i, k, u = sc.nloc, x, b, touched = 0
-    cdef int64_t hits = 0
-    if sc.ngram_ids == 0:
-        return 0
-    for i in range(T - n + 1):
-        x = sc.loc[q[i]]
-        k = 2
-        while x >= 0 and k <= n:
-            b = sc.loc[q[i + k - 1]]
-            x = sc.trans[sc.level_off[k] + x * u + b] if b >= 0 else -1
-            k += 1
-        if x >= 0 and sc.gram_used[x] < sc.gram_count[x]:
-            if sc.gram_used[x] == 0:
-                sc.touched[touched] = <int32_t>x
-                touched += 1
-            sc.gram_used[x] += 1
-            hits += 1
-    for i in range(touched):
-        sc.gram_used[sc.touched[i]] = 0
-    return hits
-
-
 cdef int _ngram_peer_levels(Scratch* sc, const int32_t* p, Py_ssize_t T,
                             Py_ssize_t nmax) noexcept nogil:
-    """_ngram_peer_local for every n from 1 to nmax at once: levels 2 ..
-    nmax numbered as there, and the peer's count of each k-gram at
-    gram_count[count_off[k] + id] (level 1: the local token ids). Returns 1,
-    0 when the tables would be too large, -1 when out of memory."""
+    """Number the peer's k-grams for k = 1 .. nmax, level by level: level 1
+    is the local token id; a (k-1)-gram id x followed by the token of local
+    id b is the k-gram trans[level_off[k] + x*u + b], numbered on first
+    sight. A model's k-gram is then k loads away, and one with a token or
+    prefix not in the peer stops early. The peer's count of each k-gram is
+    at gram_count[count_off[k] + id]. Returns 1, 0 when the tables would be
+    too large (the caller counts pair by pair), -1 when out of memory."""
     cdef Py_ssize_t i, k, u = _local_ids(sc, p, T), nid, next_nid, off = 0, key, size
     cdef Py_ssize_t total, cap
     cdef int32_t* tmp
@@ -691,7 +619,9 @@ cdef int _ngram_peer_levels(Scratch* sc, const int32_t* p, Py_ssize_t T,
     sc.ngram_ids = 0
     if T == 0:
         return 1
-    if T * u > LOCAL_GRAMS_MAX or (nmax - 1) * (T * u) + u > LOCAL_GRAMS_MAX:
+    # (T * u < 2**62 as T < 2**31; checked before it multiplies nmax - 1)
+    if (T * u > LOCAL_GRAMS_MAX or nmax > LOCAL_GRAMS_MAX
+            or (nmax - 1) * (T * u) + u > LOCAL_GRAMS_MAX):
         return 0
     if _level_room(sc, nmax) < 0:
         return -1
@@ -778,19 +708,20 @@ cdef int _ngram_model_levels(Scratch* sc, const int32_t* q, Py_ssize_t T,
     return 0
 
 
-cdef int _ngram_evals_all(const Corpus* c, const int32_t* ps, const int64_t* mo,
-                          const int32_t* ms, Py_ssize_t E, Py_ssize_t vocab, Py_ssize_t nmax,
-                          bint best_model, double alpha, Scratch* sc,
-                          double* out) noexcept nogil:
-    """ROUGE-1 .. ROUGE-nmax of every evaluation in one pass over the texts:
-    the values score_evals("N", n=k) gives, at out[((k - 1) * E + e) * 6 + j].
+cdef int _ngram_evals(const Corpus* c, const int32_t* ps, const int64_t* mo,
+                      const int32_t* ms, Py_ssize_t E, Py_ssize_t vocab, Py_ssize_t maxlen,
+                      Py_ssize_t first, Py_ssize_t nmax, bint best_model, double alpha,
+                      Scratch* sc, double* out) noexcept nogil:
+    """ROUGE-first .. ROUGE-nmax of every evaluation in one pass over the
+    texts: the values of ROUGE-k at out[((k - first) * E + e) * 6 + j].
     Returns 0, or -1 when out of memory."""
-    cdef double* th = <double*>malloc(nmax * sizeof(double))
-    cdef double* tm = <double*>malloc(nmax * sizeof(double))
-    cdef double* tp = <double*>malloc(nmax * sizeof(double))
-    cdef double* best = <double*>malloc(nmax * sizeof(double))
-    cdef int64_t* hits = <int64_t*>malloc(nmax * sizeof(int64_t))
-    cdef Py_ssize_t e, k, kk, md, np_, nm
+    cdef Py_ssize_t orders = nmax - first + 1, e, k, kk, md, np_, nm
+    cdef double* th = <double*>malloc(orders * sizeof(double))
+    cdef double* tm = <double*>malloc(orders * sizeof(double))
+    cdef double* tp = <double*>malloc(orders * sizeof(double))
+    cdef double* best = <double*>malloc(orders * sizeof(double))
+    # (levels beyond the longest sequence have no grams)
+    cdef int64_t* hits = <int64_t*>malloc((min(nmax, maxlen) + 1) * sizeof(int64_t))
     cdef const int32_t* pt
     cdef const int32_t* mt
     cdef int64_t hit, mcount, pcount
@@ -802,7 +733,7 @@ cdef int _ngram_evals_all(const Corpus* c, const int32_t* ps, const int64_t* mo,
     e = 0
     while err == 0 and e < E:
         pt = _seq(c, c.ngram[ps[e]], &np_)
-        for kk in range(nmax):
+        for kk in range(orders):
             th[kk] = tm[kk] = tp[kk] = 0.0
             best[kk] = -1.0
         local = _ngram_peer_levels(sc, pt, np_, nmax)
@@ -812,39 +743,37 @@ cdef int _ngram_evals_all(const Corpus* c, const int32_t* ps, const int64_t* mo,
         for k in range(mo[e], mo[e + 1]):
             md = ms[k]
             mt = _seq(c, c.ngram[md], &nm)
-            if local:
-                if _ngram_model_levels(sc, mt, nm, hits) < 0:
-                    err = -1
-                    break
-                for kk in range(sc.levels_built, nmax):
-                    hits[kk] = 0
-            else:
-                for kk in range(nmax):
-                    hits[kk] = clipped_overlap_scratch(pt, np_, mt, nm, vocab, kk + 1,
-                                                       &sc.overlap)
-                    if hits[kk] < 0:
+            if local and _ngram_model_levels(sc, mt, nm, hits) < 0:
+                err = -1
+                break
+            for kk in range(first, nmax + 1):          # ROUGE-kk
+                if local:
+                    hit = hits[kk - 1] if kk <= sc.levels_built else 0
+                else:
+                    hit = clipped_overlap_scratch(pt, np_, mt, nm, vocab, kk, &sc.overlap)
+                    if hit < 0:
                         err = -1
                         break
-                if err != 0:
-                    break
-            for kk in range(nmax):
-                hit = hits[kk]
-                mcount = nm - kk if nm >= kk + 1 else 0
-                pcount = np_ - kk if np_ >= kk + 1 else 0
+                mcount = nm - kk + 1 if nm >= kk else 0
+                pcount = np_ - kk + 1 if np_ >= kk else 0
                 # ngramScore's: sprintf("%07.5f")
                 score = _round5(<double>hit / mcount) if mcount else 0.0
                 if best_model:
-                    if score > best[kk]:
-                        best[kk] = score
-                        th[kk], tm[kk], tp[kk] = <double>hit, <double>mcount, <double>pcount
+                    if score > best[kk - first]:
+                        best[kk - first] = score
+                        th[kk - first] = <double>hit
+                        tm[kk - first] = <double>mcount
+                        tp[kk - first] = <double>pcount
                 else:
-                    th[kk] += <double>hit
-                    tm[kk] += <double>mcount
-                    tp[kk] += <double>pcount
+                    th[kk - first] += <double>hit
+                    tm[kk - first] += <double>mcount
+                    tp[kk - first] += <double>pcount
+            if err != 0:
+                break
         _ngram_peer_clear(sc, pt, np_, sc.levels_built, local == 1)
         if err != 0:
             break
-        for kk in range(nmax):
+        for kk in range(orders):
             r = _round5(th[kk] / tm[kk]) if tm[kk] != 0 else 0.0
             p = _round5(th[kk] / tp[kk]) if tp[kk] != 0 else 0.0
             row = out + (kk * E + e) * 6
@@ -883,7 +812,7 @@ ctypedef struct Scratch:
     int32_t* gram_count      # the peer's count of each local gram, 0 between peers
     int32_t* gram_used       # occurrences matched by the current model, 0 between models
     Py_ssize_t gram_cap
-    # ROUGE-N: the peer's n-grams numbered level by level (see _ngram_peer_local)
+    # ROUGE-N: the peer's n-grams numbered level by level (see _ngram_peer_levels)
     int32_t* trans           # -1 between peers
     Py_ssize_t trans_cap
     Py_ssize_t* level_off    # n + 1 entries
@@ -1333,6 +1262,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
     cdef double* all_out = &all_view[0, 0, 0] if all_n and E > 0 else NULL
     out_arr = np.zeros((0 if all_n else E, 6), dtype=np.float64)
     cdef double[:, ::1] out = out_arr
+    cdef double* n_out = &out[0, 0] if not all_n and E > 0 else NULL
     cdef Corpus c
     c.tok = _ptr32(tok)
     c.start = _ptr64(start)
@@ -1357,9 +1287,9 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
         if _scratch_init(&sc, vocab, maxlen, weight) < 0:
             err = -1
         e = 0
-        if err == 0 and all_n:
-            err = _ngram_evals_all(&c, ps, mo, ms, E, vocab, n, best_model, alpha, &sc,
-                                   all_out)
+        if err == 0 and kind == 0:      # ROUGE-N: one order, or 1 .. n
+            err = _ngram_evals(&c, ps, mo, ms, E, vocab, maxlen, 1 if all_n else n, n,
+                               best_model, alpha, &sc, all_out if all_n else n_out)
             e = E
         while err == 0 and bad < 0 and e < E:
             pd = ps[e]
@@ -1367,14 +1297,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
             _seq(&c, c.ngram[pb[e]], &nbag)       # the peer's unigram count (L, W)
             th = tm = tp = 0.0
             best = -1.0
-            if kind == 0:
-                pcount = np_ - n + 1 if np_ >= n else 0
-                # Unigrams: counted over the vocabulary (no local ids needed).
-                local = _ngram_peer_local(&sc, pt, np_, n) if n > 1 else 0
-                if local < 0:
-                    err = -1
-                    break
-            elif kind == 1:
+            if kind == 1:
                 pcount = _skip_count(np_, skip_distance, skip_unigrams)
                 local = _skip_peer_local(&sc, pt, np_, skip_distance, skip_unigrams)
                 if local < 0 or (local == 0 and _skip_peer(&sc.grams, pt, np_, skip_distance,
@@ -1385,14 +1308,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                 pcount = nbag
             for k in range(mo[e], mo[e + 1]):
                 md = ms[k]
-                if kind == 0:            # ROUGE-N
-                    mt = _seq(&c, c.ngram[md], &nm)
-                    if local:
-                        hit = _ngram_model_local(&sc, mt, nm, n)
-                    else:
-                        hit = clipped_overlap_scratch(pt, np_, mt, nm, vocab, n, &sc.overlap)
-                    mcount = nm - n + 1 if nm >= n else 0
-                elif kind == 1:          # ROUGE-S / SU
+                if kind == 1:            # ROUGE-S / SU
                     mt = _seq(&c, c.ngram[md], &nm)
                     if local:
                         hit = _skip_model_local(&sc, mt, nm, skip_distance, skip_unigrams)
@@ -1442,9 +1358,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                     th += <double>hit
                     tm += <double>mcount
                     tp += <double>pcount
-            if kind == 0:
-                _ngram_peer_clear(&sc, pt, np_, n, local == 1)
-            elif kind == 1:
+            if kind == 1:
                 _skip_peer_clear(&sc, pt, np_, skip_distance, skip_unigrams, local == 1)
             if err != 0 or bad >= 0:
                 break
