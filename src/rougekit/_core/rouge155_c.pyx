@@ -22,7 +22,7 @@ built with ``-ffp-contract=off``; ``pow`` is the C library's, as Perl's
 from libc.math cimport ceil, fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdio cimport snprintf
-from libc.stdlib cimport calloc, free, malloc, qsort, strtod
+from libc.stdlib cimport calloc, free, malloc, strtod
 from libc.string cimport memchr, memcpy, memset
 from libc.errno cimport errno
 from libc.stdio cimport FILE, fclose, ferror, fopen, fread
@@ -1390,11 +1390,6 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
 cdef double TWO_TO_MINUS_48 = 1.0 / 281474976710656.0
 
 
-cdef int _cmp_double(const void* a, const void* b) noexcept nogil:
-    cdef double x = (<const double*>a)[0], y = (<const double*>b)[0]
-    return (x > y) - (x < y)
-
-
 cdef inline double _at(const double* a, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """Perl's $a[$i] of a numeric array: undef (0) past the end."""
     return a[i] if 0 <= i < n else 0.0
@@ -1526,23 +1521,24 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
     if cols == 0 or count == 0:
         return means_arr
     cdef double[:, ::1] means = means_arr
-    # The columns padded with zeros to whole blocks, block-major.
-    cdef Py_ssize_t width = (cols + SUM_BLOCK - 1) // SUM_BLOCK * SUM_BLOCK
-    padded = np.zeros((max(n, 1), width), dtype=np.float64)
-    padded[:n, :cols] = arr
-    blocks = np.ascontiguousarray(
-        padded.reshape(max(n, 1), width // SUM_BLOCK, SUM_BLOCK).transpose(1, 0, 2))
-    cdef const double[:, :, ::1] v = blocks
-    cdef const double* table = &v[0, 0, 0]
+    # The columns padded with zeros to whole blocks, block-major: column j of
+    # row i at table[(j // SUM_BLOCK) * n * SUM_BLOCK + i * SUM_BLOCK + j % SUM_BLOCK].
+    cdef Py_ssize_t width = (cols + SUM_BLOCK - 1) // SUM_BLOCK * SUM_BLOCK, i
+    cdef const double[:, ::1] v = arr
+    cdef double* table = <double*>calloc(max(n, 1) * width, sizeof(double))
     cdef double* sums = <double*>malloc(2 * width * sizeof(double))
     cdef int32_t* idx = <int32_t*>malloc(2 * (n + 1) * sizeof(int32_t))
     cdef double dn = <double>n, mc, pc, h, rr, pp, d
     cdef double* acc
-    if sums == NULL or idx == NULL:
+    if table == NULL or sums == NULL or idx == NULL:
+        free(table)
         free(sums)
         free(idx)
         raise MemoryError()
     with nogil:
+        for i in range(n):
+            for j in range(cols):
+                table[(j // SUM_BLOCK) * n * SUM_BLOCK + i * SUM_BLOCK + j % SUM_BLOCK] = v[i, j]
         for s in range(first, last, 2):
             # (past the last resample, the second draws are not used)
             _draws(<uint64_t>s, <uint64_t>(s + 1), n, idx, idx + n + 1)
@@ -1561,6 +1557,7 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
                 else:
                     for j in range(cols):
                         means[j, u - first] = acc[j] / dn if n > 0 else 0.0
+    free(table)
     free(sums)
     free(idx)
     return means_arr
@@ -1575,7 +1572,7 @@ def summarize_resamples(means, double resamples, double confidence):
     [[0.5], [0.4], [0.6]]
     """
     _check_resamples(resamples)
-    arr = np.array(means, dtype=np.float64, order="C")      # a copy: sorted in place
+    arr = np.sort(np.asarray(means, dtype=np.float64), axis=-1)      # each column's resamples
     if arr.ndim != 2:
         raise ValueError("means must be a 2-d array (columns x resamples)")
     cdef Py_ssize_t cols = arr.shape[0], count = arr.shape[1], j, s
@@ -1598,7 +1595,6 @@ def summarize_resamples(means, double resamples, double confidence):
         ratio = resamples - delta - 1 - upper_a
         for j in range(cols):
             col = &m[j, 0]
-            qsort(col, count, sizeof(double), _cmp_double)
             total = 0.0
             for s in range(count):
                 total += col[s]
