@@ -131,6 +131,15 @@ def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypa
                           for label, m in from_files["A"].measures.items()}
 
 
+def test_instance_order_of_many_evaluations():
+    """score_corpus orders its instances "1.A", "2.A", ... as the script's sort
+    of the keys as strings does, computed from the numbers (IDs crossing each
+    power of ten)."""
+    for n in [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 12345]:
+        expected = sorted(range(n), key=lambda i: "%d.A" % (i + 1))
+        assert rouge155_scorer._numeral_order(n).tolist() == expected, n
+
+
 def test_file_list_api_equals_cli(corpus, tmp_path, monkeypatch):
     _, items = corpus
     write_inputs(tmp_path, items_to_evals(items), fmt="ISI", file_list=True)
@@ -274,6 +283,21 @@ def test_token_corpus_reads_str_and_bytes(monkeypatch, kernel, table):
     as_bytes = corpus()
     as_bytes.add_texts(["Caf\u00e9 said".encode(), b"x\xff y", b"a b"], table)
     assert all((a == b).all() for a, b in zip(as_str.arrays(), as_bytes.arrays()))
+    # Strings of 1, 2 and 4 bytes a character (read in place, not encoded) give
+    # the tokens of their UTF-8 bytes.
+    rng = random.Random(table)
+    alphabet = "aZ9 \n-'\u00e9\u00ff\u2014\u201cK\U0001F600\udc80\udcff"
+    strings = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(60)))
+               for _ in range(300)]
+    strings += ["\u00e9" * 70 + "ab", "\u2014x\u2014y" * 30, "\U0001F600said geese"]
+    from_str, from_bytes = corpus(), corpus()
+    spans = from_str.add_texts(strings, table)
+    assert (spans == from_bytes.add_texts(
+        [t.encode("utf-8", "surrogateescape") for t in strings], table)).all()
+    assert all((a == b).all() for a, b in zip(from_str.arrays(), from_bytes.arrays()))
+    for bad in ["x \ud800 y", "\U0001F600 \udc00"]:      # as encoding them would
+        with pytest.raises(UnicodeEncodeError):
+            corpus().add_texts(["fine", bad], table)
 
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")

@@ -20,7 +20,7 @@ built with ``-ffp-contract=off``; ``pow`` is the C library's, as Perl's
 ``**``).
 """
 from libc.math cimport ceil, fabs, floor, pow
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
 from libc.string cimport memchr, memcpy, memset
@@ -50,9 +50,9 @@ cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
 
 cdef extern from "Python.h":
-    bint PyUnicode_IS_COMPACT_ASCII(object o)
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    int PyUnicode_KIND(object o)
 
 from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
 
@@ -1659,6 +1659,25 @@ cdef int _read_file(const char* name, unsigned char** buf, Py_ssize_t* cap,
     return err
 
 
+cdef int _narrow(const void* data, Py_ssize_t n, int kind,
+                 unsigned char* out) noexcept nogil:
+    """A 2- or 4-byte str's code points as the tokenizer's bytes: ASCII as
+    it is, any other code point 0xFF (each byte of its UTF-8, or the one
+    byte surrogateescape writes for U+DC80..U+DCFF, is >= 0x80: a separator,
+    as 0xFF is). -1 for a surrogate that surrogateescape cannot write."""
+    cdef Py_ssize_t i
+    cdef uint32_t u
+    for i in range(n):
+        u = (<const uint16_t*>data)[i] if kind == 2 else (<const uint32_t*>data)[i]
+        if u < 0x80:
+            out[i] = <unsigned char>u
+        elif 0xD800 <= u <= 0xDFFF and not (0xDC80 <= u <= 0xDCFF):
+            return -1
+        else:
+            out[i] = 0xFF
+    return 0
+
+
 cdef Py_ssize_t _checked(Py_ssize_t result) except -1:
     """result, or MemoryError for the -1 of a tokenizer step."""
     if result < 0:
@@ -1944,43 +1963,60 @@ cdef class TokenCorpus:
     def add_texts(self, texts, int table):
         """``add_text`` of each text, then a sequence spanning its
         sentences: an int64 array of (first, end, span) sequence indices per
-        text. A text is bytes, or str (its UTF-8 bytes, lone surrogates as
-        ``surrogateescape`` writes them; an ASCII str is read in place).
-        Runs without the GIL."""
+        text. A text is bytes, or str: read as its UTF-8 bytes (lone
+        surrogates as ``surrogateescape`` writes them) would be, in place and
+        without encoding it, since every byte of a non-ASCII character's
+        UTF-8 separates tokens as any non-ASCII code point does here. Runs
+        without the GIL."""
         if table not in (0, 1):
             raise ValueError("table must be 0 or 1")
         cdef list held = list(texts)        # keeps every buffer alive below
-        cdef Py_ssize_t k, count = len(held), first
+        cdef Py_ssize_t k, count = len(held), first, bad = -1, narrow_cap = 0
         out = np.empty((count, 3), dtype=np.int64)
         cdef int64_t[:, ::1] o = out
-        cdef const unsigned char** data = <const unsigned char**>malloc(
-            (count + 1) * sizeof(unsigned char*))
+        cdef const void** data = <const void**>malloc((count + 1) * sizeof(void*))
         cdef Py_ssize_t* size = <Py_ssize_t*>malloc((count + 1) * sizeof(Py_ssize_t))
+        cdef char* kind = <char*>malloc(count + 1)
+        cdef unsigned char* narrow = NULL
+        cdef const unsigned char* chars
         cdef int err = 0
         cdef object text
-        if data == NULL or size == NULL:
+        if data == NULL or size == NULL or kind == NULL:
             free(data)
             free(size)
+            free(kind)
             raise MemoryError()
         try:
             for k in range(count):
                 text = held[k]
-                if type(text) is str and PyUnicode_IS_COMPACT_ASCII(text):
-                    data[k] = <const unsigned char*>PyUnicode_DATA(text)
+                if type(text) is not str:
+                    if isinstance(text, str):
+                        text = held[k] = str(text)
+                    elif type(text) is not bytes:
+                        if not isinstance(text, (bytes, bytearray)):
+                            raise TypeError(f"texts[{k}] must be str or bytes, "
+                                            f"not {type(text).__name__}")
+                        text = held[k] = bytes(text)
+                if type(text) is str:
+                    data[k] = PyUnicode_DATA(text)
                     size[k] = PyUnicode_GET_LENGTH(text)
-                    continue
-                if isinstance(text, str):
-                    text = held[k] = str(text).encode("utf-8", "surrogateescape")
-                elif type(text) is not bytes:
-                    if not isinstance(text, (bytes, bytearray)):
-                        raise TypeError(f"texts[{k}] must be str or bytes, "
-                                        f"not {type(text).__name__}")
-                    text = held[k] = bytes(text)
-                data[k] = <const unsigned char*><const char*>text
-                size[k] = len(<bytes>text)
+                    kind[k] = <char>PyUnicode_KIND(text)
+                else:
+                    data[k] = <const char*>text
+                    size[k] = len(<bytes>text)
+                    kind[k] = 1
             with nogil:
                 for k in range(count):
-                    first = self._lines(data[k], size[k], table)
+                    chars = <const unsigned char*>data[k]
+                    if kind[k] != 1:
+                        if grow_array(<void**>&narrow, &narrow_cap, size[k] + 1, 1, -1) < 0:
+                            err = -1
+                            break
+                        if _narrow(data[k], size[k], kind[k], narrow) < 0:
+                            bad = k
+                            break
+                        chars = narrow
+                    first = self._lines(chars, size[k], table)
                     if first < 0:
                         err = -1
                         break
@@ -1990,9 +2026,14 @@ cdef class TokenCorpus:
                     if o[k, 2] < 0:
                         err = -1
                         break
+            if bad >= 0:        # a surrogate surrogateescape cannot write: its error
+                held[bad].encode("utf-8", "surrogateescape")
+                raise ValueError(f"texts[{bad}] cannot be encoded as UTF-8")
         finally:
             free(data)
             free(size)
+            free(kind)
+            free(narrow)
         if err != 0:
             raise MemoryError()
         return out

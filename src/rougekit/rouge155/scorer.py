@@ -133,7 +133,6 @@ class _Corpus:
     def __init__(self, options: Options, threads: int = 1):
         self.options = options
         self.threads = threads
-        self.tokens = self.new_tokens()
         self.doc_ngram = array("i")
         self.doc_sent_lo = array("i")
         self.doc_sent_hi = array("i")
@@ -142,6 +141,12 @@ class _Corpus:
         self._sentences: dict = {}
         self._no_limit = not options.word_limit and not options.byte_limit
         self._plain_formats: dict = {}
+
+    @functools.cached_property
+    def tokens(self):
+        """The kernel ``TokenCorpus`` of the documents (made on first use:
+        ``run_texts`` tokenizes its shards into corpora of their own)."""
+        return self.new_tokens()
 
     def new_tokens(self):
         """An empty kernel ``TokenCorpus`` with this run's stopwords and
@@ -500,23 +505,22 @@ class _Run:
                 values.append(out)
             return values, -1
 
-        instances: list = []
+        # Keys "ID.system" of one system sort as their IDs do ("." is below
+        # every digit, and a prefix sorts first either way).
+        order = _numeral_order(n).tolist()
+        eval_ids: list = []
 
-        def order_instances():      # while the shards are scored
-            # Keys "ID.system" with one system sort as their IDs do ("." is
-            # below every digit, and a prefix sorts first either way).
-            eval_ids = [str(i + 1) for i in range(n)]
-            instances[:] = [eval_ids, sorted(range(n), key=eval_ids.__getitem__)]
+        def name_instances():       # while the shards are scored
+            eval_ids.extend(map(str, range(1, n + 1)))
 
         done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts),
-                         meanwhile=order_instances)
+                         meanwhile=name_instances)
         for _, bad in done:
             if bad >= 0:
                 i = bisect.bisect_right(bounds, bad) - 1
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % _place(i, bad - bounds[i] - 1))
-        eval_ids, order = instances
         per_measure = [(m, np.concatenate([values[k] for values, _ in done]))
                        for k, m in enumerate(self.measures)]
         return self._results([(system_id, eval_ids, order, per_measure)])
@@ -669,6 +673,24 @@ class _Run:
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
                               confidence_label=o.confidence_label, missing=self.missing,
                               signature=str(o.signature()))
+
+
+def _numeral_order(n: int) -> np.ndarray:
+    """The order of the strings "1" .. str(n) as strings sort, without making
+    them: by the number's digits padded with zeros on the right to the width
+    of n, then the shorter first (a prefix sorts first).
+
+    >>> _numeral_order(12).tolist() == sorted(range(12), key=lambda i: str(i + 1))
+    True
+    """
+    numbers = np.arange(1, n + 1, dtype=np.int64)
+    digits = np.ones(n, dtype=np.int64)
+    power = 10
+    while power <= n:
+        digits += numbers >= power
+        power *= 10
+    padded = numbers * 10 ** (len(str(n)) - digits)
+    return np.lexsort((digits, padded))
 
 
 def _score_measures(kernel, measures, arrays, jobs, params) -> list:
