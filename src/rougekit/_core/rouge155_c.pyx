@@ -586,7 +586,8 @@ cdef void _ngram_peer_clear(Scratch* sc, const int32_t* p, Py_ssize_t T, Py_ssiz
     cdef Py_ssize_t i, k, u = sc.nloc, key
     cdef int32_t* tmp
     if counted and T >= n:
-        memset(sc.gram_count, 0, sc.ngram_ids * sizeof(int32_t))
+        if sc.ngram_ids:        # (gram_count may not exist yet: memset of NULL is UB)
+            memset(sc.gram_count, 0, sc.ngram_ids * sizeof(int32_t))
         for i in range(T):
             sc.ids_prev[i] = sc.loc[p[i]]
         for k in range(2, n + 1):
