@@ -20,7 +20,7 @@ built with ``-ffp-contract=off``; ``pow`` is the C library's, as Perl's
 ``**``).
 """
 from libc.math cimport ceil, fabs, floor, pow
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
 from libc.string cimport memchr, memcpy, memset
@@ -1388,93 +1388,34 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
 # Bootstrap
 # ---------------------------------------------------------------------------
 
-cdef double TWO_TO_MINUS_48 = 1.0 / 281474976710656.0
-
-
 cdef inline double _at(const double* a, Py_ssize_t n, Py_ssize_t i) noexcept nogil:
     """Perl's $a[$i] of a numeric array: undef (0) past the end."""
     return a[i] if 0 <= i < n else 0.0
 
 
-cdef inline int32_t _draw_index(uint64_t state, Py_ssize_t n, double dn) noexcept nogil:
-    """int(rand(n)) from drand48's state: int(n * state / 2**48)."""
-    cdef Py_ssize_t i = <Py_ssize_t>(dn * (<double><int64_t>state * TWO_TO_MINUS_48))
-    return <int32_t>(i if i < n else n - 1)
-
-
-cdef void _draws(uint64_t seed_a, uint64_t seed_b, Py_ssize_t n, int32_t* ia,
-                 int32_t* ib) noexcept nogil:
-    """For each of two seeds, Perl's srand(seed) then n draws of int(rand(n))
-    (its own drand48). The two generators advance side by side: their
-    multiplies do not wait for each other."""
-    cdef uint64_t a = (seed_a << 16) + 0x330E, b = (seed_b << 16) + 0x330E
-    cdef double dn = <double>n
-    cdef Py_ssize_t t
-    for t in range(n):
-        a = (a * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
-        b = (b * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL
-        ia[t] = _draw_index(a, n, dn)
-        ib[t] = _draw_index(b, n, dn)
-
-
-cdef extern from *:
-    """
-    /* The resampling's inner loop: the sums of 8 columns for two resamples
-       at once, over a block-major table (block k holds columns 8k .. 8k+7 of
-       every row). Each column is summed in draw order, as Perl does; the
-       accumulators stay in registers, two columns per vector where the
-       compiler has vector types (each lane an IEEE double add, the same
-       as one at a time). */
-    #include <string.h>
-    #define RK_SUM_BLOCK 8
-    #if defined(__GNUC__) || defined(__clang__)
-    typedef double rk_v2d __attribute__((vector_size(16)));
-    static inline rk_v2d rk_load2(const double* p) {
-        rk_v2d x; memcpy(&x, p, sizeof x); return x;
-    }
-    static void rk_resample_sums(const double* table, Py_ssize_t width, Py_ssize_t n,
-                                 const int32_t* ia, const int32_t* ib,
-                                 double* sa, double* sb) {
-        for (Py_ssize_t c0 = 0; c0 < width; c0 += RK_SUM_BLOCK) {
-            const double* block = table + c0 * n;
-            rk_v2d a0 = {0.0, 0.0}, a1 = a0, a2 = a0, a3 = a0;
-            rk_v2d b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-            for (Py_ssize_t t = 0; t < n; t++) {
-                const double* ra = block + (Py_ssize_t)ia[t] * RK_SUM_BLOCK;
-                const double* rb = block + (Py_ssize_t)ib[t] * RK_SUM_BLOCK;
-                a0 += rk_load2(ra); a1 += rk_load2(ra + 2);
-                a2 += rk_load2(ra + 4); a3 += rk_load2(ra + 6);
-                b0 += rk_load2(rb); b1 += rk_load2(rb + 2);
-                b2 += rk_load2(rb + 4); b3 += rk_load2(rb + 6);
-            }
-            memcpy(sa + c0, &a0, 16); memcpy(sa + c0 + 2, &a1, 16);
-            memcpy(sa + c0 + 4, &a2, 16); memcpy(sa + c0 + 6, &a3, 16);
-            memcpy(sb + c0, &b0, 16); memcpy(sb + c0 + 2, &b1, 16);
-            memcpy(sb + c0 + 4, &b2, 16); memcpy(sb + c0 + 6, &b3, 16);
-        }
-    }
-    #else
-    static void rk_resample_sums(const double* table, Py_ssize_t width, Py_ssize_t n,
-                                 const int32_t* ia, const int32_t* ib,
-                                 double* sa, double* sb) {
-        for (Py_ssize_t c0 = 0; c0 < width; c0 += RK_SUM_BLOCK) {
-            const double* block = table + c0 * n;
-            double a[RK_SUM_BLOCK] = {0.0}, b[RK_SUM_BLOCK] = {0.0};
-            for (Py_ssize_t t = 0; t < n; t++) {
-                const double* ra = block + (Py_ssize_t)ia[t] * RK_SUM_BLOCK;
-                const double* rb = block + (Py_ssize_t)ib[t] * RK_SUM_BLOCK;
-                for (int k = 0; k < RK_SUM_BLOCK; k++) { a[k] += ra[k]; b[k] += rb[k]; }
-            }
-            for (int k = 0; k < RK_SUM_BLOCK; k++) { sa[c0 + k] = a[k]; sb[c0 + k] = b[k]; }
-        }
-    }
-    #endif
-    """
+cdef extern from "resample.h" nogil:
     const int SUM_BLOCK "RK_SUM_BLOCK"
+    const int MAX_LANES "RK_MAX_LANES"
+    int _widest_lanes "rk_resample_lanes" ()
+    void _draws "rk_draws" (uint64_t seed, int lanes, Py_ssize_t n, int32_t* idx)
     void _resample_sums "rk_resample_sums" (const double* table, Py_ssize_t width,
-                                             Py_ssize_t n, const int32_t* ia,
-                                             const int32_t* ib, double* sa,
-                                             double* sb) noexcept nogil
+                                             Py_ssize_t n, int lanes, const int32_t* idx,
+                                             double* sums)
+
+# How many resamples the widest summing kernel this CPU runs takes at once:
+# 8 (AVX-512), 4 (AVX2) or 2. Every kernel gives the same sums, bit for bit.
+cdef int WIDEST_LANES = _widest_lanes()
+
+
+def _resample_lanes():
+    """How many resamples ``resample_means`` sums at once on this CPU (8 with
+    AVX-512, 4 with AVX2, else 2); its ``lanes`` argument may ask for fewer
+    (the tests run every kernel the CPU has).
+
+    >>> _resample_lanes() in (2, 4, 8)
+    True
+    """
+    return WIDEST_LANES
 
 
 def bootstrap(values, double resamples, double confidence, *, bint token_counts=False,
@@ -1498,9 +1439,11 @@ cdef _check_resamples(double resamples):
 
 
 def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, *,
-                   bint token_counts=False, double alpha=0.5):
+                   bint token_counts=False, double alpha=0.5, int lanes=0):
     """The means of resamples ``first .. last - 1``, columns x resamples
-    (see ``rouge155_py.resample_means``). Runs without the GIL.
+    (see ``rouge155_py.resample_means``). Runs without the GIL. ``lanes``
+    (2, 4 or 8, at most ``_resample_lanes()``; 0: that many) is how many
+    resamples are summed at once: the means are the same for each.
 
     >>> import numpy as np
     >>> resample_means(np.array([[0.5], [1.0]]), 1000, 0, 3).tolist()
@@ -1517,22 +1460,30 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
         raise ValueError(f"at most 2**31 - 1 instances, got {n}")
     if not 0 <= first <= last <= <Py_ssize_t>ceil(resamples):
         raise ValueError(f"resamples [{first}, {last}) out of range")
+    if lanes == 0:
+        lanes = WIDEST_LANES
+    elif lanes not in (2, 4, 8) or lanes > WIDEST_LANES:
+        raise ValueError(f"lanes must be 2, 4 or 8 and at most {WIDEST_LANES} "
+                         f"on this CPU, got {lanes}")
     cdef Py_ssize_t count = last - first, s, j, u
     means_arr = np.zeros((cols, count), dtype=np.float64)
     if cols == 0 or count == 0:
         return means_arr
     cdef double[:, ::1] means = means_arr
     # The columns padded with zeros to whole blocks, block-major: column j of
-    # row i at table[(j // SUM_BLOCK) * n * SUM_BLOCK + i * SUM_BLOCK + j % SUM_BLOCK].
+    # row i at table[(j // SUM_BLOCK) * n * SUM_BLOCK + i * SUM_BLOCK + j % SUM_BLOCK],
+    # 64-byte aligned (a row of a block is one cache line; the wide kernels'
+    # aligned loads need it).
     cdef Py_ssize_t width = (cols + SUM_BLOCK - 1) // SUM_BLOCK * SUM_BLOCK, i
     cdef const double[:, ::1] v = arr
-    cdef double* table = <double*>calloc(max(n, 1) * width, sizeof(double))
-    cdef double* sums = <double*>malloc(2 * width * sizeof(double))
-    cdef int32_t* idx = <int32_t*>malloc(2 * (n + 1) * sizeof(int32_t))
+    cdef void* table_mem = calloc(max(n, 1) * width + SUM_BLOCK, sizeof(double))
+    cdef double* table = <double*>(((<uintptr_t>table_mem) + 63) & ~(<uintptr_t>63))
+    cdef double* sums = <double*>malloc(MAX_LANES * width * sizeof(double))
+    cdef int32_t* idx = <int32_t*>malloc(MAX_LANES * (n + 1) * sizeof(int32_t))
     cdef double dn = <double>n, mc, pc, h, rr, pp, d
     cdef double* acc
-    if table == NULL or sums == NULL or idx == NULL:
-        free(table)
+    if table_mem == NULL or sums == NULL or idx == NULL:
+        free(table_mem)
         free(sums)
         free(idx)
         raise MemoryError()
@@ -1540,11 +1491,12 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
         for i in range(n):
             for j in range(cols):
                 table[(j // SUM_BLOCK) * n * SUM_BLOCK + i * SUM_BLOCK + j % SUM_BLOCK] = v[i, j]
-        for s in range(first, last, 2):
-            # (past the last resample, the second draws are not used)
-            _draws(<uint64_t>s, <uint64_t>(s + 1), n, idx, idx + n + 1)
-            _resample_sums(table, width, n, idx, idx + n + 1, sums, sums + width)
-            for u in range(s, s + 2 if s + 1 < last else s + 1):
+        s = first
+        while s < last:
+            # (past the last resample, the other lanes' draws are not used)
+            _draws(<uint64_t>s, lanes, n, idx)
+            _resample_sums(table, width, n, lanes, idx, sums)
+            for u in range(s, min(s + lanes, last)):
                 acc = sums + (u - s) * width
                 if token_counts:
                     for j in range(0, cols, 3):
@@ -1558,7 +1510,8 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
                 else:
                     for j in range(cols):
                         means[j, u - first] = acc[j] / dn if n > 0 else 0.0
-    free(table)
+            s += lanes
+    free(table_mem)
     free(sums)
     free(idx)
     return means_arr

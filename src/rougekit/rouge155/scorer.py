@@ -448,7 +448,9 @@ class _Run:
         table = np.ascontiguousarray(np.hstack(columns))
         count = math.ceil(o.resamples)
         parts = min(self.threads, count) if len(table) >= THREAD_MIN_DOCS else 1
-        cuts = [count * k // parts for k in range(parts + 1)]
+        # Cut at multiples of 8, the most resamples a compiled kernel sums
+        # at once, so that no part ends inside a group.
+        cuts = [min(count, (count * k // parts + 4) // 8 * 8) for k in range(parts)] + [count]
 
         def draw(k):
             return kernel.resample_means(table, o.resamples, cuts[k], cuts[k + 1],
