@@ -313,6 +313,8 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
              for _ in range(2000)]
     texts += [b"x" * k for k in range(200)]
     texts += [b"ab" * 40 + b"\n" + b"Q" * 70, b"said Mice\n\nGEESE " * 50, b"\n" * 65]
+    # newlines on either side of each 64-byte word boundary, lines of no token
+    texts += [b"w" * k + b"\n" + b". " * k + b"\n" + b"v" * (130 - k) for k in range(60, 70)]
     corpora = [m.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
                for m in (rouge155_c, rouge155_py)]
     spans = [tc.add_texts(texts, table) for tc in corpora]

@@ -23,7 +23,7 @@ from libc.math cimport ceil, fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memcpy, memset
 from libc.errno cimport errno
 from libc.stdio cimport FILE, fclose, ferror, fopen, fread
 
@@ -1799,14 +1799,6 @@ cdef class TokenCorpus:
             self.final[table][g] = f
         return f
 
-    cdef inline int _push(self, int32_t t) noexcept nogil:
-        if self.ntok == self.tok_cap and grow_array(
-                <void**>&self.tokens, &self.tok_cap, self.ntok + 1, sizeof(int32_t), -1) < 0:
-            return -1
-        self.tokens[self.ntok] = t
-        self.ntok += 1
-        return 0
-
     cdef Py_ssize_t _sequence(self, int64_t start, int64_t end) noexcept nogil:
         cdef Py_ssize_t cap = self.seq_cap
         if self.nseq == self.seq_cap:
@@ -1821,40 +1813,49 @@ cdef class TokenCorpus:
         self.nseq += 1
         return self.nseq - 1
 
-    cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
-        """Append the tokens of s[0:n]: classified 16 bytes at a time
-        (``classify.h``: lowercased, word characters marked in a bitmap),
-        then each run of marked bytes interned."""
-        cdef Py_ssize_t nw = (n + 63) >> 6, wi = 0, start, end, length, slot
-        cdef uint64_t word_bits, h, pre
-        cdef uint64_t* wbits
-        cdef int32_t t
-        if n == 0:
-            return 0
+    cdef int _classify(self, const unsigned char* s, Py_ssize_t n) noexcept nogil:
+        """Classify s[0:n] 16 bytes at a time (``classify.h``): lowercased
+        into ``low``, its word characters marked in ``bits``, its newlines in
+        ``bits + nw + 1`` (nw = (n + 63) // 64); and room for its tokens (at
+        most (n + 1) // 2, plus the slot ``_tokens`` writes past the last)."""
+        cdef Py_ssize_t nw = (n + 63) >> 6
         if (grow_array(<void**>&self.low, &self.low_cap, n + 8, 1, -1) < 0
                 or grow_array(<void**>&self.bits, &self.bits_cap, 2 * nw + 1,
-                              sizeof(uint64_t), -1) < 0):
+                              sizeof(uint64_t), -1) < 0
+                or grow_array(<void**>&self.tokens, &self.tok_cap,
+                              self.ntok + (n + 1) // 2 + 1, sizeof(int32_t), -1) < 0):
             return -1
-        wbits = self.bits
         memset(self.low + n, 0, 8)
-        rk_classify_latin1(s, n, self.low, wbits, wbits + nw + 1)
-        wbits[nw] = 0                    # a run ends there at the latest
-        word_bits = wbits[0]
+        rk_classify_latin1(s, n, self.low, self.bits, self.bits + nw + 1)
+        self.bits[nw] = 0                # a run ends there at the latest
+        return 0
+
+    cdef int _tokens(self, Py_ssize_t first, Py_ssize_t last, int table) noexcept nogil:
+        """Append the tokens of the classified text that start in
+        [first, last), where byte ``last`` is not a word character (or the
+        text ends there): each run of marked bits, interned."""
+        cdef Py_ssize_t wi = first >> 6, start, end, length, slot
+        cdef uint64_t word_bits, h, pre
+        cdef const uint64_t* wbits = self.bits
+        cdef int32_t t
+        if first >= last:
+            return 0
+        word_bits = wbits[wi] & (ONES << (first & 63))
         while True:
             while word_bits == 0:
                 wi += 1
-                if wi >= nw:
+                if (wi << 6) >= last:
                     return 0
                 word_bits = wbits[wi]
             start = (wi << 6) + rk_low_bit64(word_bits)
+            if start >= last:
+                return 0
             # the run ends at the first clear bit after start
             word_bits = ~word_bits & (ONES << (start & 63))
             while word_bits == 0:
                 wi += 1
                 word_bits = ~wbits[wi]
             end = (wi << 6) + rk_low_bit64(word_bits)
-            if end > n:
-                end = n
             length = end - start
             pre = rk_load_prefix(self.low + start, length)
             if length <= 8:
@@ -1873,11 +1874,21 @@ cdef class TokenCorpus:
             else:
                 h = vocab_hash(<const char*>self.low + start, length)
                 t = self._final(table, self.low + start, length, h, pre)
-            if t == -3 or (t >= 0 and self._push(t) < 0):
+            if t == -3:
                 return -1
-            if end >= n:
-                return 0
+            # Written either way, kept unless dropped (-1): no branch on
+            # stopwords. _classify made room for every token and one more.
+            self.tokens[self.ntok] = t
+            self.ntok += t >= 0
             word_bits = wbits[wi] & (ONES << (end & 63))
+
+    cdef int _scan(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
+        """Append the tokens of s[0:n]."""
+        if n == 0:
+            return 0
+        if self._classify(s, n) < 0:
+            return -1
+        return self._tokens(0, n, table)
 
     def extend(self, TokenCorpus other not None):
         """Append ``other``'s tokens and sequences (its final ids translated
@@ -2072,16 +2083,33 @@ cdef class TokenCorpus:
         return out
 
     cdef Py_ssize_t _lines(self, const unsigned char* s, Py_ssize_t n, int table) noexcept nogil:
-        cdef Py_ssize_t i = 0, j
+        """One sequence per non-empty line of s[0:n] (lines end at "\\n"; a
+        line of bytes without tokens is an empty sequence); returns the index
+        of the first. The text is classified once, its lines found in the
+        newline bitmap."""
+        cdef Py_ssize_t i = 0, j, wi = 0, nw = (n + 63) >> 6
         cdef Py_ssize_t first = self.nseq
         cdef int64_t start
-        cdef const unsigned char* eol
+        cdef const uint64_t* nl
+        cdef uint64_t nl_bits
+        if n == 0:
+            return first
+        if self._classify(s, n) < 0:
+            return -1
+        nl = self.bits + nw + 1
+        nl_bits = nl[0]
         while i < n:
-            eol = <const unsigned char*>memchr(s + i, 10, n - i)
-            j = n if eol == NULL else eol - s
+            while nl_bits == 0 and wi + 1 < nw:
+                wi += 1
+                nl_bits = nl[wi]
+            if nl_bits:
+                j = (wi << 6) + rk_low_bit64(nl_bits)
+                nl_bits &= nl_bits - 1
+            else:
+                j = n
             if j > i:
                 start = self.ntok
-                if self._scan(s + i, j - i, table) < 0 or self._sequence(start, self.ntok) < 0:
+                if self._tokens(i, j, table) < 0 or self._sequence(start, self.ntok) < 0:
                     return -1
             i = j + 1
         return first
