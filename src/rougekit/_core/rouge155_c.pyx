@@ -1187,16 +1187,19 @@ cdef int64_t _lcs_fast(const Corpus* c, Py_ssize_t md, Py_ssize_t pd, Py_ssize_t
 cdef int _check_range(const int32_t[::1] a, Py_ssize_t bound, str name) except -1:
     """ValueError naming the first entry of a outside [0, bound)."""
     cdef Py_ssize_t i, n = a.shape[0]
-    cdef const int32_t* p = &a[0] if n > 0 else NULL
-    cdef uint64_t top = <uint64_t>bound
-    cdef bint outside = False
+    cdef const uint32_t* p = <const uint32_t*>&a[0] if n > 0 else NULL
+    # As unsigned 32-bit numbers a negative entry is at least 2**31, as is
+    # every entry at or past a bound above 2**31: one compare per entry.
+    cdef uint32_t top = <uint32_t>(bound if 0 <= bound <= 0x80000000 else
+                                   (0 if bound < 0 else 0x80000000))
+    cdef uint32_t outside = 0
     with nogil:
-        for i in range(n):           # a negative entry is a huge unsigned one
-            outside |= <uint64_t><uint32_t>p[i] >= top
+        for i in range(n):
+            outside |= p[i] >= top
     if outside:
         for i in range(n):
-            if p[i] < 0 or p[i] >= bound:
-                raise ValueError(f"{name}[{i}] = {p[i]} is outside [0, {bound})")
+            if a[i] < 0 or a[i] >= bound:
+                raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, {bound})")
     return 0
 
 

@@ -652,7 +652,7 @@ class _Run:
             measures = {}
             columns = []
             for measure, values in per_measure:
-                values = values[rows] if len(rows) else values
+                values = np.take(values, rows, axis=0) if len(rows) else values
                 if o.counting_unit == 0:
                     columns.append(values[:, 3:6])
                 else:
