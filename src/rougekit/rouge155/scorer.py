@@ -439,13 +439,19 @@ class _Run:
                 meanwhile()
             return [f.result() for f in futures]
 
-    def _bootstrap(self, columns):
-        """The script's averages and bounds of each measure's three columns.
+    def _resampled(self, values: np.ndarray) -> np.ndarray:
+        """The three columns of a measure's values (model count, hits, peer
+        count, R, P, F per evaluation) that the bootstrap averages: R, P and
+        F, or with ``counting_unit=1`` the counts (model, peer, hits)."""
+        return values[:, 3:6] if self.options.counting_unit == 0 else values[:, [0, 2, 1]]
+
+    def _bootstrap(self, table: np.ndarray):
+        """The script's averages and bounds of each column of ``table``
+        (instances x three columns per measure, in the script's order).
         Each resample depends only on its seed, so parts of them are drawn
         on several threads and joined before they are ranked."""
         o = self.options
         kernel = _backend.rouge155
-        table = np.ascontiguousarray(np.hstack(columns))
         count = math.ceil(o.resamples)
         parts = min(self.threads, count) if len(table) >= THREAD_MIN_DOCS else 1
         # Cut at multiples of 8, the most resamples a compiled kernel sums
@@ -500,32 +506,40 @@ class _Run:
             peers, models = docs[is_peer], docs[~is_peer]
             model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
             jobs = (peers, peers, model_off, models, models)
-            values = []
-            for out, bad in _score_measures(kernel, self.measures, arrays, jobs, params):
+            # Each measure's values go straight to their instances' rows.
+            at = position[e0:e1]
+            for k, (out, bad) in enumerate(_score_measures(kernel, self.measures, arrays,
+                                                           jobs, params)):
                 if bad >= 0:
-                    return None, t0 + int(models[bad])
-                values.append(out)
-            return values, -1
+                    return t0 + int(models[bad])
+                ordered[k][at] = out
+                if resampled is not None:
+                    resampled[at, 3 * k:3 * k + 3] = self._resampled(out)
+            return -1
 
-        # Keys "ID.system" of one system sort as their IDs do ("." is below
-        # every digit, and a prefix sorts first either way).
-        order = _numeral_order(n).tolist()
+        # The script's order of the instances: keys "ID.system" of one
+        # system sort as their IDs do ("." is below every digit, and a
+        # prefix sorts first either way). position[e]: evaluation e's place.
+        order = _numeral_order(n)
+        position = np.empty(n, dtype=np.intp)
+        position[order] = np.arange(n)
+        ordered = [np.empty((n, 6)) for _ in self.measures]
+        resampled = (np.empty((n, 3 * len(self.measures)))     # the bootstrap's table
+                     if o.counting_unit != 2 and self.measures else None)
         eval_ids: list = []
 
         def name_instances():       # while the shards are scored
-            eval_ids.extend(map(str, range(1, n + 1)))
+            eval_ids.extend([str(e + 1) for e in order.tolist()])
 
-        done = self._map(score_shard, list(range(len(cuts) - 1)), len(texts),
-                         meanwhile=name_instances)
-        for _, bad in done:
+        for bad in self._map(score_shard, list(range(len(cuts) - 1)), len(texts),
+                             meanwhile=name_instances):
             if bad >= 0:
                 i = bisect.bisect_right(bounds, bad) - 1
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % _place(i, bad - bounds[i] - 1))
-        per_measure = [(m, np.concatenate([values[k] for values, _ in done]))
-                       for k, m in enumerate(self.measures)]
-        return self._results([(system_id, eval_ids, order, per_measure)])
+        return self._result({system_id: self._system_result(
+            system_id, eval_ids, list(zip(self.measures, ordered)), resampled)})
 
     def _kernel_params(self) -> Dict[str, Any]:
         o = self.options
@@ -644,34 +658,38 @@ class _Run:
         """The result of each system's per-evaluation values, given as
         (system ID, evaluation IDs, the script's order of the instances: the
         evaluations sorted by instance key "ID.system" as strings,
-        [(measure, values)]): averages and intervals resampled."""
-        o = self.options
+        [(measure, values)])."""
         systems = {}
         for peer, ids, order, per_measure in scored:
             rows = np.asarray(order, dtype=np.intp)
-            measures = {}
-            columns = []
-            for measure, values in per_measure:
-                values = np.take(values, rows, axis=0) if len(rows) else values
-                if o.counting_unit == 0:
-                    columns.append(values[:, 3:6])
-                else:
-                    columns.append(values[:, [0, 2, 1]])
-                measures[measure.label] = values
-            if o.counting_unit != 2 and columns:
-                avg, lo, hi = self._bootstrap(columns)
-            eval_ids = [ids[i] for i in order]
-            results = {}
-            for k, (label, values) in enumerate(measures.items()):
-                averages: list
-                if o.counting_unit == 2:
-                    averages = [None] * 6
-                else:
-                    c = 3 * k
-                    averages = [_printed(avg[c + j]) for j in range(3)] + [
-                        Interval(_printed(lo[c + j]), _printed(hi[c + j])) for j in range(3)]
-                results[label] = MeasureResult(label, averages, eval_ids, values)
-            systems[peer] = SystemResult(peer, results)
+            ordered = [(m, np.take(values, rows, axis=0) if len(rows) else values)
+                       for m, values in per_measure]
+            table = (np.hstack([self._resampled(values) for _, values in ordered])
+                     if self.options.counting_unit != 2 and ordered else None)
+            systems[peer] = self._system_result(peer, [ids[i] for i in order], ordered, table)
+        return self._result(systems)
+
+    def _system_result(self, peer: str, eval_ids: list, ordered: list,
+                       table: Optional[np.ndarray]) -> SystemResult:
+        """One system's result from its evaluation IDs and [(measure,
+        values)] in the script's order of the instances, and the bootstrap's
+        table of them (None: nothing to resample, ``counting_unit=2``)."""
+        if table is not None:
+            avg, lo, hi = self._bootstrap(np.ascontiguousarray(table))
+        results = {}
+        for k, (measure, values) in enumerate(ordered):
+            averages: list
+            if table is None:
+                averages = [None] * 6
+            else:
+                c = 3 * k
+                averages = [_printed(avg[c + j]) for j in range(3)] + [
+                    Interval(_printed(lo[c + j]), _printed(hi[c + j])) for j in range(3)]
+            results[measure.label] = MeasureResult(measure.label, averages, eval_ids, values)
+        return SystemResult(peer, results)
+
+    def _result(self, systems: dict) -> Rouge155Result:
+        o = self.options
         return Rouge155Result(systems=systems, counting_unit=o.counting_unit,
                               confidence_label=o.confidence_label, missing=self.missing,
                               signature=str(o.signature()))
