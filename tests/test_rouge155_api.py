@@ -131,6 +131,41 @@ def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypa
                           for label, m in from_files["A"].measures.items()}
 
 
+def _score_in_child(kw, candidates, references):
+    return Rouge155(threads=3, **kw).score_corpus(candidates, references).render()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_worker_threads_are_kept_and_forked_children_start_their_own(corpus, monkeypatch):
+    """Runs keep their worker threads between calls, one pool per number of
+    workers (a run never has more threads than it asked for). A child forked
+    after a threaded run has no threads of the parent's pools: it starts its
+    own and gives the parent's numbers (without the at-fork reset its tasks
+    would wait forever; the timeout turns that into a failure)."""
+    import multiprocessing
+    import threading
+
+    workdir, items = corpus
+    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    kw = dict(max_n=2, stem=True, skip_distance=4, skip_unigrams=True)
+    candidates = [it["candidate"] for it in items]
+    references = [it["references"] for it in items]
+    expected = Rouge155(threads=1, **kw).score_corpus(candidates, references).render()
+    assert Rouge155(threads=3, **kw).score_corpus(candidates, references).render() == expected
+    names = lambda: {t.name for t in threading.enumerate()  # noqa: E731
+                     if t.name.startswith("rougekit-rouge155")}
+    kept = names()
+    assert 0 < len(kept) <= 3
+    assert Rouge155(threads=3, **kw).score_corpus(candidates, references).render() == expected
+    assert names() == kept                  # the same threads again
+    Rouge155(threads=2, **kw).score_corpus(candidates, references)
+    assert rouge155_scorer._pools[2]._max_workers == 2
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        child = pool.apply_async(_score_in_child, (kw, candidates, references))
+        assert child.get(timeout=120) == expected
+
+
 def test_instance_order_of_many_evaluations():
     """score_corpus orders its instances "1.A", "2.A", ... as the script's sort
     of the keys as strings does, computed from the numbers (IDs crossing each
