@@ -2,8 +2,11 @@
 extension named after its path (``src/rougekit/_core/lcs_c.pyx`` is
 ``rougekit._core.lcs_c``), with the shared C headers of ``_core/include``.
 
-Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only, and
-``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only).
+Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only,
+``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only),
+and ``ROUGEKIT_WERROR=1`` to make every compiler warning an error (CI and the
+wheel builds set it; a user's build from the sdist, with whatever compiler is
+there, does not).
 """
 import glob
 import os
@@ -27,8 +30,10 @@ else:
     if os.environ.get("ROUGEKIT_SANITIZE", "") not in ("", "0"):
         san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
                "-fno-sanitize-recover=undefined"]
-        CFLAGS = ["-O1", "-g", "-Wall", "-ffp-contract=off"] + san
+        CFLAGS = ["-O1", "-g", "-Wall", "-Wno-unused-function", "-ffp-contract=off"] + san
         LDFLAGS = san
+if os.environ.get("ROUGEKIT_WERROR", "") not in ("", "0"):
+    CFLAGS = CFLAGS + (["/WX"] if sys.platform == "win32" else ["-Werror"])
 
 
 def extensions():
