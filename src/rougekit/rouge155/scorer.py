@@ -397,9 +397,14 @@ class Rouge155:
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
 
+# Summaries per thread at least when run_texts scores in shards or files are
+# read on several threads.
+SHARD_MIN_TEXTS = 1000
+
 # Worker threads kept for the runs of this process, one pool per number of
-# workers asked for (so a run never has more threads than its ``threads``):
-# starting a pool's threads anew costs about 0.3 ms per call.
+# workers asked for (so a run never has more threads than its ``threads``).
+# A new pool per call cost about 5 ms of the benchmark's 48 (its threads
+# started late), though making one alone takes 0.3 ms.
 _pools: Dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
@@ -422,9 +427,6 @@ def _forget_pools() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pools)
-# Summaries per thread at least when run_texts scores in shards or files are
-# read on several threads.
-SHARD_MIN_TEXTS = 1000
 
 
 class _Run:
