@@ -28,8 +28,10 @@
 #define RK_ALWAYS_INLINE inline
 #endif
 
-/* x86 with GCC or clang: wider kernels, picked at run time by the CPU. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+/* x86 with GCC or clang: wider kernels, picked at run time by the CPU
+   (RK_NO_SIMD leaves them out, as on other CPUs). */
+#if !defined(RK_NO_SIMD) && (defined(__x86_64__) || defined(__i386__)) \
+    && (defined(__GNUC__) || defined(__clang__))
 #define RK_HAVE_WIDE_SUMS 1
 #include <immintrin.h>
 #endif
@@ -205,9 +207,9 @@ static void rk_draws_8_wide(uint64_t seed, Py_ssize_t n, int32_t *idx) {
 #undef RK_JUMP
 #undef RK_STORE
 }
-#endif
 
 static int rk_wide_draws = 0;       /* set by rk_resample_lanes: AVX-512 DQ is there */
+#endif
 
 /* How many lanes the widest kernel this CPU runs sums at once: 8, 4 or 2. */
 static int rk_resample_lanes(void) {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build the compiled core with its portable C paths only and run tests
+# against it:
+#
+#   scripts/portable.sh [pytest args...]     (default: the kernels' tests)
+#
+# RK_NO_SIMD leaves out the SSE2 text classification (classify.h) and the
+# AVX2/AVX-512 bootstrap kernels (resample.h), so the code that CPUs without
+# them run (arm64 wheels, say) is tested here too, on x86-64: every result
+# must be the same. The build happens in a temporary copy of the tree, as in
+# sanitize.sh; compiler warnings are errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+. scripts/_copy_tree.sh
+PY=${PYTHON:-python3}
+START=$SECONDS
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+echo "=== copy the tree to $WORK/tree"
+copy_tree "$ROOT" "$WORK/tree"
+
+echo "=== build with -DRK_NO_SIMD"
+(cd "$WORK/tree" && CFLAGS="${CFLAGS:-} -DRK_NO_SIMD" ROUGEKIT_WERROR=1 \
+    "$PY" setup.py build_ext --inplace -q >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; exit 1; }
+
+echo "=== tests against the portable build"
+cd "$WORK/tree"
+export PYTHONPATH="$WORK/tree/src" ROUGEKIT_REQUIRE_EXTENSIONS=1
+export ROUGEKIT_SHARED="${ROUGEKIT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
+"$PY" -c 'import os
+from rougekit._core import rouge155_c
+assert rouge155_c.__file__.startswith(os.environ["PYTHONPATH"])
+assert rouge155_c._resample_lanes() == 2, "the wide bootstrap kernels were built in"'
+TESTS=("$@")
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(tests/test_core.py tests/test_engine.py
+  tests/test_parity_tokenize.py tests/test_bootstrap.py tests/test_rouge155_api.py
+  tests/test_rouge155_parity.py)
+"$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}"
+echo "=== portable build: tests passed in $((SECONDS - START)) s"
