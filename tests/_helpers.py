@@ -35,6 +35,27 @@ TYPE_SETS = {
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
 
+#: ``ROUGEKIT_TEST_SWEEPS=quick`` (what ``.ci/run`` sets unless ``--full``)
+#: runs the few exhaustive sweeps on a sample; unset, they run whole.
+QUICK_SWEEPS = os.environ.get("ROUGEKIT_TEST_SWEEPS", "full") == "quick"
+
+
+def sweep(full, quick):
+    """``full`` normally, ``quick`` under ``ROUGEKIT_TEST_SWEEPS=quick``: the
+    size of a slow sweep (how many items, what stride)."""
+    return quick if QUICK_SWEEPS else full
+
+
+def child_env(**extra):
+    """os.environ for a child Python that imports the same rougekit as this
+    process (the installed one, or src/ in a checkout built in place), not
+    whatever a fixed path such as ``src/`` would hold."""
+    import rougekit
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rougekit.__file__)))
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
 
 def shared_dir():
     """The shared folder holding corpus/make_pairs.py (``ROUGEKIT_SHARED``, else
@@ -215,3 +236,33 @@ def corpus_sentences(pairs):
         for text in [p["candidate"]] + list(p["references"]):
             out += [s for s in text.split("\n") if s.strip()]
     return out
+
+
+#: Python source for a child process: ``interrupt_when_busy(function_name)``
+#: starts a thread that waits until the main thread is inside
+#: ``function_name`` and has used 0.05 s of CPU there, then sends this process
+#: SIGINT, as a Ctrl-C would, and records when in ``SENT``. It waits on those
+#: events rather than on the clock, so a busy machine slows it down without
+#: changing what it tests: the signal always lands while the work runs.
+INTERRUPT_WHEN_BUSY = """
+import os, signal, sys, threading, time
+SENT = []
+def interrupt_when_busy(function_name):
+    main = threading.main_thread()
+    def inside():
+        frame = sys._current_frames().get(main.ident)
+        while frame is not None:
+            if frame.f_code.co_name == function_name:
+                return True
+            frame = frame.f_back
+        return False
+    def watch():
+        while not inside():
+            time.sleep(0.005)
+        start = time.process_time()
+        while time.process_time() - start < 0.05:
+            time.sleep(0.005)
+        SENT.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+    threading.Thread(target=watch, daemon=True).start()
+"""

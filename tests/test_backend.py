@@ -25,6 +25,8 @@ EXERCISE = """
 import json, sys
 import rougekit
 from rougekit import cli, rouge_scorer, io, rouge, significance, hf
+
+pytestmark = [pytest.mark.backend, pytest.mark.installed]
 s = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
 s.score("The cats ran.\\nFast.", "A cat runs fast.")
 s.score_batch(["a b"] * 40, ["b a"] * 40, threads=2)

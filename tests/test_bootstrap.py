@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from rougekit import _bootstrap, significance
 from rougekit.corpus import score_corpus
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+
 
 def reference_means(matrix, n_resamples, seed):
     """Draw as documented; average exactly."""

@@ -11,6 +11,8 @@ from _helpers import ALL_TYPES, scorers
 from rougekit import _backend, rouge_scorer
 from rougekit.rouge_scorer import MEASURES
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
+
 EDGE = ["", " ", "...", "!!! ??", "a", "a a a a", "the the cat the", "A\nB\n\nC",
         "caf\u00e9 na\u00efve r\u00e9sum\u00e9", "\u4e2d\u6587 text", "x" * 300,
         "The cats were running.\nThey ran fast!", "1 2 3 4 5 6", "running runs ran"]

@@ -17,6 +17,8 @@ from rougekit import deduplicate
 from rougekit._core import index_py
 from rougekit.index import _run_dedup
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
+
 
 class AlpacaLoop:
     """Alpaca's filter: texts tokenized once by rouge-score's tokenizer, a

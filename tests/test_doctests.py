@@ -17,6 +17,8 @@ import pytest
 import rougekit
 from rougekit import _backend
 
+pytestmark = pytest.mark.installed
+
 
 def _module_names():
     names = ["rougekit"]

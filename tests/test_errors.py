@@ -11,6 +11,8 @@ from rouge_score import rouge_scorer as ref_rouge_scorer
 from rougekit import corpus, evaluator, rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
 from rougekit import token_metrics as tm
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 BAD_TEXTS = [None, 1, 1.5, ["a", "b"], ("a",), object(), {"a": 1}]
 

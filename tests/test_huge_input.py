@@ -21,9 +21,9 @@ import pytest
 
 import rougekit
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.skipif(
     os.environ.get("ROUGEKIT_SKIP_HUGE", "") not in ("", "0"),
-    reason="ROUGEKIT_SKIP_HUGE is set")
+    reason="ROUGEKIT_SKIP_HUGE is set")]
 
 MEMORY_LIMIT_MB = 400
 TIME_LIMIT_S = 60   # "seconds, not minutes", with room for a noisy CI machine

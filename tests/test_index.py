@@ -17,6 +17,8 @@ from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts
 from rougekit import RougeIndex
 from rougekit._core import index_py
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
+
 TYPES = ["rougeL", "rouge1", "rouge2"]
 
 

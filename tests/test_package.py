@@ -8,6 +8,8 @@ import pytest
 
 import rougekit
 
+pytestmark = pytest.mark.installed
+
 
 def _imported_after(code):
     out = subprocess.run([sys.executable, "-c", code + "\nimport sys\n"

@@ -27,6 +27,8 @@ from _helpers import (
 from rougekit import rouge_scorer as kit_rouge_scorer
 from rougekit import tokenizers as kit_tokenizers
 
+pytestmark = pytest.mark.backend
+
 STEMMING = [pytest.param(False, id="nostem"), pytest.param(True, id="stem")]
 TYPE_SET_PARAMS = [pytest.param(v, id=k) for k, v in TYPE_SETS.items()]
 

@@ -19,6 +19,8 @@ from _helpers import shared_dir, short
 from rougekit import tokenize as kit_tokenize
 from rougekit import tokenizers as kit_tokenizers
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+
 NLTK_PORTER = porter.PorterStemmer()
 
 TEXTS = [

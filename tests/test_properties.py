@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from rougekit import _backend, rouge_scorer
 from rougekit._core import lcs_py, overlap_py
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+
 # The compiled kernels, when they are the backend under test (the pure
 # backend's run loads no extension).
 _lcs, _overlap = (_backend.lcs, _backend.overlap) if _backend.NAME == "compiled" else (None, None)

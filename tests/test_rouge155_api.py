@@ -37,6 +37,8 @@ from rougekit.rouge155 import (
 )
 from rougekit.rouge155 import scorer as rouge155_scorer
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads, pytest.mark.installed]
+
 API_OPTIONS = [
     ("-n 4 -w 1.2 -2 4 -u -m -s -a -d",
      dict(max_n=4, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True,

@@ -16,6 +16,8 @@ import pytest
 from _rouge155 import run_kit, run_kit_process, write_inputs
 from rougekit.rouge155 import cli
 
+pytestmark = pytest.mark.kernel
+
 EVALS = [
     {"id": "1", "peers": {"A": "The cat sat on the mat.\nIt was happy.",
                           "B": "A dog barked."},

@@ -26,6 +26,8 @@ from _rouge155 import (
     write_inputs,
 )
 
+pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+
 # Option sets, each scored on one generated corpus ("plain": references may be
 # empty or token-free; "w": ROUGE-W's corpus, where the script dies on such a
 # reference). -d prints every evaluation's scores, so the per-document numbers

@@ -7,13 +7,11 @@ rouge-score, runs once under the shim and once on the real rouge-score (in
 another subprocess), and prints the same results.
 """
 import json
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+from _helpers import child_env
 
 
 def run_python(code, cwd=None):
@@ -21,9 +19,7 @@ def run_python(code, cwd=None):
     # INSTALL + indented test code: dedent the test code alone
     if code.startswith(INSTALL):
         code = INSTALL + textwrap.dedent(code[len(INSTALL):])
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    env["PYTHONPATH"] = os.pathsep.join(
-        [SRC] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env = child_env(PYTHONIOENCODING="utf-8")
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
                           capture_output=True, text=True, encoding="utf-8",
                           env=env, cwd=cwd)

@@ -18,6 +18,8 @@ from rougekit.word_tokenizers import (
     get_tokenizer,
 )
 
+pytestmark = pytest.mark.backend
+
 unicode_tokens = UnicodeWordTokenizer().tokenize
 
 
