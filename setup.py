@@ -6,7 +6,8 @@ Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only,
 ``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only),
 and ``ROUGEKIT_WERROR=1`` to make every compiler warning an error (CI and the
 wheel builds set it; a user's build from the sdist, with whatever compiler is
-there, does not).
+there, does not). ``ROUGEKIT_BUILD_JOBS=N`` builds N modules at a time
+(default: one per core).
 """
 import glob
 import os
@@ -15,6 +16,8 @@ import sys
 from setuptools import Extension, setup
 
 INCLUDE = os.path.join("src", "rougekit", "_core", "include")
+# Modules cythonized and compiled at once (ROUGEKIT_BUILD_JOBS, default: every core).
+JOBS = int(os.environ.get("ROUGEKIT_BUILD_JOBS") or os.cpu_count() or 1)
 NO_EXTENSIONS = os.environ.get("ROUGEKIT_NO_EXTENSIONS", "") not in ("", "0")
 
 if sys.platform == "win32":
@@ -51,6 +54,9 @@ def extensions():
                               extra_link_args=LDFLAGS))
     return cythonize(
         exts,
+        # cythonize's worker processes are forked: Linux only (spawned ones
+        # would re-run this file).
+        nthreads=JOBS if JOBS > 1 and sys.platform.startswith("linux") else 0,
         include_path=["src"],
         language_level=3,
         compiler_directives={
@@ -63,4 +69,4 @@ def extensions():
     )
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": JOBS}})

@@ -2,7 +2,7 @@
 # Build the compiled core with its portable C paths only and run tests
 # against it:
 #
-#   scripts/portable.sh [pytest args...]     (default: the kernels' tests)
+#   scripts/portable.sh [pytest args...]     (default: the kernel tests, -m kernel)
 #
 # RK_NO_SIMD leaves out the SSE2 text classification (classify.h) and the
 # AVX2/AVX-512 bootstrap kernels (resample.h), so the code that CPUs without
@@ -35,8 +35,6 @@ from rougekit._core import rouge155_c
 assert rouge155_c.__file__.startswith(os.environ["PYTHONPATH"])
 assert rouge155_c._resample_lanes() == 2, "the wide bootstrap kernels were built in"'
 TESTS=("$@")
-[ ${#TESTS[@]} -gt 0 ] || TESTS=(tests/test_core.py tests/test_engine.py
-  tests/test_parity_tokenize.py tests/test_bootstrap.py tests/test_rouge155_api.py
-  tests/test_rouge155_parity.py)
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(-m kernel tests)
 "$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}"
 echo "=== portable build: tests passed in $((SECONDS - START)) s"

@@ -2,7 +2,8 @@
 # Build the compiled core with AddressSanitizer + UBSan and run the test suite
 # against it; fail on any sanitizer report.
 #
-#   scripts/sanitize.sh [pytest args...]     (default: the whole suite, -q)
+#   scripts/sanitize.sh [pytest args...]     (default: the whole suite, -q;
+#                                             .ci/run gives -m kernel)
 #
 # The build happens in a temporary copy of the tree, so the in-place build of
 # the working tree is left alone. setup.py honours ROUGEKIT_SANITIZE=1
