@@ -17,6 +17,8 @@ import pytest
 import rougekit
 from rougekit import _backend
 
+pytestmark = [pytest.mark.backend, pytest.mark.installed]
+
 ROOT = Path(rougekit.__file__).resolve().parent
 KERNELS = ("engine", "index", "lcs", "overlap", "porter", "tokenizer")
 
@@ -25,8 +27,6 @@ EXERCISE = """
 import json, sys
 import rougekit
 from rougekit import cli, rouge_scorer, io, rouge, significance, hf
-
-pytestmark = [pytest.mark.backend, pytest.mark.installed]
 s = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
 s.score("The cats ran.\\nFast.", "A cat runs fast.")
 s.score_batch(["a b"] * 40, ["b a"] * 40, threads=2)
