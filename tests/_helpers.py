@@ -266,3 +266,14 @@ def interrupt_when_busy(function_name):
         os.kill(os.getpid(), signal.SIGINT)
     threading.Thread(target=watch, daemon=True).start()
 """
+
+
+def forget_nltk_stopwords():
+    """NLTK reads its stopwords corpus once and keeps the folder it found it
+    in; tests that put their own folder on ``nltk.data.path`` call this on
+    set-up and tear-down so that the next reader looks again (whatever order
+    pytest, or pytest-xdist, runs them in)."""
+    import nltk.corpus
+    unload = getattr(nltk.corpus.stopwords, "_unload", None)
+    if unload is not None:      # None: not read yet
+        unload()

@@ -25,7 +25,7 @@ import warnings
 import pytest
 
 import rougekit
-from _helpers import sweep
+from _helpers import forget_nltk_stopwords, sweep
 from rougekit import rouge_scorer
 from rougekit.lang import LANGUAGES, LangTokenizer, get_language, resolve_lang, segmenters
 from rougekit.lang.normalize import default_segment, words
@@ -133,8 +133,10 @@ def nltk_stopwords(tmp_path_factory):
         ws = [w for w in words(SAMPLES[lang].lower()) if len(w) > 3][::2]
         (folder / lang).write_text("\n".join(ws) + "\n", encoding="utf-8")
     nltk.data.path.insert(0, str(root))
+    forget_nltk_stopwords()
     yield root
     nltk.data.path.remove(str(root))
+    forget_nltk_stopwords()
 
 
 def _parity(ref, ours, pairs):

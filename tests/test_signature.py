@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import rougekit
+from _helpers import forget_nltk_stopwords
 from rougekit.signature import Signature, parse_signature
 
 CANDIDATES = ["It purred. The cats sat on the mat.", "A dog barked loudly!",
@@ -26,8 +27,10 @@ def french_stopwords(tmp_path_factory):
     folder.mkdir(parents=True)
     (folder / "french").write_text("enfants\nmangeaient\n", encoding="utf-8")
     nltk.data.path.insert(0, str(root))
+    forget_nltk_stopwords()
     yield
     nltk.data.path.remove(str(root))
+    forget_nltk_stopwords()
 
 
 def _variants():
