@@ -17,8 +17,6 @@ from rougekit.corpus import MULTI_REF_POLICIES, CorpusResult, score_corpus
 from rougekit.scoring import AggregateScore, Score, fmeasure
 from rougekit.word_tokenizers import WhitespaceTokenizer
 
-pytestmark = pytest.mark.backend
-
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 # A metric card's input example (a discharge summary, two references).

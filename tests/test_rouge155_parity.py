@@ -26,7 +26,7 @@ from _rouge155 import (
     write_inputs,
 )
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+pytestmark = pytest.mark.kernel
 
 # Option sets, each scored on one generated corpus ("plain": references may be
 # empty or token-free; "w": ROUGE-W's corpus, where the script dies on such a

@@ -20,7 +20,7 @@ import pytest
 from _rouge155 import SHARED, kernel_names, run_perl_program, use_kernel
 from rougekit.rouge155 import lexicon
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+pytestmark = pytest.mark.kernel
 
 # The script's stem and MorphStem, a word per line on stdin, "stem<TAB>morph"
 # per line on stdout (MorphStem only for words longer than 3, as the script).

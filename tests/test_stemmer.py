@@ -27,7 +27,7 @@ nltk_porter = pytest.importorskip("nltk.stem.porter")
 
 from rougekit import porter  # noqa: E402
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
+pytestmark = [pytest.mark.kernel, pytest.mark.threads]
 
 WORD_LIST = Path("/usr/share/dict/american-english-huge")
 DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"

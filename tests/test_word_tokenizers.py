@@ -18,8 +18,6 @@ from rougekit.word_tokenizers import (
     get_tokenizer,
 )
 
-pytestmark = pytest.mark.backend
-
 unicode_tokens = UnicodeWordTokenizer().tokenize
 
 
