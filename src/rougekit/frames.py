@@ -43,8 +43,9 @@ Table = TypeVar("Table")
 def column_names(rouge_types: Sequence[str]) -> List[str]:
     """The names of the score columns, in order: P, R and F of each type.
 
-    >>> column_names(["rouge1", "rougeL"])[:4]
-    ['rouge1_precision', 'rouge1_recall', 'rouge1_fmeasure', 'rougeL_precision']
+    Examples:
+        >>> column_names(["rouge1", "rougeL"])[:4]
+        ['rouge1_precision', 'rouge1_recall', 'rouge1_fmeasure', 'rougeL_precision']
     """
     return [f"{t}_{m}" for t in rouge_types for m in MEASURES]
 
@@ -63,9 +64,12 @@ def score_frame(df: Table, rouge_types: Sequence[str] = ("rouge1", "rouge2", "ro
       candidate: the column of candidate texts (str).
       references: the column of references: a str or a non-empty list of
         str per row.
-      tokenizer, use_stemmer, lang, stem_stopwords, sentence_split, multi_ref:
-        as ``score_corpus`` (``lang=``: docs/guides/languages.md;
-        ``sentence_split``: docs/guides/sentences.md).
+      tokenizer: as ``score_corpus``.
+      use_stemmer: as ``score_corpus``.
+      lang: as ``score_corpus`` (docs/guides/languages.md).
+      stem_stopwords: as ``score_corpus``.
+      sentence_split: as ``score_corpus`` (docs/guides/sentences.md).
+      multi_ref: as ``score_corpus``.
       threads: threads for the compiled path (default: all cores).
 
     Returns a new table of the same kind (the input is not changed): its

@@ -13,10 +13,11 @@ notices in ``data/NOTICE.md``):
 base form is returned as it is, unstemmed), then the script's Porter variant
 (``porter_stem``). The script stems only tokens longer than 3 characters.
 
->>> [morph_stem(w) for w in ("said", "children", "better", "agreement", "running")]
-['say', 'child', 'well', 'agreem', 'run']
->>> b"reuters" in stopwords(), b"the" in stopwords()
-(True, True)
+Examples:
+    >>> [morph_stem(w) for w in ("said", "children", "better", "agreement", "running")]
+    ['say', 'child', 'well', 'agreem', 'run']
+    >>> b"reuters" in stopwords(), b"the" in stopwords()
+    (True, True)
 """
 import functools
 import importlib.resources

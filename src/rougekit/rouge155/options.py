@@ -38,11 +38,12 @@ produces.
 ``Getopt::Std`` (bundled switches, a value attached or in the next word,
 options end at the first non-option word or ``--``).
 
->>> options, args = parse_argv(["-n", "2", "-2", "4", "-u", "-a", "conf.xml"])
->>> options.max_n, options.skip_distance, options.skip_unigrams, args.all_systems
-(2, 4.0, True, True)
->>> [m.label for m in options.measures()]
-['ROUGE-1', 'ROUGE-2', 'ROUGE-L', 'ROUGE-SU4']
+Examples:
+    >>> options, args = parse_argv(["-n", "2", "-2", "4", "-u", "-a", "conf.xml"])
+    >>> options.max_n, options.skip_distance, options.skip_unigrams, args.all_systems
+    (2, 4.0, True, True)
+    >>> [m.label for m in options.measures()]
+    ['ROUGE-1', 'ROUGE-2', 'ROUGE-L', 'ROUGE-SU4']
 """
 import dataclasses
 import math
