@@ -50,6 +50,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$WORK/reports/
 export PYTHONMALLOC=malloc          # every Python allocation through ASan's malloc
 export PYTHONPATH="$WORK/tree/src"
 export ROUGEKIT_REQUIRE_EXTENSIONS=1
+# Tests over both kernels run the compiled one only (this build changes no pure twin).
+export ROUGEKIT_COMPILED_ONLY=1
 export ROUGEKIT_SHARED="${ROUGEKIT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
 [ "${ROUGEKIT_SANITIZE_HUGE:-0}" != 0 ] || export ROUGEKIT_SKIP_HUGE=1
 

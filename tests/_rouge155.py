@@ -269,7 +269,11 @@ def run_kit_process(workdir, argv, *prefix):
 def kernel_names():
     """The kernels this process can run: the compiled one only when the
     backend is compiled (ROUGEKIT_PURE_PYTHON=1 imports no extension)."""
-    return ["compiled", "pure"] if _backend.NAME == "compiled" else ["pure"]
+    if _backend.NAME != "compiled":
+        return ["pure"]
+    if os.environ.get("ROUGEKIT_COMPILED_ONLY", "") not in ("", "0"):
+        return ["compiled"]        # a sanitizer or portable-C build (conftest.py)
+    return ["compiled", "pure"]
 
 
 def use_kernel(monkeypatch, name):

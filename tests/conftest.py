@@ -49,6 +49,21 @@ def pytest_sessionstart(session):
             returncode=1)
 
 
+def pytest_collection_modifyitems(config, items):
+    """``ROUGEKIT_COMPILED_ONLY=1`` (the sanitizer and portable-C builds set
+    it): tests parametrized over both kernels run the compiled one only,
+    since those builds change nothing in the pure twins."""
+    if os.environ.get("ROUGEKIT_COMPILED_ONLY", "") in ("", "0"):
+        return
+    keep, drop = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        (drop if callspec and "pure" in callspec.id.split("-") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 @pytest.fixture(scope="session")
 def corpus_pairs():
     """A function ``(n, seed) -> list of pairs``, each pair a dict with keys

@@ -11,7 +11,7 @@ from rouge_score import rouge_scorer as ref
 
 from rougekit._core import lcs_py, overlap_py
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+pytestmark = pytest.mark.kernel
 
 
 def _compiled_modules():

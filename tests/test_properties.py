@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rougekit import _backend, rouge_scorer
 from rougekit._core import lcs_py, overlap_py
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel]
+pytestmark = pytest.mark.kernel
 
 # The compiled kernels, when they are the backend under test (the pure
 # backend's run loads no extension).
