@@ -2,7 +2,7 @@
 # Build the compiled core with its portable C paths only and run tests
 # against it:
 #
-#   scripts/portable.sh [pytest args...]     (default: the kernel tests, -m kernel)
+#   scripts/portable.sh [pytest args...]     (default: -m "kernel or simd")
 #
 # RK_NO_SIMD leaves out the SSE2 text classification (classify.h) and the
 # AVX2/AVX-512 bootstrap kernels (resample.h), so the code that CPUs without
@@ -37,6 +37,6 @@ from rougekit._core import rouge155_c
 assert rouge155_c.__file__.startswith(os.environ["PYTHONPATH"])
 assert rouge155_c._resample_lanes() == 2, "the wide bootstrap kernels were built in"'
 TESTS=("$@")
-[ ${#TESTS[@]} -gt 0 ] || TESTS=(-m kernel tests)
+[ ${#TESTS[@]} -gt 0 ] || TESTS=(-m "kernel or simd" tests)
 "$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}"
 echo "=== portable build: tests passed in $((SECONDS - START)) s"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rougekit import _bootstrap, significance
 from rougekit.corpus import score_corpus
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.simd]
 
 
 def reference_means(matrix, n_resamples, seed):

@@ -16,7 +16,7 @@ from rouge_score import tokenize as ref_tokenize
 from _helpers import assert_same_scores
 from rougekit import BACKEND, rouge_scorer
 
-pytestmark = [pytest.mark.kernel, pytest.mark.threads]
+pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.simd]
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
 

@@ -17,8 +17,6 @@ from _helpers import same_number
 from rougekit import rouge_scorer as kit_rouge_scorer
 from rougekit import scoring as kit_scoring
 
-pytestmark = pytest.mark.backend
-
 # ---------------------------------------------------------------------------
 # fmeasure
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from _helpers import shared_dir, short
 from rougekit import tokenize as kit_tokenize
 from rougekit import tokenizers as kit_tokenizers
 
-pytestmark = pytest.mark.backend
+pytestmark = [pytest.mark.backend, pytest.mark.simd]
 
 NLTK_PORTER = porter.PorterStemmer()
 

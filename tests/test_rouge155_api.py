@@ -37,7 +37,7 @@ from rougekit.rouge155 import (
 )
 from rougekit.rouge155 import scorer as rouge155_scorer
 
-pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.installed]
+pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.installed, pytest.mark.simd]
 
 API_OPTIONS = [
     ("-n 4 -w 1.2 -2 4 -u -m -s -a -d",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from _helpers import sweep
 from _rouge155 import SHARED, kernel_names, run_perl_program, use_kernel
 from rougekit.rouge155 import lexicon
 
@@ -78,8 +79,9 @@ def test_porter_and_morph_stem_equal_the_scripts(perl_stems, monkeypatch, kernel
     module = use_kernel(monkeypatch, kernel)
     words, expected = perl_stems
     assert len(words) > 100_000
+    step = sweep(1, 7)              # a quick run checks every seventh word
     bad = []
-    for word, (stem, morph) in zip(words, expected):
+    for word, (stem, morph) in zip(words[::step], expected[::step]):
         got_stem = module.porter_stem(word)
         got_morph = lexicon.morph_stem(word) if len(word) > 3 else word
         if got_stem != stem or got_morph != morph:

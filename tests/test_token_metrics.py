@@ -24,8 +24,6 @@ from rougekit.token_metrics import (
     rouge_n,
 )
 
-pytestmark = pytest.mark.backend
-
 CANDIDATE = ["the", "cat", "is", "sitting", "on", "the", "mat"]
 REFERENCE = ["the", "cat", "sat", "on", "the", "mat"]
 LSUM_CANDIDATES = [["the", "cat", "is", "on", "the", "mat"], ["it", "is", "cute"]]
