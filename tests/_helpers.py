@@ -46,6 +46,12 @@ def sweep(full, quick):
     return quick if QUICK_SWEEPS else full
 
 
+def examples(n):
+    """A property test's ``max_examples``: ``n``, or a quarter of it (at least
+    10) under ``ROUGEKIT_TEST_SWEEPS=quick``."""
+    return sweep(n, max(10, n // 4))
+
+
 def child_env(**extra):
     """os.environ for a child Python that imports the same rougekit as this
     process (the installed one, or src/ in a checkout built in place), not

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from _helpers import examples
 from rougekit import aggregate, rouge_scorer, scoring
 from rougekit.aggregate import MeanAggregator
 from rougekit.scoring import Score
@@ -92,7 +93,7 @@ VALUE_STRATEGIES = [pytest.param(UNIT, id="unit"), pytest.param(ANY_FINITE, id="
 
 @pytest.mark.parametrize("values", VALUE_STRATEGIES)
 def test_any_split_equals_all_at_once_and_the_exact_mean(values):
-    @settings(max_examples=150, deadline=None,
+    @settings(max_examples=examples(150), deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(split_items(values), st.sampled_from(["merge", "add", "sum", "iadd"]))
     def check(split, how):
@@ -268,7 +269,7 @@ def test_agrees_with_fsum_on_typical_data():
 ANY_FINITE = st.floats(allow_nan=False, allow_infinity=False)   # subnormals, +-huge
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.one_of(ANY_FINITE, UNIT, st.sampled_from([0.0, -0.0, 5e-324, -5e-324,
                                                              2.2250738585072014e-308,
                                                              1.7976931348623157e308])),
@@ -280,7 +281,7 @@ def test_exact_means_is_the_correctly_rounded_mean(values):
         [float(sum(map(Fraction, values)) / len(values))] * 2
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(UNIT, UNIT, UNIT), min_size=0, max_size=30), st.integers(0, 30))
 def test_add_columns_equals_adding_the_rows(rows, cut):
     import numpy as np

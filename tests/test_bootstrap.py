@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _helpers import examples
 from rougekit import _bootstrap, significance
 from rougekit.corpus import score_corpus
 
@@ -35,7 +36,7 @@ VALUES = st.one_of(st.floats(0, 1), st.floats(-1e6, 1e6),
                    st.sampled_from([0.0, 5e-324, -5e-324, 1e-300, 1e300, 1 / 3]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 25), st.integers(1, 3), st.data())
 def test_each_resampled_mean_is_the_exact_mean_of_the_draws(n, k, data):
     matrix = np.array(data.draw(st.lists(VALUES, min_size=n * k, max_size=n * k))).reshape(n, k)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref
 
+from _helpers import examples
 from rougekit._core import lcs_py, overlap_py
 
 pytestmark = pytest.mark.kernel
@@ -159,7 +160,7 @@ def test_ngram_overlap(core, n):
         assert core.ngram_overlap(ia, ib, n) == ref_ngram(a, b, n), (a, b)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 4), max_size=150), st.lists(st.integers(0, 4), max_size=150))
 def test_compiled_equals_pure_property(a, b):
     compiled = Compiled()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
 import rougekit
+from _helpers import examples
 from rougekit.corpus import MULTI_REF_POLICIES, CorpusResult, score_corpus
 from rougekit.scoring import AggregateScore, Score, fmeasure
 from rougekit.word_tokenizers import WhitespaceTokenizer
@@ -307,7 +308,7 @@ def test_result_type():
 _TEXT = st.lists(st.sampled_from(["a", "b", "c", "the", "\n"]), max_size=8).map(" ".join)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(_TEXT, st.lists(_TEXT, min_size=1, max_size=4)), min_size=1, max_size=4))
 def test_all_policies_in_unit_interval_and_max_is_score_multi(items):
     cands = [c for c, _ in items]
@@ -389,7 +390,7 @@ def test_corpus_mean_of_equal_scores_is_that_score():
     assert result.scores["rouge1"].precision == 0.1
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.sampled_from(CANDIDATES[:3] + ["the cat", "gunman police", "a"]),
                 min_size=1, max_size=12), st.randoms(use_true_random=False))
 def test_corpus_means_are_exact_and_order_free(cands, rnd):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenize as ref_tokenize
 
-from _helpers import assert_same_scores
+from _helpers import assert_same_scores, examples
 from rougekit import BACKEND, rouge_scorer
 
 pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.simd]
@@ -340,7 +340,7 @@ def test_texts_at_every_length_and_offset(stem):
                     assert tok.sentences(text, stem) == _reference_sentences(text, stem), text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t\u2019\u0100\u212a\U0001f600\u0130",
                max_size=400), st.booleans())
 def test_property_one_two_four_byte_texts(text, stem):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import scoring as ref_scoring
 
+from _helpers import examples
 from rougekit import hf
 
 # ---------------------------------------------------------------------------
@@ -257,7 +258,7 @@ def test_corpus_pairs(corpus_pairs):
 TEXT = st.text(alphabet="ab cdé\n.-'", max_size=30)
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=3)),
                 min_size=1, max_size=6),

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs_scorer
 
 import rougekit
+from _helpers import examples
 from rougekit import _backend, rouge_scorer
 from rougekit._core import tokenizer_py
 from rougekit._letters import LetterCheck, dropped_and_kept, may_lose_letters
@@ -46,7 +47,7 @@ ALPHABET = st.sampled_from(list("abcXYZ019 .,\n\t") + list("éßøİKµªº") + 
 TEXTS = st.lists(ALPHABET, max_size=40).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(TEXTS)
 def test_counts_match_the_rule_and_precheck_misses_nothing(text):
     dropped, kept = dropped_and_kept(text)
@@ -55,7 +56,7 @@ def test_counts_match_the_rule_and_precheck_misses_nothing(text):
         assert may_lose_letters(text, tokenizer_py.kept_chars(text))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(TEXTS)
 def test_compiled_kept_chars_equal_pure(text):
     assert _backend.tokenizer.kept_chars(text) == tokenizer_py.kept_chars(text)

@@ -21,6 +21,7 @@ from _helpers import (
     assert_same_scores,
     compare_score,
     compare_score_multi,
+    examples,
     first_mismatches,
     short,
     sweep,
@@ -615,7 +616,7 @@ tiny_vocab_text = st.lists(st.sampled_from(["a", "b", "c", "a", "b", "\n", "\n",
 any_text = vocab_text | tiny_vocab_text | st.text(max_size=30)
 str_or_bytes = any_text | any_text.map(lambda s: s.encode("utf-8"))
 
-PROPERTY = settings(max_examples=150, deadline=None,
+PROPERTY = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import scoring as ref_scoring
 
-from _helpers import same_number
+from _helpers import examples, same_number
 from rougekit import rouge_scorer as kit_rouge_scorer
 from rougekit import scoring as kit_scoring
 
@@ -66,7 +66,7 @@ def test_fmeasure_other_number_types(precision, recall):
         ours, type(ours), theirs, type(theirs))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(precision=st.floats(0, 1), recall=st.floats(0, 1))
 def test_property_fmeasure_unit_interval(precision, recall):
     ours = kit_scoring.fmeasure(precision, recall)
@@ -74,7 +74,7 @@ def test_property_fmeasure_unit_interval(precision, recall):
     assert same_number(ours, theirs)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(precision=st.floats(allow_nan=False), recall=st.floats(allow_nan=False))
 def test_property_fmeasure_any_float(precision, recall):
     ours = kit_scoring.fmeasure(precision, recall)
@@ -82,7 +82,7 @@ def test_property_fmeasure_any_float(precision, recall):
     assert same_number(ours, theirs)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(hits=st.integers(0, 5000), n_pred=st.integers(1, 5000), n_ref=st.integers(1, 5000))
 def test_property_fmeasure_from_counts(hits, n_pred, n_ref):
     # the ratios rouge actually produces

@@ -15,7 +15,7 @@ from nltk.stem import porter
 from rouge_score import tokenize as ref_tokenize
 from rouge_score import tokenizers as ref_tokenizers
 
-from _helpers import shared_dir, short
+from _helpers import examples, shared_dir, short
 from rougekit import tokenize as kit_tokenize
 from rougekit import tokenizers as kit_tokenizers
 
@@ -256,7 +256,7 @@ word = st.builds(lambda s, x, y: s + x + y, stem_part,
 ascii_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=1,
                      max_size=12)
 
-PROPERTY = settings(max_examples=300, deadline=None,
+PROPERTY = settings(max_examples=examples(300), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

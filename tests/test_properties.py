@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from _helpers import examples
 from rougekit import _backend, rouge_scorer
 from rougekit._core import lcs_py, overlap_py
 
@@ -17,7 +18,7 @@ _lcs, _overlap = (_backend.lcs, _backend.overlap) if _backend.NAME == "compiled"
 
 NGRAM = ["rouge1", "rouge2", "rouge3"]
 TYPES = NGRAM + ["rougeL", "rougeLsum"]
-SETTINGS = settings(max_examples=100, deadline=None,
+SETTINGS = settings(max_examples=examples(100), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 SCORERS = {stem: rouge_scorer.RougeScorer(TYPES, use_stemmer=stem) for stem in (False, True)}
@@ -83,7 +84,7 @@ def test_rouge_l_f_at_most_rouge1_f(a, b, stem):
     assert s["rougeL"].recall <= s["rouge1"].recall
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(texts(), texts()), max_size=40), st.booleans(),
        st.integers(1, 4))
 def test_score_batch_equals_score(pairs, stem, threads):
@@ -194,7 +195,7 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
 
 
 @needs_compiled
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.lists(st.integers(0, 40), min_size=100, max_size=600),
        st.lists(st.integers(0, 40), min_size=100, max_size=600), dense_modes)
 def test_kernels_checkpointed_union_lcs_long(a, b, mode):

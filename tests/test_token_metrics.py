@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenizers as ref_tokenizers
 
+from _helpers import examples
 from rougekit.scoring import Score, fmeasure
 from rougekit.token_metrics import (
     f1,
@@ -213,7 +214,7 @@ _WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "mat", "on", "x1", "."])
 _TEXTS = st.lists(st.one_of(_WORDS, st.sampled_from([" ", "\n"])), max_size=30).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_TEXTS, _TEXTS)
 def test_parity_with_rouge_score_generated(target, prediction):
     assert_parity(target, prediction)
@@ -226,28 +227,28 @@ _SENTS = st.lists(_TOKENS, max_size=4)
 _UNIT = st.floats(0.0, 1.0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_TOKENS, _TOKENS, st.integers(1, 4))
 def test_scores_are_in_unit_interval(cand, ref, n):
     for score in (rouge_n(cand, ref, n), rouge_l(cand, ref)):
         assert all(0.0 <= x <= 1.0 for x in score)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_SENTS, _SENTS)
 def test_lsum_scores_are_in_unit_interval(cands, refs):
     for mode in ("best-match", "union"):
         assert all(0.0 <= x <= 1.0 for x in rouge_lsum(cands, refs, mode=mode))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_TOKENS, _TOKENS)
 def test_rouge_l_is_at_most_rouge1(cand, ref):
     assert lcs(cand, ref) <= overlap(cand, ref)
     assert rouge_l(cand, ref).fmeasure <= rouge1(cand, ref).fmeasure
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_TOKENS, _TOKENS)
 def test_symmetries(cand, ref):
     assert overlap(cand, ref) == overlap(ref, cand)

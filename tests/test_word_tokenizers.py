@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenizers as ref_tokenizers
 
+from _helpers import examples
 from rougekit import rouge_scorer
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
 from rougekit.word_tokenizers import (
@@ -195,21 +196,21 @@ def test_same_scores_through_rougekit_and_rouge_score():
 _ANY_TEXT = st.text(max_size=40)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_ANY_TEXT)
 def test_unicode_tokens_are_nonempty_and_without_whitespace(text):
     for token in unicode_tokens(text):
         assert token and not any(c.isspace() for c in token)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_ANY_TEXT)
 def test_char_tokens_are_single_non_space_characters(text):
     for token in CharTokenizer().tokenize(text):
         assert len(token) == 1 and not token.isspace()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.sampled_from("abcXYZ 日本語かなカナабв,."), max_size=40))
 def test_unicode_tokens_survive_a_round_trip(text):
     tokens = unicode_tokens(text)
