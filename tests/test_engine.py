@@ -16,7 +16,7 @@ from rouge_score import tokenize as ref_tokenize
 from _helpers import assert_same_scores, examples
 from rougekit import BACKEND, rouge_scorer
 
-pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.simd]
+pytestmark = [pytest.mark.kernel, pytest.mark.simd]
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
 
@@ -66,6 +66,7 @@ def test_every_code_point_tokenizes_as_rouge_score():
         assert tok.tokenize(s, False) == ref_tokenize.tokenize(s, None)
 
 
+@pytest.mark.threads
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_score_batch_equals_score(corpus_pairs, threads):
     pairs = corpus_pairs(400, 5)
@@ -82,6 +83,7 @@ def test_score_batch_equals_score(corpus_pairs, threads):
              for v in scorer.score(t, p).values()]
 
 
+@pytest.mark.threads
 def test_score_batch_arguments():
     scorer = rouge_scorer.RougeScorer(["rouge1"])
     with pytest.raises(ValueError, match="differ in length: 2 and 1"):
@@ -123,6 +125,7 @@ def test_engine_used_for_every_tokenizer_that_behaves_as_the_default():
         "abcd abxx", "abyy")["rouge1"].fmeasure == 0.6666666666666666
 
 
+@pytest.mark.threads
 @pytest.mark.parametrize("use_stemmer", [False, True])
 def test_score_multi_batch_equals_score_multi(corpus_pairs, use_stemmer):
     pairs = corpus_pairs(300, 17)
@@ -278,6 +281,7 @@ def test_a_score_cls_that_does_not_opt_in_stays_tracked():
     assert type(got["rouge1"]) is Plain and gc.is_tracked(got["rouge1"])
 
 
+@pytest.mark.threads
 @needs_engine
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
 def test_vocabulary_restarts_with_the_same_scores(use_stemmer):

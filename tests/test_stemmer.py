@@ -27,7 +27,7 @@ nltk_porter = pytest.importorskip("nltk.stem.porter")
 
 from rougekit import porter  # noqa: E402
 
-pytestmark = [pytest.mark.kernel, pytest.mark.threads]
+pytestmark = pytest.mark.kernel
 
 WORD_LIST = Path("/usr/share/dict/american-english-huge")
 DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -326,6 +326,7 @@ def test_stem_cache_matches_function(compiled, cache_words):
     assert cache.stem("hopping") == "hop"
 
 
+@pytest.mark.threads
 def test_stem_cache_threads(compiled, cache_words):
     """Eight threads hammer one fresh cache on the same words at once."""
     expected = [compiled.stem(w) for w in cache_words]
