@@ -252,6 +252,10 @@ def corpus_sentences(pairs):
 #: changing what it tests: the signal always lands while the work runs.
 INTERRUPT_WHEN_BUSY = """
 import os, signal, sys, threading, time
+# SIGINT as a terminal delivers it: a process started in the background by a
+# non-interactive shell (or under nohup) inherits SIGINT ignored, which Python
+# and the CLI rightly leave alone, and the signal would never arrive.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 SENT = []
 def interrupt_when_busy(function_name):
     main = threading.main_thread()
