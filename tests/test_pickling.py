@@ -6,6 +6,7 @@ Real code sends bound methods of a scorer to worker processes
 ``RougeScorer.score`` on the class. Each result is compared with rouge-score's
 with ``==``; the workers inherit the backend under test.
 """
+import base64
 import functools
 import multiprocessing
 import pickle
@@ -114,3 +115,30 @@ def test_score_is_not_an_instance_attribute():
     scorer = rouge_scorer.RougeScorer(["rouge1"])
     assert "score" not in vars(scorer)
     assert scorer.score.__func__ is rouge_scorer.RougeScorer.score
+
+
+# A RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True) pickled (protocol 2,
+# after one score() call) by rougekit before its scoring moved to
+# rougekit._pipeline: pickles keep loading across versions.
+_PICKLED_BEFORE_THE_PIPELINE = base64.b64decode(
+    "gAJjcm91Z2VraXQucm91Z2Vfc2NvcmVyClJvdWdlU2NvcmVyCnEAKYFxAX1xAihYCwAAAHJvdWdlX3R5cGVzcQNd"
+    "cQQoWAYAAAByb3VnZTFxBVgJAAAAcm91Z2VMc3VtcQZlWAYAAABfdHlwZXNxB11xCChoBUsBhnEJaAZK/v///4Zx"
+    "CmVYCwAAAF90eXBlX2Vycm9ycQtOWA8AAABfc2VudGVuY2Vfc3BsaXRxDFgHAAAAbmV3bGluZXENWAoAAABfdG9r"
+    "ZW5pemVycQ5jcm91Z2VraXQudG9rZW5pemVycwpEZWZhdWx0VG9rZW5pemVyCnEPKYFxEH1xEShYCAAAAF9zdGVt"
+    "bWVycRJjcm91Z2VraXQuX2NvcmUucG9ydGVyX2MKU3RlbUNhY2hlCnETKVJxFFgIAAAAX2xldHRlcnNxFWNyb3Vn"
+    "ZWtpdC5fbGV0dGVycwpMZXR0ZXJDaGVjawpxFimBcRdOfXEYWAQAAABkb25lcRmJc4ZxGmJ1YlgQAAAAX3NwbGl0"
+    "X3N1bW1hcmllc3EbiVgKAAAAX2xzdW1fb25seXEciVgJAAAAX2hhc19sc3VtcR2IWA8AAABfbGluZXNfdG9fY2hl"
+    "Y2txHk3mA1gFAAAAX2tleXNxH11xIChoBWgGZVgGAAAAX2tpbmRzcSFdcSIoSwFK/v///2VYDQAAAF9sZXR0ZXJf"
+    "Y2hlY2txI2gXWAwAAABfdXNlX3N0ZW1tZXJxJIh1Yi4=")
+
+
+def test_scorer_pickled_by_an_earlier_version_loads():
+    scorer = pickle.loads(_PICKLED_BEFORE_THE_PIPELINE)
+    ref = ref_rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+    for target, prediction in [("running dogs", "the dog runs"), ("a b\nc", "c\na b")]:
+        assert scorer.score(target, prediction) == ref.score(target, prediction)
+    # What this version pickles holds what the earlier versions' __setstate__
+    # and score() read, so they load its pickles too.
+    assert set(scorer.__getstate__()) >= {
+        "rouge_types", "_tokenizer", "_split_summaries", "_types", "_type_error",
+        "_sentence_split", "_lsum_only", "_has_lsum", "_lines_to_check"}

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
     from rougekit._backend import NAME as BACKEND
     from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
     from rougekit.aggregate import MeanAggregator
+    from rougekit._pipeline import ScoringOptions
     from rougekit.corpus import CorpusResult, score_corpus
     from rougekit.evaluator import (
                                     Evaluation,
@@ -76,6 +77,7 @@ _LAZY = {
     "TokenizationWarning": ("rougekit._warn", "TokenizationWarning"),
     "MeanAggregator": ("rougekit.aggregate", "MeanAggregator"),
     "CorpusResult": ("rougekit.corpus", "CorpusResult"),
+    "ScoringOptions": ("rougekit._pipeline", "ScoringOptions"),
     "score_corpus": ("rougekit.corpus", "score_corpus"),
     "Evaluation": ("rougekit.evaluator", "Evaluation"),
     "MeasureType": ("rougekit.evaluator", "MeasureType"),
@@ -139,7 +141,7 @@ __all__ = [
     "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
     "Evaluation", "MissingFieldError",
     # corpus scoring and tokenizers
-    "score_corpus", "CorpusResult", "word_tokenizers", "get_tokenizer",
+    "score_corpus", "CorpusResult", "ScoringOptions", "word_tokenizers", "get_tokenizer",
     # the signature of a score's options
     "Signature", "parse_signature",
     # tables: pandas, polars, pyarrow (Dask and Spark: rougekit.dask, rougekit.spark)

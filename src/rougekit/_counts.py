@@ -5,14 +5,16 @@ a dict, at C speed in the compiled backend); unhashable ones, which a custom
 tokenizer may return, are numbered here by ``==`` (``Numbering``). Each
 function returns ``(hits, target_total, prediction_total)``; turning them
 into precision, recall and F is left to the caller, which knows its own
-conventions for empty inputs.
+conventions for empty inputs: ``counts_score`` is the token functions' and
+the multi-reference policies' (zeros when either side is empty).
 """
 import numpy as np
 
 from rougekit import _backend
+from rougekit.scoring import Score, fmeasure
 
-__all__ = ["Numbering", "ngram_counts", "lcs_counts", "summary_lcs_counts", "lcs_positions",
-           "rouge155_pair_counts"]
+__all__ = ["Numbering", "counts_score", "ngram_counts", "lcs_counts", "summary_lcs_counts",
+           "lcs_positions", "rouge155_pair_counts"]
 
 
 class Numbering:
@@ -126,3 +128,19 @@ def rouge155_pair_counts(metric, target_tokens, prediction_tokens, **params):
         return 0.0, 0.0, float(n_p)
     target_total, hits, prediction_total = values[0, :3].tolist()
     return hits, target_total, prediction_total
+
+
+def counts_score(hits, candidate_total, reference_total):
+    """Score from counts: zeros when either total is 0.
+
+    Where both totals are positive this is rouge-score's arithmetic
+    (hits / total, then ``fmeasure``), so its floats are reproduced exactly.
+
+    >>> counts_score(2, 4, 5)
+    Score(precision=0.5, recall=0.4, fmeasure=0.4444444444444445)
+    """
+    if not candidate_total or not reference_total:
+        return Score(0.0, 0.0, 0.0)
+    precision = hits / candidate_total
+    recall = hits / reference_total
+    return Score(precision, recall, fmeasure(precision, recall))

@@ -30,9 +30,9 @@ with the same results:
 """
 import numpy as np
 
+from rougekit._counts import counts_score
 from rougekit.aggregate import exact_mean, exact_means
 from rougekit.scoring import Score
-from rougekit.token_metrics import _score
 
 __all__ = ["MULTI_REF_POLICIES", "first_max", "mean_score", "corpus_means",
            "column_means", "combine_counts", "combine_scores", "combine_columns"]
@@ -66,8 +66,8 @@ def column_means(columns, types):
 def combine_counts(policy, counts):
     """One Score from the per-reference counts of an item and rouge type."""
     if policy == "pooled":
-        return _score(*(sum(column) for column in zip(*counts)))
-    return combine_scores(policy, [_score(*c) for c in counts])
+        return counts_score(*(sum(column) for column in zip(*counts)))
+    return combine_scores(policy, [counts_score(*c) for c in counts])
 
 
 def combine_scores(policy, scores):

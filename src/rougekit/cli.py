@@ -43,14 +43,13 @@ import numpy as np
 
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
-from rougekit._multi_ref import column_means
+from rougekit._multi_ref import MULTI_REF_POLICIES, column_means
+from rougekit._pipeline import ScoringOptions, check_texts, item_columns
 from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
 from rougekit._warn import RougekitWarning
-from rougekit.corpus import MULTI_REF_POLICIES, _item_scores, _tokenizer_of
 from rougekit.lang import LANGUAGES
-from rougekit.signature import Signature
 from rougekit.significance import approximate_randomization, paired_bootstrap
 from rougekit.word_tokenizers import TOKENIZER_NAMES
 
@@ -182,37 +181,33 @@ COMPARE_FIELDS = ("candidate_a", "candidate_b")
 
 # --- scoring in chunks, with a progress line -----------------------------------
 
-def scoring_options(args):
-    return dict(tokenizer=args.tokenizer, use_stemmer=args.stemmer, lang=args.lang,
-                stem_stopwords=args.stem_stopwords, sentence_split=args.sentence_split,
-                multi_ref=args.multi_ref)
+def scoring_options(args, types, bootstrap=0, confidence=0.95, seed=None):
+    """The ``ScoringOptions`` of the command's arguments, checked (a
+    UserError names what is wrong)."""
+    try:
+        return ScoringOptions(
+            rouge_types=types, tokenizer=args.tokenizer, use_stemmer=args.stemmer,
+            lang=args.lang, stem_stopwords=args.stem_stopwords,
+            sentence_split=args.sentence_split, multi_ref=args.multi_ref,
+            bootstrap=bootstrap, confidence=confidence, seed=seed)
+    except (TypeError, ValueError, ImportError, LookupError) as e:
+        raise UserError(str(e)) from None
 
 
-def score_items(candidates, references, types, args, progress, done=0):
+def score_items(candidates, references, options, args, progress, done=0):
     """score_corpus's per-item scores as columns, shape (3 * types, items),
     CHUNK items per call. Each item's score depends on that item alone, so
     they equal one call's."""
     parts = []
     for start in range(0, len(candidates), CHUNK):
         try:
-            parts.append(_item_scores(candidates[start:start + CHUNK],
-                                      references[start:start + CHUNK], types,
-                                      threads=args.jobs, **scoring_options(args)))
+            texts = check_texts(candidates[start:start + CHUNK],
+                                references[start:start + CHUNK])
+            parts.append(item_columns(options, *texts, threads=args.jobs))
         except (TypeError, ValueError, ImportError, LookupError) as e:
             raise UserError(str(e)) from None
         progress.update(done + min(start + CHUNK, len(candidates)))
     return np.concatenate(parts, axis=1)
-
-
-def corpus_signature(types, args, bootstrap=0, confidence=0.95, seed=None):
-    """The signature score_corpus gives these options; also checks them."""
-    try:
-        tokenizer = _tokenizer_of(args.tokenizer, args.stemmer, args.lang, args.stem_stopwords)
-        return str(Signature.of_tokenizer(tokenizer, types, args.sentence_split,
-                                          multi_ref=args.multi_ref, bootstrap=bootstrap,
-                                          confidence=confidence, seed=seed))
-    except (TypeError, ValueError, ImportError, LookupError) as e:
-        raise UserError(str(e)) from None
 
 
 # --- rougekit score ---------------------------------------------------------------
@@ -276,7 +271,8 @@ def cmd_score(args):
     types = parse_types(args.rouge_types)
     if (args.jsonl is None) == (args.candidates is None):
         raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
-    signature = corpus_signature(types, args, args.bootstrap, args.confidence, args.seed)
+    options = scoring_options(args, types, args.bootstrap, args.confidence, args.seed)
+    signature = options.signature()
     if args.jsonl is not None:
         if args.references:
             raise UserError("--references goes with --candidates, not --jsonl")
@@ -287,7 +283,7 @@ def cmd_score(args):
         candidates, references = load_files(args)
 
     with Progress(len(candidates)) as progress:
-        columns = score_items(candidates, references, types, args, progress)
+        columns = score_items(candidates, references, options, args, progress)
     n_items = columns.shape[1]
     scores = column_means(columns, types)
     intervals = None
@@ -319,7 +315,7 @@ def cmd_score(args):
 def compare_signature(types, args):
     test = (f"test:pbs:{args.bootstrap},ci:{args.confidence},ar:{args.ar_trials},"
             f"seed:{'none' if args.seed is None else args.seed}")
-    return corpus_signature(types, args) + "|" + test
+    return scoring_options(args, types).signature() + "|" + test
 
 
 def fmt_p(p):
@@ -354,8 +350,9 @@ def cmd_compare(args):
     n = len(cands_a)
 
     with Progress(2 * n) as progress:
-        items_a = score_items(cands_a, references, types, args, progress)
-        items_b = score_items(cands_b, references, types, args, progress, done=n)
+        options = scoring_options(args, types)
+        items_a = score_items(cands_a, references, options, args, progress)
+        items_b = score_items(cands_b, references, options, args, progress, done=n)
     scores_a, scores_b = column_means(items_a, types), column_means(items_b, types)
     # Columns: P, R, F of each type; every column sees the same resamples/swaps.
     a, b = items_a.T, items_b.T

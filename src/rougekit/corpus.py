@@ -53,28 +53,23 @@ sacreBLEU's (``rougekit.signature`` describes its fields).
 import dataclasses
 from typing import Any, Dict, List, Optional, Sequence
 
-import numpy as np
-
-from rougekit._bootstrap import corpus_intervals
-from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
-from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
-from rougekit._multi_ref import (
-    MULTI_REF_POLICIES,
-    column_means,
-    combine_columns,
-    combine_counts,
+from rougekit._checks import thread_count
+from rougekit._multi_ref import MULTI_REF_POLICIES
+from rougekit._pipeline import (
+    CORPUS_AGGREGATIONS,
+    ScoringOptions,
+    check_texts,
+    corpus_scores,
+    item_columns,
 )
-from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
-from rougekit._sentences import check_sentence_split
-from rougekit.lang import LangTokenizer
-from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
-from rougekit.signature import Signature
-from rougekit.word_tokenizers import get_tokenizer
+from rougekit.scoring import AggregateScore, Score
 
-AGGREGATIONS = ("mean", "bootstrap-median")
+AGGREGATIONS = CORPUS_AGGREGATIONS
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
 
+#: score_corpus's keyword arguments that ``ScoringOptions`` holds, with their defaults.
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,164 +97,14 @@ class CorpusResult:
         return {t: s.fmeasure for t, s in self.scores.items()}
 
 
-def _texts(candidates, references):
-    """Checked lists: candidates [str], references [[str, ...]]."""
-    candidates = as_list(candidates, "candidates", "a list of str")
-    references = as_list(references, "references", "a list (one entry per candidate)")
-    if len(candidates) != len(references):
-        raise ValueError(f"candidates has {len(candidates)} items but references "
-                         f"has {len(references)}")
-    if not candidates:
-        raise ValueError("candidates is empty: there is nothing to score")
-    for i, cand in enumerate(candidates):
-        if not isinstance(cand, str):
-            raise TypeError(f"candidates[{i}] must be str, not {type(cand).__name__}")
-    refs = []
-    for i, entry in enumerate(references):
-        entry = [entry] if isinstance(entry, str) else entry
-        if not isinstance(entry, (list, tuple)):
-            raise TypeError(f"references[{i}] must be a str or a list of str, "
-                            f"not {type(entry).__name__}")
-        if not entry:
-            raise ValueError(f"references[{i}] is an empty list")
-        for j, ref in enumerate(entry):
-            if not isinstance(ref, str):
-                raise TypeError(f"references[{i}][{j}] must be str, not "
-                                f"{type(ref).__name__}")
-        refs.append(list(entry))
-    return candidates, refs
-
-
-class _Tokenized:
-    """A text's tokens and its sentences' tokens, on demand, as the
-    scorer tokenizes them (for rougeLsum: its sentence rule, empty sentences
-    dropped)."""
-
-    def __init__(self, text, scorer):
-        self._text, self._scorer = text, scorer
-        self._tokenize = scorer._tokenizer.tokenize
-        self._tokens = self._sentences = None
-
-    @property
-    def tokens(self):
-        if self._tokens is None:
-            self._tokens = self._tokenize(self._text)
-        return self._tokens
-
-    @property
-    def sentences(self):
-        if self._sentences is None:
-            self._sentences = self._scorer._sentences(self._text, "text")
-        return self._sentences
-
-
-def _counts(kind, cand, ref):
-    """(hits, candidate total, reference total) of one pair."""
-    if kind == ROUGE_L:
-        hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
-    elif kind == ROUGE_LSUM:
-        hits, ref_total, cand_total = summary_lcs_counts(ref.sentences, cand.sentences)
-    else:
-        hits, ref_total, cand_total = ngram_counts(ref.tokens, cand.tokens, kind)
-    return hits, cand_total, ref_total
-
-
-def _item_columns(types, tok, policy, candidates, references, threads, rule="newline"):
-    """The per-item scores of checked input, shape (3 * types, items): P, R
-    and F of each rouge type in turn, one column per item, floats (0.0 for
-    rouge-score's int 0). With rouge-score's tokenizer and newline sentences,
-    every policy but "pooled" takes the pairs to ``RougeScorer.score_columns``'s
-    engine, on all cores; the others go through token counts here, tokenized
-    as a ``RougeScorer`` with ``tok`` and sentence rule ``rule`` does."""
-    from rougekit.rouge_scorer import RougeScorer
-    names = [name for name, _ in types]
-    scorer = RougeScorer(names, tokenizer=tok, sentence_split=rule)
-    if policy != "pooled" and scorer._engine is not None:
-        targets = [r for refs in references for r in refs]
-        predictions = [c for c, refs in zip(candidates, references) for _ in refs]
-        flat = scorer._score_matrix(targets, predictions, threads)
-        return combine_columns(policy, flat, [len(refs) for refs in references])
-    if scorer._lines_to_check:
-        scorer._check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
-    rows = []
-    for cand_text, ref_texts in zip(candidates, references):
-        cand = _Tokenized(cand_text, scorer)
-        refs = [_Tokenized(r, scorer) for r in ref_texts]
-        rows.append([x for _, kind in types
-                     for x in combine_counts(policy, [_counts(kind, cand, r) for r in refs])])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
-
-
-def _item_setup(rouge_types, tokenizer="rouge-score", use_stemmer=False, multi_ref="max",
-                threads=None, lang=None, stem_stopwords=False):
-    """The checked options of ``_item_columns``: ``(types, tokenizer)``."""
-    types = parse_rouge_types(rouge_types)
-    _check_options(multi_ref, 0, 0.95, None)
-    tok = _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords)
-    if threads is not None:
-        thread_count(threads)
-    return types, tok
-
-
-def _item_scores(candidates, references, rouge_types, *, tokenizer="rouge-score",
-                 use_stemmer=False, lang=None, stem_stopwords=False, sentence_split="newline",
-                 multi_ref="max", threads=None):
-    """``score_corpus``'s per-item scores as columns, shape (3 * types,
-    items), after the same checks (``_item_columns``); for the command line."""
-    rule = check_sentence_split(sentence_split)
-    types, tok = _item_setup(rouge_types, tokenizer, use_stemmer, multi_ref, threads,
-                             lang, stem_stopwords)
-    candidates, references = _texts(candidates, references)
-    return _item_columns(types, tok, multi_ref, candidates, references, threads, rule)
-
-
-def _item_rows(columns, names):
-    """``CorpusResult.per_item`` from the per-item columns."""
-    values = columns.tolist()
-    per_type = [list(map(Score, *values[3 * k:3 * k + 3])) for k in range(len(names))]
-    return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
-
-
-def _check_options(multi_ref, bootstrap, confidence, seed, aggregation="mean"):
-    if not isinstance(multi_ref, str):
-        raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
-    if multi_ref not in MULTI_REF_POLICIES:
-        raise ValueError(f"unknown multi_ref policy {multi_ref!r}; valid: "
-                         + ", ".join(MULTI_REF_POLICIES))
-    check_int("bootstrap", bootstrap, minimum=0)
-    check_real("confidence", confidence, 0, 1)
-    check_seed("seed", seed)
-    if not isinstance(aggregation, str) or aggregation not in AGGREGATIONS:
-        raise ValueError(f"unknown aggregation {aggregation!r}; valid: "
-                         + ", ".join(AGGREGATIONS))
-    if aggregation == "bootstrap-median":
-        if not bootstrap:
-            raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
-                             "(rouge-score's BootstrapAggregator draws 1000)")
-        if seed is not None:
-            raise ValueError("aggregation='bootstrap-median' draws from numpy's global "
-                             "random state, as rouge-score does: seed it with "
-                             "numpy.random.seed, not seed=")
-
-
-def _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords):
-    if lang is not None:
-        if not (isinstance(tokenizer, str) and tokenizer == "rouge-score"):
-            raise ValueError("give lang= or tokenizer=, not both: lang= sets the tokenizer "
-                             "(XL-Sum's for that language)")
-        return LangTokenizer(lang, use_stemmer, stem_stopwords)
-    if stem_stopwords:
-        raise ValueError("stem_stopwords=True applies only with lang=")
-    return get_tokenizer(tokenizer, use_stemmer=use_stemmer)
-
-
 def score_corpus(candidates: Sequence[str], references: Sequence[Any],
                  rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
                  *, tokenizer: Any = "rouge-score", use_stemmer: bool = False,
                  lang: Optional[str] = None, stem_stopwords: bool = False,
                  sentence_split: str = "newline", multi_ref: str = "max",
                  aggregation: str = "mean", bootstrap: int = 0, confidence: float = 0.95,
-                 seed: Optional[int] = None, threads: Optional[int] = None) -> "CorpusResult":
+                 seed: Optional[int] = None, threads: Optional[int] = None,
+                 options: Optional[ScoringOptions] = None) -> "CorpusResult":
     """ROUGE of a corpus: each candidate against its references.
 
     Args:
@@ -293,40 +138,21 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
       threads: threads for the compiled path (default: all cores); every
         policy but "pooled" with rouge-score's tokenizer scores the pairs with
         ``RougeScorer.score_columns``, which gives the same floats.
+      options: a ``rougekit.ScoringOptions`` holding the options above
+        (all but ``threads``), instead of the keyword arguments; giving both
+        with different values is a ValueError naming them.
 
     Returns a ``CorpusResult``.
     """
-    types = parse_rouge_types(rouge_types)
-    rule = check_sentence_split(sentence_split)
-    _check_options(multi_ref, bootstrap, confidence, seed, aggregation)
-    tok = _tokenizer_of(tokenizer, use_stemmer, lang, stem_stopwords)
+    options = ScoringOptions.of(
+        options, _DEFAULTS, rouge_types=rouge_types, tokenizer=tokenizer,
+        use_stemmer=use_stemmer, lang=lang, stem_stopwords=stem_stopwords,
+        sentence_split=sentence_split, multi_ref=multi_ref, aggregation=aggregation,
+        bootstrap=bootstrap, confidence=confidence, seed=seed)
     if threads is not None:
         thread_count(threads)          # the same checks on every path
-    candidates, references = _texts(candidates, references)
-
-    names = [name for name, _ in types]
-    columns = _item_columns(types, tok, multi_ref, candidates, references, threads, rule)
-    per_item = _item_rows(columns, names)
-    seed_field: Any = seed
-    if aggregation == "bootstrap-median":
-        aggregator = BootstrapAggregator(confidence_interval=confidence, n_samples=bootstrap)
-        for item in per_item:
-            aggregator.add_scores(item)
-        intervals: Optional[Dict[str, AggregateScore]] = aggregator.aggregate()
-        scores = {name: intervals[name].mid for name in names}  # type: ignore[index]
-        seed_field = "numpy-global"
-    else:
-        scores = column_means(columns, names)
-        intervals = corpus_intervals(columns, scores, bootstrap, confidence, seed) \
-            if bootstrap else None
+    candidates, references = check_texts(candidates, references)
+    columns = item_columns(options, candidates, references, threads)
+    scores, intervals, per_item = corpus_scores(options, columns)
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
-                        n_items=len(per_item),
-                        signature=_signature(tok, multi_ref, bootstrap, confidence, seed_field,
-                                             names, rule, aggregation))
-
-
-def _signature(tok, multi_ref, bootstrap, confidence, seed, names, rule="newline",
-               aggregation="mean"):
-    return str(Signature.of_tokenizer(tok, list(names), rule, multi_ref=multi_ref,
-                                      aggregation=aggregation, bootstrap=bootstrap,
-                                      confidence=confidence, seed=seed))
+                        n_items=len(per_item), signature=options.signature())

@@ -43,12 +43,11 @@ import pandas as pd
 
 from rougekit._distributed import (
     Options,
-    check_corpus_options,
     corpus_result,
     summarize,
 )
+from rougekit._pipeline import ScoringOptions
 from rougekit.corpus import CorpusResult
-from rougekit.frames import score_frame as _score_pandas
 
 __all__ = ["score_frame", "score_corpus"]
 
@@ -66,19 +65,21 @@ def score_frame(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
                 lang: Optional[str] = None, stem_stopwords: bool = False,
                 sentence_split: str = "newline", multi_ref: str = "max",
-                threads: Optional[int] = 1) -> Any:
+                threads: Optional[int] = 1,
+                options: Optional[ScoringOptions] = None) -> Any:
     """``ddf`` with the score columns of ``rougekit.score_frame`` added to
     each partition: a lazy dask DataFrame (input columns, then
     ``"{rouge_type}_{measure}"`` as float64). Options (``lang=``,
     ``sentence_split=`` and the others) are ``rougekit.score_frame``'s,
     checked now; the texts when the partitions are computed."""
     _check_frame(ddf)
-    options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
-                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-                              multi_ref=multi_ref, threads=threads, adds_columns=True)
-    meta = _score_pandas(ddf._meta, **options.frame_options())
-    return ddf.map_partitions(_score_partition, options, meta=meta)
+    run = Options.checked(
+        list(ddf.columns), candidate, references, threads, True, options,
+        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+        multi_ref=multi_ref)
+    meta = run.frame(ddf._meta)
+    return ddf.map_partitions(_score_partition, run, meta=meta)
 
 
 def _check_lists_kept(pdf: Any, column: str) -> None:
@@ -110,7 +111,7 @@ def _check_lists_kept(pdf: Any, column: str) -> None:
 
 def _score_partition(pdf: Any, options: Options) -> Any:
     _check_lists_kept(pdf, options.references)
-    return _score_pandas(pdf, **options.frame_options())
+    return options.frame(pdf)
 
 
 def _summarize_partition(pdf: Any, options: Options, keep: bool) -> Any:
@@ -125,20 +126,22 @@ def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                  sentence_split: str = "newline",
                  multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = 1,
-                 per_item: bool = False) -> CorpusResult:
+                 per_item: bool = False,
+                 options: Optional[ScoringOptions] = None) -> CorpusResult:
     """``rougekit.score_corpus`` of the rows of ``ddf``, computed partition
     by partition: the same scores, intervals, number of items and
     signature; ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(ddf)
-    options = Options.checked(list(ddf.columns), rouge_types, candidate, references,
-                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-                              multi_ref=multi_ref, threads=threads, adds_columns=False)
-    check_corpus_options(multi_ref, bootstrap, confidence, seed)
+    run = Options.checked(
+        list(ddf.columns), candidate, references, threads, False, options,
+        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+        multi_ref=multi_ref,
+        bootstrap=bootstrap, confidence=confidence, seed=seed)
     if not isinstance(per_item, bool):
         raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
     keep = bool(bootstrap) or per_item
-    tasks = [dask.delayed(_summarize_partition)(part, options, keep)
+    tasks = [dask.delayed(_summarize_partition)(part, run, keep)
              for part in ddf.to_delayed()]
     summaries = dask.compute(*tasks)
-    return corpus_result(summaries, options, bootstrap, confidence, seed, per_item)
+    return corpus_result(summaries, run, per_item)

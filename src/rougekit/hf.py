@@ -47,7 +47,8 @@ numbers (``rougekit.signature``).
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from rougekit import rouge_scorer, scoring
-from rougekit.signature import Signature
+from rougekit._pipeline import ScoringOptions, scorer_tokenizer
+from rougekit._sentences import check_sentence_split
 
 __all__ = ["compute", "Tokenizer", "DEFAULT_ROUGE_TYPES"]
 
@@ -159,11 +160,10 @@ def compute(predictions: Sequence[str],
                 f"but references[0] is {'a list' if multi_ref else 'a single text'}: "
                 "give every item one reference text, or every item a list")
 
-    scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types,
-                                      use_stemmer=use_stemmer,
-                                      tokenizer=_wrap_tokenizer(tokenizer), lang=lang,
-                                      stem_stopwords=stem_stopwords,
-                                      sentence_split=sentence_split)
+    tok = scorer_tokenizer(_wrap_tokenizer(tokenizer), use_stemmer, lang, stem_stopwords)
+    rule = check_sentence_split(sentence_split)
+    scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types, tokenizer=tok,
+                                      sentence_split=rule)
     # Batch scoring returns, in order, exactly what score / score_multi return
     # item by item (evaluate's loop), only faster.
     if multi_ref:
@@ -184,9 +184,8 @@ def compute(predictions: Sequence[str],
         result = {key: [score[key].fmeasure for score in scores] for key in scores[0]}
     if not return_signature:
         return result
-    signature = Signature.of_tokenizer(
-        scorer._tokenizer, list(result), scorer._sentence_split, multi_ref="max",
-        aggregation="bootstrap-median" if use_aggregator else "none",
-        bootstrap=1000 if use_aggregator else 0, confidence=0.95,
-        seed="numpy-global" if use_aggregator else None)
-    return result, str(signature)
+    options = ScoringOptions(rouge_types=list(result), tokenizer=tok, sentence_split=rule,
+                             aggregation="bootstrap-median" if use_aggregator else "mean",
+                             bootstrap=1000 if use_aggregator else 0)
+    signature = options.signature() if use_aggregator else options.signature(aggregation="none")
+    return result, signature

@@ -46,35 +46,28 @@ line.
 Score(precision=0.8333333333333334, recall=0.8333333333333334, fmeasure=0.8333333333333334)
 """
 import collections
-import queue
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from rougekit import _backend, scoring, tokenizers
-from rougekit._batch import map_chunks
-from rougekit._checks import as_list, thread_count
-from rougekit._core.engine_py import lcs_prf, ngram_prf
-from rougekit._core.tokenizer_py import kept_chars
-from rougekit._counts import lcs_counts, lcs_positions, ngram_counts
-from rougekit._letters import may_lose_letters
-from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
-from rougekit._sentences import (
-    CHECKED_TEXTS,
-    check_sentence_split,
-    looks_like_sentences,
-    split_sentencex,
-    warn_one_sentence,
+from rougekit import _backend, scoring
+from rougekit._checks import as_list
+from rougekit._core.engine_py import ngram_prf
+from rougekit._counts import lcs_positions
+from rougekit._pipeline import (
+    PairScorer,
+    lcs_score,
+    score_of,
+    scorer_tokenizer,
+    summary_lcs_score,
 )
-from rougekit.lang import LangTokenizer
-from rougekit.tokenize import ensure_str
+from rougekit._rouge_types import kind_of
+from rougekit._sentences import check_sentence_split
 
 __all__ = ["RougeScorer", "MEASURES"]
 
 #: The measures of a Score, in order: the suffixes of ``score_columns``'s keys.
 MEASURES = ("precision", "recall", "fmeasure")
-
-_lcs_length_tokens = _backend.lcs.lcs_length_tokens
 
 Text = Union[str, bytes]
 
@@ -94,23 +87,6 @@ def _parse_types(rouge_types):
         return [(name, kind_of(name)) for name in names], None
     except ValueError as exc:
         return None, exc
-
-
-def _nltk_sent_tokenize(text):
-    """nltk's ``sent_tokenize(text)``, or an error that says what to install."""
-    try:
-        import nltk
-    except ImportError:
-        raise ImportError(
-            "split_summaries=True splits sentences with nltk, which is not "
-            "installed: pip install 'rougekit[nltk]', then "
-            "python -m nltk.downloader punkt_tab") from None
-    try:
-        return nltk.sent_tokenize(text)
-    except LookupError:
-        raise LookupError(
-            "split_summaries=True needs nltk's punkt sentence model: "
-            "python -m nltk.downloader punkt_tab") from None
 
 
 class RougeScorer(scoring.BaseScorer):
@@ -136,6 +112,10 @@ class RougeScorer(scoring.BaseScorer):
       sentence_split: (keyword) rougeLsum's sentences: "newline" (default),
         "nltk" (as ``split_summaries=True``) or "sentencex".
 
+    The scoring itself is ``rougekit._pipeline.PairScorer``'s; this class
+    keeps rouge-score's constructor, attributes (``rouge_types``,
+    ``_tokenizer``, ``_split_summaries``), methods and pickles.
+
     >>> scorer = RougeScorer(["rougeL"], use_stemmer=True)
     >>> scorer.score("The quick brown fox", "the quick fox jumps")["rougeL"].fmeasure
     0.75
@@ -146,148 +126,48 @@ class RougeScorer(scoring.BaseScorer):
                  lang: Optional[str] = None, stem_stopwords: bool = False,
                  sentence_split: Optional[str] = None) -> None:
         self.rouge_types = rouge_types
-        self._types, self._type_error = _parse_types(rouge_types)
-        self._sentence_split = check_sentence_split(sentence_split, bool(split_summaries))
-        if lang is not None:
-            if tokenizer:
-                raise ValueError("give lang= or tokenizer=, not both: lang= sets the "
-                                 "tokenizer (XL-Sum's for that language)")
-            tokenizer = LangTokenizer(lang, use_stemmer, stem_stopwords)
-        elif stem_stopwords:
-            raise ValueError("stem_stopwords=True applies only with lang=")
-        if tokenizer:
-            if not callable(getattr(tokenizer, "tokenize", None)):
-                raise TypeError("tokenizer must have a tokenize(text) method; "
-                                f"got {type(tokenizer).__name__}")
-            self._tokenizer = tokenizer
-        else:
-            self._tokenizer = tokenizers.DefaultTokenizer(use_stemmer)
+        types, type_error = _parse_types(rouge_types)
+        rule = check_sentence_split(sentence_split, bool(split_summaries))
+        self._tokenizer = scorer_tokenizer(tokenizer, use_stemmer, lang, stem_stopwords)
         self._split_summaries = split_summaries
-        types = self._types or []
-        # rouge-score skips whole-text tokenization when rougeLsum is alone.
-        self._lsum_only = len(types) == 1 and types[0][1] == ROUGE_LSUM
-        self._has_lsum = any(kind == ROUGE_LSUM for _, kind in types)
-        # Texts left to look at for several sentences on one line.
-        self._lines_to_check = CHECKED_TEXTS if (
-            self._has_lsum and self._sentence_split == "newline") else 0
-        self._setup_engine()
+        self._pairs = PairScorer(types, type_error, self._tokenizer, rule)
 
-    def _setup_engine(self):
-        """The engine scores str pairs with a tokenizer that behaves as the
-        default (compiled, or its pure-Python twin)."""
-        types = self._types or []
-        self._keys = [t for t, _ in types]
-        self._kinds = [k for _, k in types]
-        self._engine = None
-        self._engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
-        stemming = tokenizers.default_stemming(self._tokenizer)
-        # The default tokenizer's "no silent zeros" check (rougekit._letters),
-        # shared with the engines: one warning per scorer.
-        self._letter_check = getattr(self._tokenizer, "_letters", None) \
-            if stemming is not None else None
-        if types and self._sentence_split == "newline" and stemming is not None:
-            self._use_stemmer = stemming
-            self._engine = self._new_engine()
-
-    # Pickling (multiprocessing, for one) carries the settings; the engine
-    # and its caches are rebuilt on the other side.
-    _UNPICKLED = ("_engine", "_engine_pool")
-
+    # Pickles keep the layout of earlier versions (rouge-score's attributes
+    # and the settings they held), so they load in either direction; the
+    # engines and their caches are rebuilt on the other side.
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+        pairs = self._pairs
+        return {"rouge_types": self.rouge_types, "_tokenizer": self._tokenizer,
+                "_split_summaries": self._split_summaries, "_types": pairs.types,
+                "_type_error": pairs.type_error, "_sentence_split": pairs.sentence_split,
+                "_lsum_only": pairs.lsum_only, "_has_lsum": pairs.has_lsum,
+                "_lines_to_check": pairs.lines_to_check}
 
     def __setstate__(self, state):
         # (states pickled before sentence_split existed)
-        state.setdefault("_sentence_split",
-                         "nltk" if state.get("_split_summaries") else "newline")
-        state.setdefault("_lines_to_check", 0)
-        self.__dict__.update(state)
-        self._setup_engine()
-
-    def _new_engine(self):
-        return _backend.engine.Engine(self._kinds, self._use_stemmer, self._keys,
-                                      scoring.Score, self._score_python, self._score_pooled,
-                                      self._letter_check)
-
-    def _engine_from_pool(self):
-        try:
-            return self._engine_pool.get_nowait()
-        except queue.Empty:
-            return self._new_engine()
-
-    def _score_pooled(self, target, prediction):
-        """score() on an engine from the pool: what the scorer's own engine
-        does with a pair while another thread is using it. That happens only
-        when the GIL is disabled (free-threaded CPython); with the GIL, one
-        engine.score call runs start to end without letting other threads in."""
-        engine = self._engine_from_pool()
-        try:
-            return engine.score(target, prediction)
-        finally:
-            self._engine_pool.put(engine)
-
-    def _check_text(self, text, name):
-        if isinstance(self._tokenizer, (tokenizers.DefaultTokenizer, LangTokenizer)) and \
-                not isinstance(text, (str, bytes)):
-            raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
-
-    def _check_lines(self, texts):
-        """The SentenceSplitWarning check (rougekit._sentences), on the first
-        CHECKED_TEXTS texts of this scorer."""
-        for text in texts:
-            if self._lines_to_check <= 0:
-                return
-            self._lines_to_check -= 1
-            if looks_like_sentences(text):
-                self._lines_to_check = 0
-                warn_one_sentence()
-
-    def _sentences(self, text, name):
-        rule = self._sentence_split
-        if rule == "nltk":
-            sents = _nltk_sent_tokenize(text)
-        elif rule == "sentencex":
-            tok = self._tokenizer
-            iso = tok.language.iso if isinstance(tok, LangTokenizer) else "en"
-            sents = split_sentencex(ensure_str(text, name), iso)
-        else:
-            sents = ensure_str(text, name).split("\n")
-        tok = self._tokenizer
-        # XL-Sum tokenizes rougeLsum's sentences without segmenting them.
-        tokenize = tok.sentence_tokens if isinstance(tok, LangTokenizer) else tok.tokenize
-        return [tokenize(s) for s in sents if len(s)]
+        rule = state.get("_sentence_split") or (
+            "nltk" if state.get("_split_summaries") else "newline")
+        self.rouge_types = state["rouge_types"]
+        self._tokenizer = state["_tokenizer"]
+        self._split_summaries = state.get("_split_summaries", False)
+        self._pairs = PairScorer(state["_types"], state.get("_type_error"), self._tokenizer,
+                                 rule)
+        self._pairs.lines_to_check = state.get("_lines_to_check", 0)
 
     def score(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against ``target``: a dict type -> Score."""
-        if self._lines_to_check > 0:
-            self._check_lines((target, prediction))
-        engine = self._engine
+        pairs = self._pairs
+        if pairs.lines_to_check > 0:
+            pairs.check_lines((target, prediction))
+        engine = pairs.engine
         if engine is not None:
-            # str pairs in the engine; anything else comes back to _score_python.
+            # str pairs in the engine; anything else comes back to score_python.
             return engine.score(target, prediction)
-        return self._score_python(target, prediction)
+        return pairs.score_python(target, prediction)
 
     def _score_python(self, target, prediction):
-        if self._type_error is not None:
-            raise ValueError(*self._type_error.args)
-        self._check_text(target, "target")
-        self._check_text(prediction, "prediction")
-        if self._lsum_only:
-            target_tokens = prediction_tokens = None
-        else:
-            target_tokens = self._tokenizer.tokenize(target)
-            prediction_tokens = self._tokenizer.tokenize(prediction)
-        result = {}
-        for rouge_type, kind in self._types:
-            if kind == ROUGE_L:
-                result[rouge_type] = _score_lcs(target_tokens, prediction_tokens)
-            elif kind == ROUGE_LSUM:
-                result[rouge_type] = _summary_level_lcs(
-                    self._sentences(target, "target"),
-                    self._sentences(prediction, "prediction"))
-            else:
-                result[rouge_type] = _score_ngram_tokens(target_tokens, prediction_tokens, kind)
-        return result
+        """A pair through the token stages, never the engine."""
+        return self._pairs.score_python(target, prediction)
 
     def score_multi(self, targets: Sequence[Text], prediction: Text
                     ) -> Dict[str, scoring.Score]:
@@ -295,9 +175,10 @@ class RougeScorer(scoring.BaseScorer):
         the score of the first target with the highest F-measure."""
         targets = _as_list(targets, "targets")
         score_dicts = [self.score(t, prediction) for t in targets]
-        if not score_dicts and self._types:
+        types = self._pairs.types
+        if not score_dicts and types:
             raise ValueError("targets must contain at least one text")
-        return _first_best(score_dicts, self._types or [])
+        return _first_best(score_dicts, types or [])
 
     def score_batch(self, targets: Sequence[Text], predictions: Sequence[Text],
                     threads: Optional[int] = None) -> List[Dict[str, scoring.Score]]:
@@ -313,40 +194,11 @@ class RougeScorer(scoring.BaseScorer):
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a", "c"])[1]
         {'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
         """
-        targets = _as_list(targets, "targets")
-        predictions = _as_list(predictions, "predictions")
-        if len(targets) != len(predictions):
-            raise ValueError(f"targets and predictions differ in length: "
-                             f"{len(targets)} and {len(predictions)}")
-        threads = thread_count(threads)
-        if self._type_error is not None and targets:
-            raise ValueError(*self._type_error.args)
-        if self._lines_to_check > 0:
-            self._check_lines(t for pair in zip(targets, predictions) for t in pair)
-        if self._engine is None:
+        if self._pairs.engine is None:
+            targets, predictions, _ = self._pairs.check_pairs(targets, predictions, threads)
+            self._pairs.check_lines(t for pair in zip(targets, predictions) for t in pair)
             return [self.score(t, p) for t, p in zip(targets, predictions)]
-
-        check = self._letter_check
-        suspicious: Dict[int, List[int]] = {}  # chunk start -> positions
-
-        def run(lo, hi, cancel):
-            # Pairs that are not both str come back to _score_python.
-            engine = self._engine_from_pool()
-            sus = None if check is None or check.done else suspicious.setdefault(lo, [])
-            try:
-                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel, sus)
-            finally:
-                self._engine_pool.put(engine)
-
-        scores = [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
-        if check is not None:
-            # here, in order, rather than in the worker threads
-            for lo in sorted(suspicious):
-                for k in suspicious[lo]:
-                    text = (targets if k % 2 == 0 else predictions)[lo + k // 2]
-                    if not check(text):
-                        return scores
-        return scores
+        return self._pairs.score_batch(targets, predictions, threads)
 
     def score_columns(self, targets: Sequence[Text], predictions: Sequence[Text],
                       threads: Optional[int] = None) -> Dict[str, np.ndarray]:
@@ -375,62 +227,10 @@ class RougeScorer(scoring.BaseScorer):
         >>> columns["rouge1_recall"].tolist()
         [0.5, 1.0]
         """
-        matrix = self._score_matrix(targets, predictions, threads)
+        matrix = self._pairs.score_matrix(targets, predictions, threads)
         return {f"{_type_name(rouge_type)}_{measure}": matrix[3 * k + j]
-                for k, (rouge_type, _) in enumerate(self._types or [])
+                for k, (rouge_type, _) in enumerate(self._pairs.types or [])
                 for j, measure in enumerate(MEASURES)}
-
-    def _score_matrix(self, targets, predictions, threads):
-        """score_columns's array of shape (3 * types, pairs), before it is
-        split into named rows."""
-        targets = _as_list(targets, "targets")
-        predictions = _as_list(predictions, "predictions")
-        if len(targets) != len(predictions):
-            raise ValueError(f"targets and predictions differ in length: "
-                             f"{len(targets)} and {len(predictions)}")
-        threads = thread_count(threads)
-        if self._type_error is not None:
-            raise ValueError(*self._type_error.args)
-        types = self._types or []
-        out = np.zeros((3 * len(types), len(targets)))
-        if self._engine is None:
-            for i, (target, prediction) in enumerate(zip(targets, predictions)):
-                scores = self.score(target, prediction)
-                for k, (rouge_type, _) in enumerate(types):
-                    out[3 * k:3 * k + 3, i] = scores[rouge_type]
-        else:
-            if self._lines_to_check > 0:
-                self._check_lines(t for pair in zip(targets, predictions) for t in pair)
-
-            def run(lo, hi, cancel):
-                engine = self._engine_from_pool()
-                try:
-                    engine.score_into(targets, predictions, lo, hi, out, cancel)
-                finally:
-                    self._engine_pool.put(engine)
-
-            map_chunks(len(targets), threads, run)
-            self._check_letters_of(targets, predictions)
-        return out
-
-    def _check_letters_of(self, targets, predictions):
-        """The "no silent zeros" check (rougekit._letters) of texts the
-        engine scored without it (score_into), in order, until it warns:
-        one isascii() per ASCII text."""
-        check = self._letter_check
-        if check is None or check.done:
-            return
-        try:
-            # The common case, all ASCII, at C speed (map over str.isascii).
-            if all(map(str.isascii, targets)) and all(map(str.isascii, predictions)):
-                return
-        except TypeError:  # a text that is not a str: the loop below skips it
-            pass
-        for pair in zip(targets, predictions):
-            for text in pair:
-                if type(text) is str and not text.isascii() and \
-                        may_lose_letters(text, kept_chars(text)) and not check(text):
-                    return
 
     def score_multi_batch(self, targets_list: Sequence[Sequence[Text]],
                           predictions: Sequence[Text], threads: Optional[int] = None
@@ -452,7 +252,7 @@ class RougeScorer(scoring.BaseScorer):
         flat = self.score_batch(flat_t, flat_p, threads=threads)
         out, k = [], 0
         for g in groups:
-            out.append(_first_best(flat[k:k + len(g)], self._types or []))
+            out.append(_first_best(flat[k:k + len(g)], self._pairs.types or []))
             k += len(g)
         return out
 
@@ -483,18 +283,6 @@ def _as_list(x, name):
     return as_list(x, name, "a list of texts")
 
 
-def _score(prf):
-    # tuple.__new__ is what Score(precision=..., ...) does, without parsing
-    # the arguments: these helpers are called once per pair in hot loops.
-    return tuple.__new__(scoring.Score, prf)
-
-
-def _score_ngram_tokens(target_tokens, prediction_tokens, n):
-    """rougeN of two token lists (what ``_score_ngrams`` of their
-    ``_create_ngrams`` gives), without building the n-gram Counters."""
-    return _score(ngram_prf(*ngram_counts(target_tokens, prediction_tokens, n)))
-
-
 # --- rouge-score 0.1.2's module-level helpers, same names and results ---------
 
 def _create_ngrams(tokens, n):
@@ -522,7 +310,7 @@ def _score_ngrams(target_ngrams, prediction_ngrams):
         for ngram in target_ngrams:
             hits += min(target_ngrams[ngram], prediction_ngrams[ngram])
         counts = hits, sum(target_ngrams.values()), sum(prediction_ngrams.values())
-    return _score(ngram_prf(*counts))
+    return score_of(ngram_prf(*counts))
 
 
 def _score_lcs(target_tokens, prediction_tokens):
@@ -531,13 +319,7 @@ def _score_lcs(target_tokens, prediction_tokens):
     >>> _score_lcs(["a", "b", "c"], ["a", "c"])
     Score(precision=1.0, recall=0.6666666666666666, fmeasure=0.8)
     """
-    if not target_tokens or not prediction_tokens:
-        return _score((0, 0, 0))
-    try:
-        lcs = _lcs_length_tokens(target_tokens, prediction_tokens)
-    except TypeError:  # unhashable tokens
-        lcs = lcs_counts(target_tokens, prediction_tokens)[0]
-    return _score(lcs_prf(lcs, len(target_tokens), len(prediction_tokens)))
+    return lcs_score(target_tokens, prediction_tokens)
 
 
 def _lcs_table(ref, can):
@@ -616,12 +398,4 @@ def _summary_level_lcs(ref_sent, can_sent):
     >>> _summary_level_lcs([["a", "b"], ["c"]], [["a", "b", "c"]])
     Score(precision=1.0, recall=1.0, fmeasure=1.0)
     """
-    if not ref_sent or not can_sent:
-        return _score((0, 0, 0))
-    m = sum(map(len, ref_sent))
-    n = sum(map(len, can_sent))
-    if not m or not n:
-        return _score((0, 0, 0))
-    # Tokens are counted by value, so unhashable ones raise TypeError, as
-    # rouge-score's Counter does.
-    return _score(lcs_prf(_backend.lcs.summary_lcs_hits_tokens(ref_sent, can_sent), m, n))
+    return summary_lcs_score(ref_sent, can_sent)

@@ -37,13 +37,12 @@ import numpy as np
 from rougekit._distributed import (
     Options,
     Summary,
-    check_corpus_options,
     corpus_result,
     summarize,
 )
+from rougekit._pipeline import ScoringOptions
 from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
-from rougekit.frames import score_frame as _score_table
 
 __all__ = ["score_frame", "score_corpus"]
 
@@ -82,7 +81,8 @@ def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
                 lang: Optional[str] = None, stem_stopwords: bool = False,
                 sentence_split: str = "newline", multi_ref: str = "max",
-                threads: Optional[int] = 1) -> Any:
+                threads: Optional[int] = 1,
+                options: Optional[ScoringOptions] = None) -> Any:
     """``sdf`` with the score columns of ``rougekit.score_frame`` added: a
     Spark DataFrame (input columns, then ``"{rouge_type}_{measure}"`` as
     doubles). Options (``lang=``,
@@ -90,18 +90,19 @@ def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
     checked now; the texts when it is computed."""
     from pyspark.sql.types import DoubleType, StructField, StructType
     _check_frame(sdf)
-    options = Options.checked(sdf.columns, rouge_types, candidate, references,
-                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-                              multi_ref=multi_ref, threads=threads, adds_columns=True)
+    run = Options.checked(
+        sdf.columns, candidate, references, threads, True, options,
+        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+        multi_ref=multi_ref)
     schema = StructType(list(sdf.schema.fields)
                         + [StructField(name, DoubleType(), True)
-                           for name in options.column_names()])
+                           for name in run.column_names()])
 
     def score_batches(batches: Iterator[Any]) -> Iterator[Any]:
         for number, batch in enumerate(batches):
             with _where(number):
-                scored = _score_table(batch, **options.frame_options())
+                scored = run.frame(batch)
             yield scored
 
     return sdf.mapInArrow(score_batches, schema)
@@ -114,16 +115,18 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
                  sentence_split: str = "newline",
                  multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = 1,
-                 per_item: bool = False) -> CorpusResult:
+                 per_item: bool = False,
+                 options: Optional[ScoringOptions] = None) -> CorpusResult:
     """``rougekit.score_corpus`` of the rows of ``sdf``, computed on the
     executors: the same scores, intervals, number of items and signature;
     ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(sdf)
-    options = Options.checked(sdf.columns, rouge_types, candidate, references,
-                              tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-                              stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-                              multi_ref=multi_ref, threads=threads, adds_columns=False)
-    check_corpus_options(multi_ref, bootstrap, confidence, seed)
+    run = Options.checked(
+        sdf.columns, candidate, references, threads, False, options,
+        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
+        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
+        multi_ref=multi_ref,
+        bootstrap=bootstrap, confidence=confidence, seed=seed)
     if not isinstance(per_item, bool):
         raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
     keep = bool(bootstrap) or per_item
@@ -133,7 +136,7 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
         partition = _partition()
         for number, batch in enumerate(batches):
             with _where(number):
-                summary = summarize(batch, options, keep)
+                summary = summarize(batch, run, keep)
             items = summary.items.tobytes() if summary.items is not None else None
             yield pa.RecordBatch.from_pydict({
                 "partition": [partition], "batch": [number], "n_items": [summary.n_items],
@@ -142,10 +145,10 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
 
     rows = sdf.mapInArrow(summarize_batches, _SUMMARY_SCHEMA).collect()
     rows.sort(key=lambda row: (row["partition"], row["batch"]))
-    width = 3 * len(options.rouge_types)
+    width = 3 * len(run.rouge_types)
     summaries = [Summary(row["n_items"],
                          MeanAggregator.from_dict(json.loads(row["aggregator"])),
                          None if row["items"] is None else
                          np.frombuffer(row["items"], dtype=np.float64).reshape(width, -1))
                  for row in rows]
-    return corpus_result(summaries, options, bootstrap, confidence, seed, per_item)
+    return corpus_result(summaries, run, per_item)

@@ -25,7 +25,13 @@ import sys
 from typing import Hashable, Iterable, Optional
 
 from rougekit._checks import as_list, check_int, check_real
-from rougekit._counts import lcs_counts, ngram_counts, rouge155_pair_counts, summary_lcs_counts
+from rougekit._counts import (
+    counts_score,
+    lcs_counts,
+    ngram_counts,
+    rouge155_pair_counts,
+    summary_lcs_counts,
+)
 from rougekit.scoring import Score, fmeasure
 
 __all__ = ["rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
@@ -46,19 +52,6 @@ def _sentences(seq, name):
     return [_tokens(s, f"{name}[{i}]") for i, s in enumerate(sents)]
 
 
-def _score(hits, candidate_total, reference_total):
-    """Score from counts: zeros when either total is 0.
-
-    Where both totals are positive this is rouge-score's arithmetic
-    (hits / total, then ``fmeasure``), so its floats are reproduced exactly.
-    """
-    if not candidate_total or not reference_total:
-        return Score(0.0, 0.0, 0.0)
-    precision = hits / candidate_total
-    recall = hits / reference_total
-    return Score(precision, recall, fmeasure(precision, recall))
-
-
 def _check_n(n):
     return check_int("n", n, minimum=1)
 
@@ -74,7 +67,7 @@ def rouge_n(candidate: Iterable[Hashable], reference: Iterable[Hashable], n: int
     candidate = _tokens(candidate, "candidate")
     reference = _tokens(reference, "reference")
     hits, ref_total, cand_total = ngram_counts(reference, candidate, n)
-    return _score(hits, cand_total, ref_total)
+    return counts_score(hits, cand_total, ref_total)
 
 
 def rouge1(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Score:
@@ -96,7 +89,7 @@ def rouge_l(candidate: Iterable[Hashable], reference: Iterable[Hashable]) -> Sco
     candidate = _tokens(candidate, "candidate")
     reference = _tokens(reference, "reference")
     hits, ref_total, cand_total = lcs_counts(reference, candidate)
-    return _score(hits, cand_total, ref_total)
+    return counts_score(hits, cand_total, ref_total)
 
 
 def rouge_w(candidate: Iterable[Hashable], reference: Iterable[Hashable],
@@ -162,7 +155,7 @@ def rouge_s(candidate: Iterable[Hashable], reference: Iterable[Hashable],
         hash(t)      # grams are counted by value, as in rouge_n
     hits, ref_total, cand_total = rouge155_pair_counts(
         "S", ref, cand, skip_distance=distance, skip_unigrams=unigrams)
-    return _score(hits, cand_total, ref_total)
+    return counts_score(hits, cand_total, ref_total)
 
 
 def _best_match_hits(candidate_sentences, reference_sentences):
@@ -213,7 +206,7 @@ def rouge_lsum(candidate_sentences: Iterable[Iterable[Hashable]],
         ref_total = sum(map(len, refs))
         cand_total = sum(map(len, cands))
         hits = min(_best_match_hits(cands, refs), ref_total)
-    return _score(hits, cand_total, ref_total)
+    return counts_score(hits, cand_total, ref_total)
 
 
 def overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:

@@ -76,3 +76,14 @@ def default_stemming(tokenizer: object) -> Optional[bool]:
     if stemmer is None:
         return False
     return True if type(stemmer) is _backend.porter.StemCache else None
+
+
+def letter_check(tokenizer: object) -> Optional[LetterCheck]:
+    """The "no silent zeros" check (``rougekit._letters``) of a default
+    tokenizer, which the engines share so that a scorer warns once; None for
+    a tokenizer without one (or one unpickled from a state before it existed).
+
+    >>> letter_check(DefaultTokenizer()) is not None, letter_check(object())
+    (True, None)
+    """
+    return getattr(tokenizer, "_letters", None)

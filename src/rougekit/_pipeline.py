@@ -1,0 +1,686 @@
+"""The scoring pipeline that every front-end of rougekit runs.
+
+``RougeScorer`` (the drop-in), ``score_corpus``, ``score_frame``,
+``rougekit.dask``, ``rougekit.spark``, ``compute`` and the command line are
+thin: each turns its arguments into a checked ``ScoringOptions`` and hands
+the texts to the stages here, in order:
+
+1. **options**: ``ScoringOptions``, frozen and checked once, holds every
+   option that changes a number; the signature is derived from it
+   (``ScoringOptions.signature``) and read back into it
+   (``ScoringOptions.from_signature``). A new option is added here.
+2. **tokenizer**: ``resolve_tokenizer`` (names, objects, ``lang=``) and
+   ``scorer_tokenizer`` (``RougeScorer``'s rules); the rule "lang= or
+   tokenizer=, not both" lives in ``check_lang``.
+3. **pairs**: ``PairScorer`` tokenizes (and stems) each text, splits
+   rougeLsum's sentences, counts n-grams, the LCS and the union LCS, and
+   gives P/R/F per pair: through the engine (``rougekit._backend.engine``,
+   every rouge type from one call, on all cores) for tokenizers that behave
+   as rouge-score's, through the token stages (``tokens``, ``sentences``,
+   ``rougekit._counts``) for any other.
+4. **items**: ``item_columns`` scores each item against its references and
+   combines them with a multi-reference policy (``rougekit._multi_ref``),
+   into columns of shape (3 * types, items); ``item_rows`` turns the columns
+   into ``CorpusResult.per_item``.
+5. **corpus**: ``corpus_scores`` averages the items (or takes rouge-score's
+   bootstrap medians) and adds the confidence intervals.
+
+>>> options = ScoringOptions(rouge_types=["rouge1", "rougeL"], use_stemmer=True)
+>>> options.rouge_types, options.names
+(('rouge1', 'rougeL'), ['rouge1', 'rougeL'])
+>>> item_columns(options, ["the cats sat"], [["the cat sat", "a dog"]]).tolist()
+[[1.0], [1.0], [1.0], [1.0], [1.0], [1.0]]
+>>> options.signature()  # doctest: +ELLIPSIS
+'rougekit:...|types:rouge1,rougeL|tok:rouge-score|lang:none|stem:porter|stop:none|split:newline|multi:max|agg:mean|boot:none'
+>>> ScoringOptions.from_signature(options.signature()) == options
+True
+"""
+import dataclasses
+import queue
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from rougekit import _backend, tokenizers
+from rougekit._batch import map_chunks
+from rougekit._bootstrap import corpus_intervals
+from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
+from rougekit._core.engine_py import lcs_prf, ngram_prf
+from rougekit._core.tokenizer_py import kept_chars
+from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
+from rougekit._letters import may_lose_letters
+from rougekit._multi_ref import (
+    MULTI_REF_POLICIES,
+    column_means,
+    combine_columns,
+    combine_counts,
+)
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
+from rougekit._sentences import (
+    CHECKED_TEXTS,
+    check_sentence_split,
+    looks_like_sentences,
+    split_sentencex,
+    warn_one_sentence,
+)
+from rougekit.lang import LangTokenizer
+from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
+from rougekit.signature import Signature, parse_signature
+from rougekit.tokenize import ensure_str
+from rougekit.word_tokenizers import get_tokenizer
+
+__all__ = ["ScoringOptions", "PairScorer", "check_lang", "resolve_tokenizer",
+           "scorer_tokenizer", "check_texts", "item_columns", "item_rows", "corpus_scores",
+           "score_of", "ngram_score", "lcs_score", "summary_lcs_score"]
+
+#: What ``score_corpus`` can do with the per-item scores.
+CORPUS_AGGREGATIONS = ("mean", "bootstrap-median")
+
+
+# --- 1. options -------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class ScoringOptions:
+    """Every option that changes a ROUGE number, checked when built.
+
+    Fields (the keyword arguments of ``score_corpus``, whose docstring says
+    what each does): ``rouge_types`` (kept as a tuple), ``tokenizer`` (a name
+    of ``rougekit.word_tokenizers`` or an object with ``tokenize``),
+    ``use_stemmer``, ``lang``, ``stem_stopwords``, ``sentence_split``,
+    ``multi_ref``, ``aggregation`` ("mean" or "bootstrap-median"),
+    ``bootstrap``, ``confidence``, ``seed``.
+    ``threads`` is not here: it changes the speed, never a number.
+
+    Every public function that scores takes ``options=ScoringOptions(...)``
+    beside its keyword arguments. Instances are immutable, hashable,
+    picklable (the resolved tokenizer is rebuilt after unpickling) and
+    compare by their fields; ``dataclasses.replace`` gives a changed copy,
+    checked again.
+
+    >>> ScoringOptions(multi_ref="pooled").multi_ref
+    'pooled'
+    >>> ScoringOptions(lang="english", tokenizer="whitespace")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: give lang= or tokenizer=, not both: ...
+    """
+
+    rouge_types: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
+    tokenizer: Any = "rouge-score"
+    use_stemmer: bool = False
+    lang: Optional[str] = None
+    stem_stopwords: bool = False
+    sentence_split: str = "newline"
+    multi_ref: str = "max"
+    aggregation: str = "mean"
+    bootstrap: int = 0
+    confidence: float = 0.95
+    seed: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        types = parse_rouge_types(self.rouge_types)
+        object.__setattr__(self, "rouge_types", tuple(name for name, _ in types))
+        object.__setattr__(self, "sentence_split", check_sentence_split(self.sentence_split))
+        check_corpus_options(self.multi_ref, self.bootstrap, self.confidence, self.seed,
+                             self.aggregation)
+        object.__setattr__(self, "_types", types)
+        object.__setattr__(self, "_tokenizer", resolve_tokenizer(
+            self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords))
+
+    # The resolved tokenizer is not pickled: it is rebuilt from the fields.
+    def __getstate__(self) -> Dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
+    @classmethod
+    def from_signature(cls, signature: str) -> "ScoringOptions":
+        """The options a signature line records (``rougekit.signature``)."""
+        return cls(**parse_signature(signature))
+
+    @classmethod
+    def of(cls, options: Optional["ScoringOptions"], defaults: Dict[str, Any],
+           **given: Any) -> "ScoringOptions":
+        """A front-end's options: ``options`` when given (then each keyword
+        argument of ``given`` must be at its default in ``defaults`` or equal
+        to the option's value, else a ValueError names it), else the options
+        the keywords give."""
+        if options is None:
+            return cls(**given)
+        if not isinstance(options, ScoringOptions):
+            raise TypeError("options must be a rougekit.ScoringOptions, not "
+                            f"{type(options).__name__}")
+        clash = [name for name, value in given.items()
+                 if not _same(value, defaults.get(name, _MISSING))
+                 and not _same(value, getattr(options, name, _MISSING))]
+        if clash:
+            raise ValueError("give options= or the keyword arguments it holds, not both: "
+                             + ", ".join(clash))
+        return options
+
+    @property
+    def names(self) -> List[str]:
+        """The rouge type names, as a list."""
+        return list(self.rouge_types)
+
+    @property
+    def types(self) -> List[Tuple[str, int]]:
+        """``[(rouge_type, kind)]``: kind n >= 1 for rougeN, ``ROUGE_L`` or
+        ``ROUGE_LSUM`` (``rougekit._rouge_types``)."""
+        return list(self._types)  # type: ignore[attr-defined]
+
+    @property
+    def tokenizer_object(self) -> Any:
+        """The tokenizer the options resolve to (an object with ``tokenize``)."""
+        return self._tokenizer  # type: ignore[attr-defined]
+
+    def pair_scorer(self) -> "PairScorer":
+        """A new ``PairScorer`` for these options."""
+        return PairScorer(self.types, None, self.tokenizer_object, self.sentence_split)
+
+    def signature(self, **fields: Any) -> str:
+        """The signature line of numbers scored with these options
+        (``rougekit.signature``); ``fields`` override ``Signature`` fields
+        the options do not decide (``aggregation="none"`` for per-item
+        scores, ``extra``).
+
+        >>> ScoringOptions(rouge_types=["rouge1"]).signature(aggregation="none")[-28:]
+        'multi:max|agg:none|boot:none'
+        """
+        seed = "numpy-global" if self.aggregation == "bootstrap-median" else self.seed
+        described: Dict[str, Any] = dict(
+            multi_ref=self.multi_ref, aggregation=self.aggregation, bootstrap=self.bootstrap,
+            confidence=self.confidence, seed=seed)
+        described.update(fields)
+        return str(Signature.of_tokenizer(self.tokenizer_object, self.names,
+                                          self.sentence_split, **described))
+
+
+_MISSING = object()
+
+
+def _same(value: Any, default: Any) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default) or (isinstance(value, (list, tuple))
+                                          and isinstance(default, (list, tuple))
+                                          and tuple(value) == tuple(default))
+    except Exception:
+        return False
+
+
+def check_corpus_options(multi_ref: Any, bootstrap: Any, confidence: Any, seed: Any,
+                         aggregation: Any = "mean",
+                         aggregations: Sequence[str] = CORPUS_AGGREGATIONS) -> None:
+    """The checks of the multi-reference and aggregation options."""
+    if not isinstance(multi_ref, str):
+        raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
+    if multi_ref not in MULTI_REF_POLICIES:
+        raise ValueError(f"unknown multi_ref policy {multi_ref!r}; valid: "
+                         + ", ".join(MULTI_REF_POLICIES))
+    check_int("bootstrap", bootstrap, minimum=0)
+    check_real("confidence", confidence, 0, 1)
+    check_seed("seed", seed)
+    if not isinstance(aggregation, str) or aggregation not in aggregations:
+        raise ValueError(f"unknown aggregation {aggregation!r}; valid: "
+                         + ", ".join(aggregations))
+    if aggregation == "bootstrap-median":
+        if not bootstrap:
+            raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
+                             "(rouge-score's BootstrapAggregator draws 1000)")
+        if seed is not None:
+            raise ValueError("aggregation='bootstrap-median' draws from numpy's global "
+                             "random state, as rouge-score does: seed it with "
+                             "numpy.random.seed, not seed=")
+
+
+# --- 2. the tokenizer ----------------------------------------------------------------
+
+def check_lang(tokenizer_given: bool, lang: Optional[str], stem_stopwords: bool) -> None:
+    """The rules of ``lang=``: not with a tokenizer; ``stem_stopwords`` only with it."""
+    if lang is not None:
+        if tokenizer_given:
+            raise ValueError("give lang= or tokenizer=, not both: lang= sets the tokenizer "
+                             "(XL-Sum's for that language)")
+    elif stem_stopwords:
+        raise ValueError("stem_stopwords=True applies only with lang=")
+
+
+def resolve_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
+                      stem_stopwords: bool) -> Any:
+    """The tokenizer object of ``score_corpus``'s options: XL-Sum's for
+    ``lang``, else a name of ``rougekit.word_tokenizers`` or an object with
+    ``tokenize`` (``use_stemmer`` only with rouge-score's)."""
+    check_lang(not (isinstance(tokenizer, str) and tokenizer == "rouge-score"), lang,
+               stem_stopwords)
+    if lang is not None:
+        return LangTokenizer(lang, use_stemmer, stem_stopwords)
+    return get_tokenizer(tokenizer, use_stemmer=use_stemmer)
+
+
+def scorer_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
+                     stem_stopwords: bool) -> Any:
+    """The tokenizer object of ``RougeScorer``'s arguments, by rouge-score's
+    rules: an object with ``tokenize`` when given (``use_stemmer`` is then
+    ignored), else the default tokenizer; XL-Sum's for ``lang``."""
+    check_lang(bool(tokenizer), lang, stem_stopwords)
+    if lang is not None:
+        return LangTokenizer(lang, use_stemmer, stem_stopwords)
+    if tokenizer:
+        if not callable(getattr(tokenizer, "tokenize", None)):
+            raise TypeError("tokenizer must have a tokenize(text) method; "
+                            f"got {type(tokenizer).__name__}")
+        return tokenizer
+    return tokenizers.DefaultTokenizer(use_stemmer)
+
+
+# --- 3. pairs: tokens, counts, P/R/F ---------------------------------------------------
+
+def score_of(prf: Iterable[Any]) -> Score:
+    """A ``Score`` of (precision, recall, fmeasure), built without parsing
+    arguments (``tuple.__new__``, what ``Score(...)`` ends in): these are
+    called once per pair in hot loops."""
+    return tuple.__new__(Score, prf)
+
+
+def ngram_score(target_tokens: Sequence[Any], prediction_tokens: Sequence[Any],
+                n: int) -> Score:
+    """rougeN of two token lists, as rouge-score's ``_score_ngrams`` of their
+    ``_create_ngrams`` (without building the Counters)."""
+    return score_of(ngram_prf(*ngram_counts(target_tokens, prediction_tokens, n)))
+
+
+def lcs_score(target_tokens: Sequence[Any], prediction_tokens: Sequence[Any]) -> Score:
+    """rougeL of two token lists (the int zeros when either is empty)."""
+    if not target_tokens or not prediction_tokens:
+        return score_of((0, 0, 0))
+    try:
+        lcs = _backend.lcs.lcs_length_tokens(target_tokens, prediction_tokens)
+    except TypeError:  # unhashable tokens
+        lcs = lcs_counts(target_tokens, prediction_tokens)[0]
+    return score_of(lcs_prf(lcs, len(target_tokens), len(prediction_tokens)))
+
+
+def summary_lcs_score(ref_sent: Sequence[Sequence[Any]],
+                      can_sent: Sequence[Sequence[Any]]) -> Score:
+    """rougeLsum of two lists of tokenized sentences: the summary-level union
+    LCS, each token counted at most as often as it occurs on both sides (int
+    zeros when either side has no tokens)."""
+    if not ref_sent or not can_sent:
+        return score_of((0, 0, 0))
+    m = sum(map(len, ref_sent))
+    n = sum(map(len, can_sent))
+    if not m or not n:
+        return score_of((0, 0, 0))
+    # Tokens are counted by value, so unhashable ones raise TypeError, as
+    # rouge-score's Counter does.
+    return score_of(lcs_prf(_backend.lcs.summary_lcs_hits_tokens(ref_sent, can_sent), m, n))
+
+
+def _nltk_sent_tokenize(text: str) -> List[str]:
+    """nltk's ``sent_tokenize(text)``, or an error that says what to install."""
+    try:
+        import nltk
+    except ImportError:
+        raise ImportError(
+            "split_summaries=True splits sentences with nltk, which is not "
+            "installed: pip install 'rougekit[nltk]', then "
+            "python -m nltk.downloader punkt_tab") from None
+    try:
+        return nltk.sent_tokenize(text)
+    except LookupError:
+        raise LookupError(
+            "split_summaries=True needs nltk's punkt sentence model: "
+            "python -m nltk.downloader punkt_tab") from None
+
+
+class PairScorer:
+    """Scores (target, prediction) pairs: the stages from text to ``Score``.
+
+    Built from parsed rouge types (``type_error``: the ValueError to raise
+    when a score is computed, rouge-score's deferred check of unknown names),
+    a tokenizer object and a sentence-split rule. With a tokenizer that
+    behaves as rouge-score's default and newline sentences, the engine
+    (``rougekit._backend.engine``) scores str pairs whole; anything else takes
+    the token stages (``tokens``, ``sentences``, the counts). Thread-safe:
+    worker threads take engines from a pool.
+    """
+
+    def __init__(self, types: Optional[List[Tuple[Any, int]]],
+                 type_error: Optional[ValueError], tokenizer: Any,
+                 sentence_split: str) -> None:
+        self.types = types
+        self.type_error = type_error
+        self.tokenizer = tokenizer
+        self.sentence_split = sentence_split
+        kinds = types or []
+        # rouge-score skips whole-text tokenization when rougeLsum is alone.
+        self.lsum_only = len(kinds) == 1 and kinds[0][1] == ROUGE_LSUM
+        self.has_lsum = any(kind == ROUGE_LSUM for _, kind in kinds)
+        # Texts left to look at for several sentences on one line.
+        self.lines_to_check = CHECKED_TEXTS if (
+            self.has_lsum and sentence_split == "newline") else 0
+        self.keys = [t for t, _ in kinds]
+        self.kinds = [k for _, k in kinds]
+        self.engine: Any = None
+        self.engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        stemming = tokenizers.default_stemming(tokenizer)
+        # The default tokenizer's "no silent zeros" check (rougekit._letters),
+        # shared with the engines: one warning per scorer.
+        self.letter_check = tokenizers.letter_check(tokenizer) \
+            if stemming is not None else None
+        self.use_stemmer = stemming
+        if kinds and sentence_split == "newline" and stemming is not None:
+            self.engine = self.new_engine()
+
+    def new_engine(self) -> Any:
+        return _backend.engine.Engine(self.kinds, self.use_stemmer, self.keys, Score,
+                                      self.score_python, self.score_pooled,
+                                      self.letter_check)
+
+    def engine_from_pool(self) -> Any:
+        try:
+            return self.engine_pool.get_nowait()
+        except queue.Empty:
+            return self.new_engine()
+
+    def score_pooled(self, target: Any, prediction: Any) -> Dict[Any, Score]:
+        """score() on an engine from the pool: what the scorer's own engine
+        does with a pair while another thread is using it. That happens only
+        when the GIL is disabled (free-threaded CPython); with the GIL, one
+        engine.score call runs start to end without letting other threads in."""
+        engine = self.engine_from_pool()
+        try:
+            return engine.score(target, prediction)
+        finally:
+            self.engine_pool.put(engine)
+
+    # -- the token stages
+
+    def check_text(self, text: Any, name: str) -> None:
+        if isinstance(self.tokenizer, (tokenizers.DefaultTokenizer, LangTokenizer)) and \
+                not isinstance(text, (str, bytes)):
+            raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
+
+    def check_lines(self, texts: Iterable[Any]) -> None:
+        """The SentenceSplitWarning check (rougekit._sentences), on the first
+        CHECKED_TEXTS texts of this scorer."""
+        for text in texts:
+            if self.lines_to_check <= 0:
+                return
+            self.lines_to_check -= 1
+            if looks_like_sentences(text):
+                self.lines_to_check = 0
+                warn_one_sentence()
+
+    def tokens(self, text: Any) -> List[Any]:
+        """The tokens of a text (tokenized, and stemmed when the tokenizer stems)."""
+        return self.tokenizer.tokenize(text)
+
+    def sentences(self, text: Any, name: str) -> List[List[Any]]:
+        """rougeLsum's sentences of a text, each a token list; empty ones dropped."""
+        rule = self.sentence_split
+        if rule == "nltk":
+            sents = _nltk_sent_tokenize(text)
+        elif rule == "sentencex":
+            tok = self.tokenizer
+            iso = tok.language.iso if isinstance(tok, LangTokenizer) else "en"
+            sents = split_sentencex(ensure_str(text, name), iso)
+        else:
+            sents = ensure_str(text, name).split("\n")
+        tok = self.tokenizer
+        # XL-Sum tokenizes rougeLsum's sentences without segmenting them.
+        tokenize = tok.sentence_tokens if isinstance(tok, LangTokenizer) else tok.tokenize
+        return [tokenize(s) for s in sents if len(s)]
+
+    # -- whole pairs
+
+    def score(self, target: Any, prediction: Any) -> Dict[Any, Score]:
+        if self.lines_to_check > 0:
+            self.check_lines((target, prediction))
+        engine = self.engine
+        if engine is not None:
+            # str pairs in the engine; anything else comes back to score_python.
+            return engine.score(target, prediction)
+        return self.score_python(target, prediction)
+
+    def score_python(self, target: Any, prediction: Any) -> Dict[Any, Score]:
+        """A pair through the token stages (what the engine computes for str)."""
+        if self.type_error is not None:
+            raise ValueError(*self.type_error.args)
+        self.check_text(target, "target")
+        self.check_text(prediction, "prediction")
+        if self.lsum_only:
+            target_tokens = prediction_tokens = None
+        else:
+            target_tokens = self.tokens(target)
+            prediction_tokens = self.tokens(prediction)
+        result = {}
+        for rouge_type, kind in self.types or []:
+            if kind == ROUGE_L:
+                result[rouge_type] = lcs_score(target_tokens, prediction_tokens)
+            elif kind == ROUGE_LSUM:
+                result[rouge_type] = summary_lcs_score(
+                    self.sentences(target, "target"),
+                    self.sentences(prediction, "prediction"))
+            else:
+                result[rouge_type] = ngram_score(target_tokens, prediction_tokens, kind)
+        return result
+
+    def check_pairs(self, targets: Any, predictions: Any,
+                    threads: Optional[int]) -> Tuple[List[Any], List[Any], int]:
+        targets = as_list(targets, "targets", "a list of texts")
+        predictions = as_list(predictions, "predictions", "a list of texts")
+        if len(targets) != len(predictions):
+            raise ValueError(f"targets and predictions differ in length: "
+                             f"{len(targets)} and {len(predictions)}")
+        threads = thread_count(threads)
+        if self.type_error is not None and targets:
+            raise ValueError(*self.type_error.args)
+        return targets, predictions, threads
+
+    def score_batch(self, targets: Any, predictions: Any,
+                    threads: Optional[int]) -> List[Dict[Any, Score]]:
+        """``score`` of each pair, in order; the engine's pairs on ``threads``."""
+        targets, predictions, threads = self.check_pairs(targets, predictions, threads)
+        if self.lines_to_check > 0:
+            self.check_lines(t for pair in zip(targets, predictions) for t in pair)
+        if self.engine is None:
+            return [self.score(t, p) for t, p in zip(targets, predictions)]
+
+        check = self.letter_check
+        suspicious: Dict[int, List[int]] = {}  # chunk start -> positions
+
+        def run(lo, hi, cancel):
+            # Pairs that are not both str come back to score_python.
+            engine = self.engine_from_pool()
+            sus = None if check is None or check.done else suspicious.setdefault(lo, [])
+            try:
+                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel, sus)
+            finally:
+                self.engine_pool.put(engine)
+
+        scores = [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
+        if check is not None:
+            # here, in order, rather than in the worker threads
+            for lo in sorted(suspicious):
+                for k in suspicious[lo]:
+                    text = (targets if k % 2 == 0 else predictions)[lo + k // 2]
+                    if not check(text):
+                        return scores
+        return scores
+
+    def score_matrix(self, targets: Any, predictions: Any,
+                     threads: Optional[int]) -> np.ndarray:
+        """The scores of each pair as an array of shape (3 * types, pairs):
+        P, R and F of each rouge type in turn (0.0 for rouge-score's int 0)."""
+        targets, predictions, threads = self.check_pairs(targets, predictions, threads)
+        if self.type_error is not None:
+            raise ValueError(*self.type_error.args)
+        types = self.types or []
+        out = np.zeros((3 * len(types), len(targets)))
+        if self.engine is None:
+            for i, (target, prediction) in enumerate(zip(targets, predictions)):
+                scores = self.score(target, prediction)
+                for k, (rouge_type, _) in enumerate(types):
+                    out[3 * k:3 * k + 3, i] = scores[rouge_type]
+        else:
+            if self.lines_to_check > 0:
+                self.check_lines(t for pair in zip(targets, predictions) for t in pair)
+
+            def run(lo, hi, cancel):
+                engine = self.engine_from_pool()
+                try:
+                    engine.score_into(targets, predictions, lo, hi, out, cancel)
+                finally:
+                    self.engine_pool.put(engine)
+
+            map_chunks(len(targets), threads, run)
+            self.check_letters_of(targets, predictions)
+        return out
+
+    def check_letters_of(self, targets: List[Any], predictions: List[Any]) -> None:
+        """The "no silent zeros" check (rougekit._letters) of texts the
+        engine scored without it (score_into), in order, until it warns:
+        one isascii() per ASCII text."""
+        check = self.letter_check
+        if check is None or check.done:
+            return
+        try:
+            # The common case, all ASCII, at C speed (map over str.isascii).
+            if all(map(str.isascii, targets)) and all(map(str.isascii, predictions)):
+                return
+        except TypeError:  # a text that is not a str: the loop below skips it
+            pass
+        for pair in zip(targets, predictions):
+            for text in pair:
+                if type(text) is str and not text.isascii() and \
+                        may_lose_letters(text, kept_chars(text)) and not check(text):
+                    return
+
+
+# --- 4. items: several references each -------------------------------------------------
+
+def check_texts(candidates: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
+    """Checked lists: candidates [str], references [[str, ...]]."""
+    candidates = as_list(candidates, "candidates", "a list of str")
+    references = as_list(references, "references", "a list (one entry per candidate)")
+    if len(candidates) != len(references):
+        raise ValueError(f"candidates has {len(candidates)} items but references "
+                         f"has {len(references)}")
+    if not candidates:
+        raise ValueError("candidates is empty: there is nothing to score")
+    for i, cand in enumerate(candidates):
+        if not isinstance(cand, str):
+            raise TypeError(f"candidates[{i}] must be str, not {type(cand).__name__}")
+    refs = []
+    for i, entry in enumerate(references):
+        entry = [entry] if isinstance(entry, str) else entry
+        if not isinstance(entry, (list, tuple)):
+            raise TypeError(f"references[{i}] must be a str or a list of str, "
+                            f"not {type(entry).__name__}")
+        if not entry:
+            raise ValueError(f"references[{i}] is an empty list")
+        for j, ref in enumerate(entry):
+            if not isinstance(ref, str):
+                raise TypeError(f"references[{i}][{j}] must be str, not "
+                                f"{type(ref).__name__}")
+        refs.append(list(entry))
+    return candidates, refs
+
+
+class _Tokenized:
+    """A text's tokens and its sentences' tokens, on demand, as the pair
+    scorer tokenizes them (for rougeLsum: its sentence rule, empty sentences
+    dropped)."""
+
+    def __init__(self, text: str, pairs: PairScorer) -> None:
+        self.text, self.pairs = text, pairs
+        self._tokens: Optional[List[Any]] = None
+        self._sentences: Optional[List[List[Any]]] = None
+
+    @property
+    def tokens(self) -> List[Any]:
+        if self._tokens is None:
+            self._tokens = self.pairs.tokens(self.text)
+        return self._tokens
+
+    @property
+    def sentences(self) -> List[List[Any]]:
+        if self._sentences is None:
+            self._sentences = self.pairs.sentences(self.text, "text")
+        return self._sentences
+
+
+def _counts(kind: int, cand: _Tokenized, ref: _Tokenized) -> Tuple[int, int, int]:
+    """(hits, candidate total, reference total) of one pair."""
+    if kind == ROUGE_L:
+        hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
+    elif kind == ROUGE_LSUM:
+        hits, ref_total, cand_total = summary_lcs_counts(ref.sentences, cand.sentences)
+    else:
+        hits, ref_total, cand_total = ngram_counts(ref.tokens, cand.tokens, kind)
+    return hits, cand_total, ref_total
+
+
+def item_columns(options: ScoringOptions, candidates: List[str],
+                 references: List[List[str]], threads: Optional[int] = None) -> np.ndarray:
+    """The per-item scores of checked input (``check_texts``), shape
+    (3 * types, items): P, R and F of each rouge type in turn, one column per
+    item, floats (0.0 for rouge-score's int 0). No items give no columns.
+    With the engine, every policy but "pooled" scores the flattened pairs on
+    all cores and combines the columns; the others go through token counts."""
+    types = options.types
+    if threads is not None:
+        thread_count(threads)
+    if not candidates:
+        return np.zeros((3 * len(types), 0))
+    pairs = options.pair_scorer()
+    policy = options.multi_ref
+    if policy != "pooled" and pairs.engine is not None:
+        targets = [r for refs in references for r in refs]
+        predictions = [c for c, refs in zip(candidates, references) for _ in refs]
+        flat = pairs.score_matrix(targets, predictions, threads)
+        return combine_columns(policy, flat, [len(refs) for refs in references])
+    if pairs.lines_to_check:
+        pairs.check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
+    rows = []
+    for cand_text, ref_texts in zip(candidates, references):
+        cand = _Tokenized(cand_text, pairs)
+        refs = [_Tokenized(r, pairs) for r in ref_texts]
+        rows.append([x for _, kind in types
+                     for x in combine_counts(policy, [_counts(kind, cand, r) for r in refs])])
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
+
+
+def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:
+    """``CorpusResult.per_item`` from the per-item columns."""
+    values = columns.tolist()
+    per_type = [list(map(Score, *values[3 * k:3 * k + 3])) for k in range(len(names))]
+    return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
+
+
+# --- 5. the corpus -------------------------------------------------------------------
+
+def corpus_scores(options: ScoringOptions, columns: np.ndarray
+                  ) -> Tuple[Dict[str, Score], Optional[Dict[str, AggregateScore]],
+                             List[Dict[str, Score]]]:
+    """``(scores, intervals, per_item)`` of the items' columns, aggregated as
+    ``options.aggregation`` says ("mean" or "bootstrap-median")."""
+    names = options.names
+    per_item = item_rows(columns, names)
+    if options.aggregation == "bootstrap-median":
+        aggregator = BootstrapAggregator(confidence_interval=options.confidence,
+                                         n_samples=options.bootstrap)
+        for item in per_item:
+            aggregator.add_scores(item)
+        intervals = aggregator.aggregate()
+        return {name: intervals[name].mid for name in names}, intervals, per_item
+    scores = column_means(columns, names)
+    intervals = corpus_intervals(columns, scores, options.bootstrap, options.confidence,
+                                 options.seed) if options.bootstrap else None
+    return scores, intervals, per_item

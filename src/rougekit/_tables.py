@@ -1,0 +1,152 @@
+"""Reading and writing the tables of ``rougekit.frames``: pandas and polars
+DataFrames, pyarrow Tables and RecordBatches.
+
+A table of a library means that library is imported already: its module is
+looked up in ``sys.modules``, never imported here. ``table_kind`` names the
+kind of a table, ``table_texts`` reads its candidate and references columns
+(checked, errors naming the column and the row), ``with_columns`` adds
+float64 score columns to a new table of the same kind.
+"""
+import math
+import sys
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
+
+__all__ = ["check_columns", "table_kind", "column_list", "table_texts", "with_columns"]
+
+
+def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
+                  added: Sequence[str] = ()) -> None:
+    """Errors naming the argument: ``candidate`` or ``references`` that is
+    not a column of a table with columns ``existing``, or a column of
+    ``added`` that the table already has."""
+    existing = list(existing)
+    for role, name in (("candidate", candidate), ("references", references)):
+        if not isinstance(name, str):
+            raise TypeError(f"{role} must be a column name (str), not {type(name).__name__}")
+        if name not in existing:
+            shown = ", ".join(repr(c) for c in existing[:10])
+            raise ValueError(f"{role}={name!r}: the table has no such column (its columns: "
+                             f"{shown}{', ...' if len(existing) > 10 else ''})")
+    clash = [name for name in added if name in existing]
+    if clash:
+        raise ValueError(f"the table already has column {clash[0]!r}, which the scores "
+                         "would add; drop or rename it first")
+
+
+def table_kind(df: Any) -> str:
+    """"pandas", "polars", "arrow-table" or "arrow-batch". A table of a
+    library means that library is imported already: its module is looked up
+    in ``sys.modules``, never imported here."""
+    checks = (("pandas", "DataFrame", "pandas"), ("polars", "DataFrame", "polars"),
+              ("pyarrow", "Table", "arrow-table"), ("pyarrow", "RecordBatch", "arrow-batch"))
+    for module_name, class_name, kind in checks:
+        module = sys.modules.get(module_name)
+        if module is not None and isinstance(df, getattr(module, class_name)):
+            return kind
+    package = type(df).__module__.split(".")[0]
+    hint = {"dask": "; use rougekit.dask.score_frame",
+            "pyspark": "; use rougekit.spark.score_frame",
+            "polars": "; collect() a LazyFrame first"}.get(package, "")
+    raise TypeError("df must be a pandas or polars DataFrame or a pyarrow Table or "
+                    f"RecordBatch, not {type(df).__module__}.{type(df).__name__}{hint}")
+
+
+def column_list(kind: str, df: Any) -> List[Any]:
+    if kind in ("pandas", "polars"):
+        return list(df.columns)
+    return list(df.schema.names)
+
+
+def _column(kind: str, df: Any, name: str) -> List[Any]:
+    """The values of column ``name`` (checked by ``check_columns``) as a list."""
+    if kind == "pandas":
+        return df[name].tolist()
+    if kind == "polars":
+        return df.get_column(name).to_list()
+    return df.column(name).to_pylist()
+
+
+def table_texts(kind: str, df: Any, candidate: str, references: str
+           ) -> Tuple[List[str], List[List[str]]]:
+    """The candidates and each row's list of references, checked."""
+    check_columns(column_list(kind, df), candidate, references)
+    where = _row_names(kind, df)
+    return (_candidates(_column(kind, df, candidate), candidate, where),
+            _references(_column(kind, df, references), references, where))
+
+
+def _row_names(kind: str, df: Any) -> Callable[[int], str]:
+    """How an error names row i: its position, and its index label when a
+    pandas index is not 0, 1, 2, ... (a Dask partition's, say)."""
+    if kind == "pandas":
+        index = df.index
+        default = type(index).__name__ == "RangeIndex" and index.start == 0 \
+            and index.step == 1
+        if not default:
+            return lambda i: f"row {i} (index {index[i]!r})"
+    return lambda i: f"row {i}"
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) \
+        or type(value).__name__ in ("NAType", "NaTType")
+
+
+def _problem(column: str, row: str, value: Any, what: str) -> Exception:
+    if _missing(value):
+        return ValueError(f"column {column!r}, {row}: missing value ({value!r}); "
+                          f"each row needs {what}")
+    return TypeError(f"column {column!r}, {row}: expected {what}, "
+                     f"not {type(value).__name__}")
+
+
+def _text(value: Any, column: str, row: str, what: str) -> str:
+    if type(value) is str:
+        return value
+    if isinstance(value, str):       # numpy.str_ and other str subclasses
+        return str(value)
+    raise _problem(column, row, value, what)
+
+
+def _candidates(values: List[Any], column: str, where: Callable[[int], str]) -> List[str]:
+    if all(type(v) is str for v in values):
+        return values
+    return [v if type(v) is str else _text(v, column, where(i), "a str")
+            for i, v in enumerate(values)]
+
+
+def _references(values: List[Any], column: str, where: Callable[[int], str]
+                ) -> List[List[str]]:
+    what = "a str or a non-empty list of str"
+    out = []
+    for i, value in enumerate(values):
+        if isinstance(value, str):
+            out.append([str(value)])
+            continue
+        if not isinstance(value, (list, tuple, np.ndarray)):
+            raise _problem(column, where(i), value, what)
+        if len(value) == 0:
+            raise ValueError(f"column {column!r}, {where(i)}: an empty list of references")
+        out.append([v if type(v) is str else _text(v, column, where(i), what)
+                    for v in value])
+    return out
+
+
+def with_columns(kind: str, df: Any, names: List[str], matrix: np.ndarray) -> Any:
+    columns: Dict[str, np.ndarray] = dict(zip(names, matrix))
+    if kind == "pandas":
+        return df.assign(**columns)
+    if kind == "polars":
+        import polars as pl
+        return df.with_columns([pl.Series(name, values) for name, values in columns.items()])
+    import pyarrow as pa
+    schema = df.schema
+    arrays = list(df.columns)
+    for name, values in columns.items():
+        schema = schema.append(pa.field(name, pa.float64()))
+        arrays.append(pa.array(values, type=pa.float64()))
+    if kind == "arrow-table":
+        return pa.Table.from_arrays(arrays, schema=schema)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
