@@ -34,6 +34,7 @@ import numpy as np
 from rougekit import _backend, tokenizers
 from rougekit._checks import as_list, check_int, check_real, thread_count
 from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._pipeline import scorer_tokenizer
 from rougekit._progress import Progress
 from rougekit._rouge_types import ROUGE_LSUM, parse_rouge_types
 from rougekit.tokenize import lowered_str
@@ -120,13 +121,9 @@ class _Tokens:
     tokenizer, its token lists."""
 
     def __init__(self, tokenizer: Any, use_stemmer: bool) -> None:
-        if tokenizer:
-            if not callable(getattr(tokenizer, "tokenize", None)):
-                raise TypeError("tokenizer must have a tokenize(text) method; "
-                                f"got {type(tokenizer).__name__}")
-            stemming = tokenizers.default_stemming(tokenizer)
-        else:
-            stemming = bool(use_stemmer)
+        # RougeScorer's rules: an object with tokenize, or the default one.
+        stemming = tokenizers.default_stemming(
+            scorer_tokenizer(tokenizer, use_stemmer, None, False))
         self.default = stemming is not None
         self.stemming = bool(stemming)
         self.tokenizer = tokenizer
