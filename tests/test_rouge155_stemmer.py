@@ -68,20 +68,21 @@ def _words():
 @pytest.fixture(scope="module")
 def perl_stems():
     words = _words()
+    full = len(words)
+    words = words[::sweep(1, 7)]    # a quick run checks every seventh word
     out = run_perl_program(PERL, ("\n".join(words) + "\n").encode("ascii"))
     rows = out.decode("ascii").split("\n")[:-1]
     assert len(rows) == len(words)
-    return words, [row.split("\t") for row in rows]
+    return full, words, [row.split("\t") for row in rows]
 
 
 @pytest.mark.parametrize("kernel", kernel_names())
 def test_porter_and_morph_stem_equal_the_scripts(perl_stems, monkeypatch, kernel):
     module = use_kernel(monkeypatch, kernel)
-    words, expected = perl_stems
-    assert len(words) > 100_000
-    step = sweep(1, 7)              # a quick run checks every seventh word
+    full, words, expected = perl_stems
+    assert full > 100_000
     bad = []
-    for word, (stem, morph) in zip(words[::step], expected[::step]):
+    for word, (stem, morph) in zip(words, expected):
         got_stem = module.porter_stem(word)
         got_morph = lexicon.morph_stem(word) if len(word) > 3 else word
         if got_stem != stem or got_morph != morph:

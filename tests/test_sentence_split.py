@@ -10,7 +10,7 @@ import pytest
 from rouge_score import rouge_scorer as rs_scorer
 
 import rougekit
-from rougekit import _sentences, rouge_scorer
+from rougekit import _pipeline, _sentences, rouge_scorer
 from rougekit._sentences import check_sentence_split, looks_like_sentences
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -69,7 +69,7 @@ def test_sentencex_uses_the_lang_rules():
     scorer = rouge_scorer.RougeScorer(["rougeLsum"], lang="hindi", sentence_split="sentencex")
     text = "यह एक वाक्य है। यह दूसरा है।"
     assert len(_segments(text, "hi")) == 2
-    assert scorer._sentences(text, "text") == [
+    assert scorer._pairs.sentences(text, "text") == [
         scorer._tokenizer.sentence_tokens(s) for s in _segments(text, "hi")]
 
 
@@ -177,9 +177,9 @@ def test_no_warning(kwargs, target):
 
 
 def test_only_the_first_texts_are_checked(monkeypatch):
-    monkeypatch.setattr(rouge_scorer, "CHECKED_TEXTS", 4)
+    monkeypatch.setattr(_pipeline, "CHECKED_TEXTS", 4)
     scorer = rouge_scorer.RougeScorer(TYPES)
     _, caught = _caught(scorer.score_batch, ["one", "two", TARGET], ["a", "b", "c"])
     assert caught == []          # the multi-sentence text was the fifth
-    assert scorer._lines_to_check == 0
+    assert scorer._pairs.lines_to_check == 0
     assert _sentences.CHECKED_TEXTS == 1000

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _helpers import sweep
+from _helpers import examples, sweep
 
 nltk_porter = pytest.importorskip("nltk.stem.porter")
 
@@ -265,19 +265,19 @@ def _examples(n):
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@_examples(1000)
+@_examples(examples(1000))
 @given(word=st.text(alphabet="abcdeilnorstuvwyz0129", max_size=16))
 def test_random_ascii_words(stem, nltk_stem, word):
     assert stem(word) == nltk_stem(word)
 
 
-@_examples(1000)
+@_examples(examples(1000))
 @given(word=st.text(max_size=16))
 def test_random_unicode_text(stem, nltk_stem, word):
     assert stem(word) == nltk_stem(word)
 
 
-@_examples(300)
+@_examples(examples(300))
 @given(word=st.from_regex(r"[a-z0-9]{0,6}(ational|tional|ization|alli|logi|"
                           r"fulli|ousli|ement|ies|ied|eed|ing|ed|ion|ll|e|y)",
                           fullmatch=True))

@@ -193,7 +193,7 @@ def test_engine_in_use_sends_score_to_the_pool(pairs, stem):
     pairs = pairs[:200]
     expected = [reference.RougeScorer(TYPES, use_stemmer=stem).score(t, p) for t, p in pairs]
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
-    engine = scorer._engine
+    engine = scorer._pairs.engine
     assert engine._hold(True)              # as another thread would
     try:
         assert not engine._hold(True)      # held: a second user is refused
@@ -204,10 +204,10 @@ def test_engine_in_use_sends_score_to_the_pool(pairs, stem):
         engine._hold(False)
     assert got == expected
     # one pooled engine served every pair, and went back to the pool
-    assert scorer._engine_pool.qsize() == 1
+    assert scorer._pairs.engine_pool.qsize() == 1
     # the scorer's own engine is free again
     assert [scorer.score(t, p) for t, p in pairs] == expected
-    assert scorer._engine_pool.qsize() == 1
+    assert scorer._pairs.engine_pool.qsize() == 1
 
 
 @needs_engine
@@ -256,9 +256,9 @@ def test_engine_with_more_types_than_its_stack_buffers(pairs):
     expected = [reference.RougeScorer(types).score(t, p) for t, p in pairs]
     scorer = rouge_scorer.RougeScorer(types)
     assert [scorer.score(t, p) for t, p in pairs] == expected
-    assert scorer._engine._hold(True)
+    assert scorer._pairs.engine._hold(True)
     try:
         assert [scorer.score(t, p) for t, p in pairs] == expected
     finally:
-        scorer._engine._hold(False)
-    assert scorer._engine_pool.qsize() == 1
+        scorer._pairs.engine._hold(False)
+    assert scorer._pairs.engine_pool.qsize() == 1
