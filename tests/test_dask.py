@@ -79,6 +79,20 @@ def test_lang_and_sentence_split_equal_in_process(client):
         local.drop(columns="id").values.tolist()
 
 
+def test_options_object_equals_keywords(client):
+    """options=ScoringOptions(...) reaches the workers as the keywords do."""
+    kwargs = dict(rouge_types=TYPES, use_stemmer=True, multi_ref="jackknife",
+                  bootstrap=40, seed=2)
+    options = rougekit.ScoringOptions(**kwargs)
+    got = rdask.score_corpus(dask_frame(npartitions=3), options=options, per_item=True)
+    assert got == rdask.score_corpus(dask_frame(npartitions=3), per_item=True, **kwargs)
+    assert got == rougekit.score_corpus(CANDIDATES, REFERENCES, options=options)
+    frame_options = rougekit.ScoringOptions(rouge_types=TYPES, use_stemmer=True)
+    frame = rdask.score_frame(dask_frame(), options=frame_options).compute()
+    local = rougekit.score_frame(pandas_frame(), options=frame_options)
+    assert frame.values.tolist() == local.values.tolist()
+
+
 def test_bootstrap_and_stemming_equal_in_process(client):
     options = dict(use_stemmer=True, bootstrap=300, confidence=0.9, seed=17)
     got = rdask.score_corpus(dask_frame(npartitions=5), TYPES, **options)

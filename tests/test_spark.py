@@ -85,6 +85,19 @@ def test_score_corpus_equals_in_process(spark, multi_ref, options):
         lean.intervals == want.intervals
 
 
+def test_options_object_equals_keywords(spark):
+    """options=ScoringOptions(...) reaches the executors as the keywords do."""
+    kwargs = dict(rouge_types=TYPES, use_stemmer=True, multi_ref="pooled")
+    options = rougekit.ScoringOptions(**kwargs)
+    sdf = frame(spark)
+    got = rspark.score_corpus(sdf, options=options, per_item=True)
+    assert got == rspark.score_corpus(sdf, per_item=True, **kwargs)
+    names = [f"{t}_{m}" for t in TYPES for m in ("precision", "recall", "fmeasure")]
+    by_options = rspark.score_frame(sdf, options=options).select(names).collect()
+    by_keywords = rspark.score_frame(sdf, **kwargs).select(names).collect()
+    assert by_options == by_keywords
+
+
 def test_string_references_and_parquet(spark, tmp_path):
     single = [r if isinstance(r, str) else r[0] for r in REFERENCES]
     schema = T.StructType([T.StructField("candidate", T.StringType()),

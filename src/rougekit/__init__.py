@@ -29,17 +29,17 @@ from rougekit._version import __version__
 if TYPE_CHECKING:  # what the names are, for type checkers; imported on first use
     from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
     from rougekit._backend import NAME as BACKEND
+    from rougekit._pipeline import ScoringOptions
     from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
     from rougekit.aggregate import MeanAggregator
-    from rougekit._pipeline import ScoringOptions
     from rougekit.corpus import CorpusResult, score_corpus
     from rougekit.evaluator import (
-                                    Evaluation,
-                                    MeasureType,
-                                    MissingFieldError,
-                                    RougeScoreEvaluator,
-                                    RougeType,
-                                    rouge_1_score,
+        Evaluation,
+        MeasureType,
+        MissingFieldError,
+        RougeScoreEvaluator,
+        RougeType,
+        rouge_1_score,
     )
     from rougekit.frames import score_frame
     from rougekit.hf import compute
@@ -48,17 +48,17 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
     from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
     from rougekit.signature import Signature, parse_signature
     from rougekit.token_metrics import (
-                                    f1,
-                                    fbeta,
-                                    lcs,
-                                    overlap,
-                                    rouge1,
-                                    rouge2,
-                                    rouge_l,
-                                    rouge_lsum,
-                                    rouge_n,
-                                    rouge_s,
-                                    rouge_w,
+        f1,
+        fbeta,
+        lcs,
+        overlap,
+        rouge1,
+        rouge2,
+        rouge_l,
+        rouge_lsum,
+        rouge_n,
+        rouge_s,
+        rouge_w,
     )
     from rougekit.word_tokenizers import get_tokenizer
 
