@@ -290,3 +290,20 @@ def first_difference(expected: bytes, got: bytes) -> str:
         if x != y:
             return "line %d:\n  perl: %s\n  kit:  %s" % (i + 1, x, y)
     return "lengths differ: perl %d lines, kit %d lines" % (len(a), len(b))
+
+
+def compare_with_script(workdir, argv, monkeypatch):
+    """Run the script and rougekit (every kernel) on argv; assert the same bytes."""
+    perl = run_perl(workdir, argv)
+    for kernel in kernel_names():
+        use_kernel(monkeypatch, kernel)
+        kit = run_kit(workdir, argv)
+        if perl.returncode != 0:
+            assert kit.returncode == 2, (kernel, argv, perl.stderr, kit)
+            assert kit.stdout == b""
+            assert len(kit.stderr.strip().splitlines()) == 1, kit.stderr
+            continue
+        assert kit.returncode == 0, (kernel, argv, kit.stderr)
+        assert kit.stdout == perl.stdout, "%s %s: %s" % (
+            kernel, " ".join(map(str, argv)), first_difference(perl.stdout, kit.stdout))
+    return perl

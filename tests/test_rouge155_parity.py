@@ -17,13 +17,12 @@ import pytest
 
 from _helpers import sweep
 from _rouge155 import (
-    first_difference,
+    compare_with_script as compare,
+)
+from _rouge155 import (
     items_to_evals,
-    kernel_names,
     oracle,
     run_kit,
-    run_perl,
-    use_kernel,
     write_inputs,
 )
 
@@ -100,23 +99,6 @@ def corpus_dirs(tmp_path_factory):
         write_inputs(d, items_to_evals(items))
         dirs[name] = d
     return dirs
-
-
-def compare(workdir, argv, monkeypatch):
-    """Run the script and rougekit (every kernel) on argv; assert the same bytes."""
-    perl = run_perl(workdir, argv)
-    for kernel in kernel_names():
-        use_kernel(monkeypatch, kernel)
-        kit = run_kit(workdir, argv)
-        if perl.returncode != 0:
-            assert kit.returncode == 2, (kernel, argv, perl.stderr, kit)
-            assert kit.stdout == b""
-            assert len(kit.stderr.strip().splitlines()) == 1, kit.stderr
-            continue
-        assert kit.returncode == 0, (kernel, argv, kit.stderr)
-        assert kit.stdout == perl.stdout, "%s %s: %s" % (
-            kernel, " ".join(map(str, argv)), first_difference(perl.stdout, kit.stdout))
-    return perl
 
 
 @pytest.mark.parametrize("corpus,options", OPTION_SETS,

@@ -146,48 +146,53 @@ def read_config(path: Path) -> Config:
                        "not contain entry for this evaluation ID\")")
         return evals[eval_id]
 
-    def visit(children, eval_id):
-        """The script's readEvals over some sibling elements."""
-        for node in children:
-            tag = node.tag
-            if not isinstance(tag, str):            # a comment or processing instruction
-                continue
-            name = tag.upper()
-            if name == "EVAL":
-                ev_id = attribute(node, "ID")
-                if ev_id not in evals:
-                    evals[ev_id] = {"IF": None, "PR": None, "MR": None, "Ps": {}, "MIDs": [],
-                                    "Ms": {}}
-                    order.append(ev_id)
-                visit(node, ev_id)
-            elif name == "INPUT-FORMAT":
-                fmt = attribute(node, "TYPE")
-                if fmt.rstrip("\n").upper() not in INPUT_FORMATS or fmt.count("\n") > 1:
-                    fail(node, "unknown input type %r (SEE, SPL, ISI or SIMPLE)" % fmt)
-                entry(node, eval_id)["IF"] = fmt
-            elif name == "PEER-ROOT" or name == "MODEL-ROOT":
-                for text in _texts(node):
-                    entry(node, eval_id)["PR" if name == "PEER-ROOT" else "MR"] = _trim(text)
-            elif name == "PEERS":
-                for child in node:
-                    if isinstance(child.tag, str) and child.tag.upper() == "P":
-                        peer = attribute(child, "ID")
-                        systems.setdefault(peer)
-                        ev = entry(child, eval_id)
-                        for text in _texts(child):
-                            ev["Ps"][peer] = _trim(text)
-            elif name == "MODELS":
-                for child in node:
-                    if isinstance(child.tag, str) and child.tag.upper() == "M":
-                        model = attribute(child, "ID")
-                        ev = entry(child, eval_id)
-                        ev["MIDs"].append(model)
-                        for text in _texts(child):
-                            ev["Ms"][model] = _trim(text)
-            else:
-                visit(node, eval_id)
-
-    visit([root], None)
+    # The script's readEvals, a recursive walk over the elements, here with
+    # a stack of (sibling iterator, eval id): a configuration nested
+    # thousands of elements deep is read as the script reads it.
+    stack = [(iter([root]), None)]
+    while stack:
+        children, eval_id = stack[-1]
+        node = next(children, None)
+        if node is None:
+            stack.pop()
+            continue
+        tag = node.tag
+        if not isinstance(tag, str):            # a comment or processing instruction
+            continue
+        name = tag.upper()
+        if name == "EVAL":
+            ev_id = attribute(node, "ID")
+            if ev_id not in evals:
+                evals[ev_id] = {"IF": None, "PR": None, "MR": None, "Ps": {}, "MIDs": [],
+                                "Ms": {}}
+                order.append(ev_id)
+            stack.append((iter(node), ev_id))
+        elif name == "INPUT-FORMAT":
+            fmt = attribute(node, "TYPE")
+            if fmt.rstrip("\n").upper() not in INPUT_FORMATS or fmt.count("\n") > 1:
+                fail(node, "unknown input type %r (SEE, SPL, ISI or SIMPLE)" % fmt)
+            entry(node, eval_id)["IF"] = fmt
+        elif name == "PEER-ROOT" or name == "MODEL-ROOT":
+            for text in _texts(node):
+                entry(node, eval_id)["PR" if name == "PEER-ROOT" else "MR"] = _trim(text)
+        elif name == "PEERS":
+            for child in node:
+                if isinstance(child.tag, str) and child.tag.upper() == "P":
+                    peer = attribute(child, "ID")
+                    systems.setdefault(peer)
+                    ev = entry(child, eval_id)
+                    for text in _texts(child):
+                        ev["Ps"][peer] = _trim(text)
+        elif name == "MODELS":
+            for child in node:
+                if isinstance(child.tag, str) and child.tag.upper() == "M":
+                    model = attribute(child, "ID")
+                    ev = entry(child, eval_id)
+                    ev["MIDs"].append(model)
+                    for text in _texts(child):
+                        ev["Ms"][model] = _trim(text)
+        else:
+            stack.append((iter(node), eval_id))
     evaluations = []
     for eval_id in order:
         ev = evals[eval_id]
