@@ -37,7 +37,7 @@ def workdir(tmp_path):
 
 def test_module_and_console_script(workdir):
     """``python -m rougekit rouge155``, the ``rougekit`` console script and
-    the function agree; -e is accepted."""
+    the function agree; -e must name a data folder."""
     argv = ["-n", "2", "-w", "1.2", "-2", "4", "-u", "-m", "-a", "-d", "config.xml"]
     inproc = run_kit(workdir, argv)
     assert inproc.returncode == 0 and inproc.stdout.startswith(b"-" * 45 + b"\nA ROUGE-1 ")
@@ -45,8 +45,13 @@ def test_module_and_console_script(workdir):
     assert (module.returncode, module.stdout) == (0, inproc.stdout)
     exe = shutil.which("rougekit")
     if exe:
-        script = run_kit_process(workdir, ["-e", "/nonexistent"] + argv, exe, "rouge155")
+        script = run_kit_process(workdir, argv, exe, "rouge155")
         assert (script.returncode, script.stdout) == (0, inproc.stdout)
+    # -e names the data folder, as in the script: one that lacks the files is an error
+    missing = run_kit(workdir, ["-e", "/nonexistent"] + argv)
+    assert missing.returncode == 2 and missing.stdout == b""
+    assert "/nonexistent/smart_common_words.txt" in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
 
 
 def test_help(workdir):

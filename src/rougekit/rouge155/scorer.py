@@ -26,7 +26,6 @@ import numpy as np
 
 from rougekit import _backend
 from rougekit.rouge155.config import Config, Evaluation
-from rougekit.rouge155.lexicon import exceptions, stopwords
 from rougekit.rouge155.options import Options
 from rougekit.rouge155.results import (
     DocumentScore,
@@ -113,11 +112,13 @@ def _read(path) -> bytes:
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
-@functools.lru_cache(maxsize=None)
-def _empty_tokens(kernel, remove_stopwords: bool):
-    """A TokenCorpus with the script's stopwords (or none) and WordNet
-    exceptions, never filled: runs take ``empty_copy()`` of it."""
-    return kernel.TokenCorpus(stopwords() if remove_stopwords else (), exceptions())
+@functools.lru_cache(maxsize=8)
+def _empty_tokens(kernel, lexicon, remove_stopwords: bool):
+    """A TokenCorpus with the run's stopwords (or none) and WordNet
+    exceptions (a ``lexicon.Lexicon``), never filled: runs take
+    ``empty_copy()`` of it."""
+    return kernel.TokenCorpus(lexicon.stopwords if remove_stopwords else (),
+                              lexicon.exceptions)
 
 
 class _Corpus:
@@ -151,7 +152,8 @@ class _Corpus:
     def new_tokens(self):
         """An empty kernel ``TokenCorpus`` with this run's stopwords and
         exceptions."""
-        return _empty_tokens(_backend.rouge155, self.options.remove_stopwords).empty_copy()
+        return _empty_tokens(_backend.rouge155, self.options.lexicon,
+                             self.options.remove_stopwords).empty_copy()
 
     def _data(self, source) -> bytes:
         return source.data if isinstance(source, _InMemory) else _read(source)
