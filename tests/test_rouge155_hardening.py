@@ -186,3 +186,25 @@ def test_unreadable_data_folder_is_one_line(tmp_path, problem):
     r = run_kit(tmp_path, ["-e", str(data), "-n", "1", "-m", "-a", "config.xml"])
     assert r.returncode == 2 and r.stdout == b""
     assert len(r.stderr.strip().splitlines()) == 1 and str(culprit) in r.stderr, r.stderr
+
+
+# --- what fuzz/fuzz_rouge155_readers.py found, kept as regression cases -------------------
+
+def test_error_quoting_a_line_break_is_one_line(tmp_path):
+    """A command-line word holding a newline, quoted in the error message,
+    no longer splits it over several lines."""
+    from _rouge155 import run_kit
+    write_inputs(tmp_path, EVALS)
+    r = run_kit(tmp_path, ["-a", "config.xml", "A", "b\nc\r\nd"])
+    assert r.returncode == 2 and r.stdout == b""
+    assert len(r.stderr.strip("\n").split("\n")) == 1 and "b\\nc\\r\\nd" in r.stderr
+
+
+def test_absurd_n_is_refused_at_once(tmp_path):
+    """-n 2999999999999999999999 made rougekit build that many measures (the
+    script too would run for as long as it is left to): refused, one line."""
+    from _rouge155 import run_kit
+    write_inputs(tmp_path, EVALS)
+    r = run_kit(tmp_path, ["-adn2999999999999999999999", "-2-1", "-U", "config.xml"])
+    assert r.returncode == 2 and r.stdout == b"" and "option -n: at most" in r.stderr
+    assert len(r.stderr.strip("\n").split("\n")) == 1

@@ -15,7 +15,7 @@ import numbers
 import os
 from typing import Any, List, Optional
 
-__all__ = ["as_list", "check_int", "check_real", "check_seed", "thread_count"]
+__all__ = ["as_list", "check_int", "check_real", "check_seed", "thread_count", "one_line"]
 
 
 def as_list(x: Any, name: str, items: str, hint: str = "") -> List[Any]:
@@ -74,3 +74,18 @@ def thread_count(threads: Any) -> int:
     if threads is None:
         return os.cpu_count() or 1
     return check_int("threads", threads, minimum=1)
+
+
+# Every character str.splitlines() breaks on, written as an escape.
+_LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in
+                (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
+
+
+def one_line(message: str) -> str:
+    """A message as one line: the line breaks it quotes (a file name, a
+    command-line word) written as escapes, so an error is always one line.
+
+    >>> one_line("too many arguments: a\nb")
+    'too many arguments: a\\nb'
+    """
+    return message.translate(_LINE_BREAKS)

@@ -378,7 +378,7 @@ class PairScorer:
             self.engine = self.new_engine()
 
     def new_engine(self) -> Any:
-        return _backend.engine.Engine(self.kinds, self.use_stemmer, self.keys, Score,
+        return _backend.engine.Engine(self.kinds, bool(self.use_stemmer), self.keys, Score,
                                       self.score_python, self.score_pooled,
                                       self.letter_check)
 
@@ -454,11 +454,9 @@ class PairScorer:
             raise ValueError(*self.type_error.args)
         self.check_text(target, "target")
         self.check_text(prediction, "prediction")
-        if self.lsum_only:
-            target_tokens = prediction_tokens = None
-        else:
-            target_tokens = self.tokens(target)
-            prediction_tokens = self.tokens(prediction)
+        # rouge-score tokenizes the whole texts unless rougeLsum is alone
+        target_tokens: List[Any] = [] if self.lsum_only else self.tokens(target)
+        prediction_tokens: List[Any] = [] if self.lsum_only else self.tokens(prediction)
         result = {}
         for rouge_type, kind in self.types or []:
             if kind == ROUGE_L:
@@ -678,8 +676,8 @@ def corpus_scores(options: ScoringOptions, columns: np.ndarray
                                          n_samples=options.bootstrap)
         for item in per_item:
             aggregator.add_scores(item)
-        intervals = aggregator.aggregate()
-        return {name: intervals[name].mid for name in names}, intervals, per_item
+        medians = aggregator.aggregate()
+        return {name: medians[name].mid for name in names}, medians, per_item
     scores = column_means(columns, names)
     intervals = corpus_intervals(columns, scores, options.bootstrap, options.confidence,
                                  options.seed) if options.bootstrap else None

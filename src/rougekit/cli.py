@@ -43,6 +43,7 @@ import numpy as np
 
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
+from rougekit._checks import one_line
 from rougekit._multi_ref import MULTI_REF_POLICIES, column_means
 from rougekit._pipeline import ScoringOptions, check_texts, item_columns
 from rougekit._progress import Progress
@@ -70,7 +71,7 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (the usage is in --help)."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 # --- reading input -----------------------------------------------------------
@@ -534,7 +535,7 @@ def main(argv=None):
             warnings.showwarning = _print_warning
             return args.func(args)
     except UserError as e:
-        print(f"rougekit: error: {e}", file=sys.stderr)
+        print(f"rougekit: error: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("rougekit: interrupted", file=sys.stderr)

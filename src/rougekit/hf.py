@@ -184,7 +184,7 @@ def compute(predictions: Sequence[str],
         result = {key: [score[key].fmeasure for score in scores] for key in scores[0]}
     if not return_signature:
         return result
-    options = ScoringOptions(rouge_types=list(result), tokenizer=tok, sentence_split=rule,
+    options = ScoringOptions(rouge_types=tuple(result), tokenizer=tok, sentence_split=rule,
                              aggregation="bootstrap-median" if use_aggregator else "mean",
                              bootstrap=1000 if use_aggregator else 0)
     signature = options.signature() if use_aggregator else options.signature(aggregation="none")

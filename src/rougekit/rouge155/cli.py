@@ -24,6 +24,7 @@ import stat
 import sys
 from typing import List, Optional
 
+from rougekit._checks import one_line
 from rougekit.rouge155.config import read_config, read_file_list
 from rougekit.rouge155.lexicon import data_file
 from rougekit.rouge155.options import UsageError, parse_argv
@@ -203,7 +204,7 @@ def main(argv: Optional[List[str]] = None, prog: str = PROG) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
-    print(f"{prog}: error: {message}", file=sys.stderr)
+    print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 

@@ -69,6 +69,11 @@ from rougekit.signature import Signature
 __all__ = ["Options", "Measure", "CommandLine", "parse_argv", "UsageError", "perl_number"]
 
 
+#: The largest -n: ROUGE-1 to ROUGE-10000 already print 30,000 lines (the
+#: script, given more, runs for as long as it is left to).
+MAX_N = 10_000
+
+
 class UsageError(ValueError):
     """A command line the script would refuse or misread."""
 
@@ -164,6 +169,9 @@ class Options:
             raise TypeError(f"max_n must be an int, not {type(self.max_n).__name__}")
         if self.max_n < 0:
             raise ValueError(f"max_n must be >= 0, got {self.max_n}")
+        if self.max_n > MAX_N:
+            raise ValueError(f"max_n must be at most {MAX_N:,} (three output lines per "
+                             f"ROUGE-N), got {self.max_n}")
         for name in ("rouge_l", "skip_unigrams", "skip_both", "stem", "stem_models_only",
                      "remove_stopwords"):
             _flag(getattr(self, name), name)
@@ -382,6 +390,9 @@ def parse_argv(argv: List[str]):
     kw: Dict[str, Any] = {}
     if "n" in values:
         n = perl_number(values["n"], "n")
+        if n > MAX_N:
+            raise UsageError(f"option -n: at most {MAX_N:,} (the script would print three "
+                             f"lines for each ROUGE-1 to ROUGE-N), got {values['n']}")
         kw["max_n"] = int(math.floor(n)) if n >= 1 else 0
     if "x" in switches:
         kw["rouge_l"] = False
