@@ -18,12 +18,16 @@ stderr, so stdout stays the script's.
 ``--install-script DIR`` writes an executable ``DIR/ROUGE-1.5.5.pl`` that
 runs this command, and ``DIR/data/``, so tools that run the script by path
 (pyrouge's ``Rouge155(rouge_dir=DIR)``, files2rouge) run on rougekit.
+
+A closed or broken stdout ends the command quietly: exit 141 when the reader
+went away (``| head``), 1 when stdout was closed (``rougekit._launch``).
 """
 import os
 import stat
 import sys
 from typing import List, Optional
 
+from rougekit._launch import guard_streams
 from rougekit.rouge155.config import read_config, read_file_list
 from rougekit.rouge155.lexicon import data_file
 from rougekit.rouge155.options import UsageError, parse_argv
@@ -182,17 +186,20 @@ def _run(argv: List[str], prog: str) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = PROG) -> int:
-    """Run the command; returns the exit status (0, 2 on a user error)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run the command; returns the exit status (0, 2 on a user error). A
+    closed or broken stdout or stderr ends it quietly
+    (``rougekit._launch.guard_streams``: 141 when stdout's reader went away,
+    1 when stdout was closed)."""
+    return guard_streams(_main, list(sys.argv[1:] if argv is None else argv), prog)
+
+
+def _main(argv: List[str], prog: str) -> int:
     try:
         return _run(argv, prog)
     except (_Error, ValueError) as e:
         message = str(e)
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as cat does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+        raise                   # a pipe's reader went away: guard_streams ends quietly
     except FileNotFoundError as e:
         message = str(e) if not e.filename else "cannot read %s: %s" % (
             os.fsdecode(e.filename), e.strerror)
