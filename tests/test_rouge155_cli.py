@@ -145,6 +145,24 @@ def test_install_script(workdir, tmp_path_factory):
     assert bad.returncode == 2 and bad.stderr.startswith(str(script) + ": error:")
 
 
+@pytest.mark.parametrize("system", [b"\xc3\xa9", b"\xe9", b"A\xc3\xa9\xe2\x82\xac"],
+                         ids=["utf8", "latin1", "utf8-euro"])
+def test_system_id_from_the_command_line_round_trips(workdir, system):
+    """A system ID given on the command line comes back as its bytes, in the
+    warning for the evaluations it has no summary in and in the scores
+    (the script's behaviour: it prints Perl's bytes back). It was printed
+    re-encoded in the warning (`é` as `Ã©`). The bytes are given as they are,
+    so the test holds for any locale's encoding (UTF-8 `é`, Latin-1 `é`)."""
+    proc = subprocess.run([os.fsencode(sys.executable), b"-m", b"rougekit", b"rouge155",
+                           b"-n", b"1", b"config.xml", system], cwd=workdir,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        b"*ROUGE Warning: test instance for peer %s does not exist for evaluation %d"
+        % (system, i) for i in (1, 2, 3)]
+    assert system + b" ROUGE-1 Average_R: 0.00000" in proc.stdout
+
+
 def test_broken_pipe_is_quiet(workdir):
     cmd = "%s -m rougekit rouge155 -n 4 -a -d config.xml | head -c 10" % sys.executable
     r = subprocess.run(cmd, shell=True, cwd=workdir, capture_output=True, text=True)

@@ -31,6 +31,7 @@ from rougekit._launch import guard_streams
 from rougekit.rouge155.config import read_config, read_file_list
 from rougekit.rouge155.lexicon import data_file
 from rougekit.rouge155.options import UsageError, parse_argv
+from rougekit.rouge155.results import line_bytes
 from rougekit.rouge155.scorer import Rouge155
 
 __all__ = ["main", "install_script", "USAGE"]
@@ -168,7 +169,9 @@ def _run(argv: List[str], prog: str) -> int:
         line = ("*ROUGE Warning: test instance for peer %s does not exist for evaluation %s\n"
                 % (peer, eval_id))
         if err is not None:
-            err.write(line.encode("utf-8", "surrogateescape"))
+            # Bytes as the script prints them: a system ID given on the command
+            # line comes back as typed (its bytes, not their UTF-8 re-encoding).
+            err.write(line_bytes(line))
         else:
             sys.stderr.write(line)
     if err is not None:
