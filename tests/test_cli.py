@@ -695,3 +695,128 @@ def test_compare_empty_input(tmp_path):
 def test_no_subcommand_is_one_line():
     assert_user_error(run(), "required")
     assert_user_error(run("frobnicate"), "frobnicate")
+
+
+# --- closed and broken output streams (rougekit._launch.guard_streams) ---------------
+# A reader that goes away ends every command quietly with 141 (as `cat big | head`
+# does in a shell); a stdout closed from the start with 1 (a write error); neither
+# prints a message or a traceback. POSIX only: /dev/stdout, sh and SIGPIPE's status.
+
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX streams")
+
+R155_EVALS = [
+    {"id": "1", "peers": {"A": "The cat sat on the mat.\nIt was happy."},
+     "models": ["The cat was sitting on the mat.", "A happy cat sat there."]},
+    {"id": "2", "peers": {"A": "Stocks fell sharply on Monday."},
+     "models": ["Stock markets fell sharply on Monday."]},
+]
+
+
+@pytest.fixture
+def stream_commands(tmp_path, example_files):
+    """Every subcommand, each with output to write, run in tmp_path. (No
+    rougeLsum on the one-text-per-line files: its warning is not asked about.)"""
+    from _rouge155 import write_inputs
+    cands, refs, refs2 = example_files
+    write_inputs(tmp_path, R155_EVALS)
+    types = ["--rouge-types", "rouge1,rouge2,rougeL"]
+    return {
+        "score": ["score", "--candidates", cands, "--references", refs, *types],
+        "score-json": ["score", "--jsonl", EXAMPLES / "pairs.jsonl", "--format", "json"],
+        "compare": ["compare", "--candidates-a", cands, "--candidates-b", refs2,
+                    "--references", refs, "--bootstrap", 20, "--ar-trials", 20, *types],
+        "rouge155": ["rouge155", "-n", 2, "-a", "-d", "config.xml"],
+        "rouge155-help": ["rouge155", "-h"],
+        "rouge155-install": ["rouge155", "--install-script", tmp_path / "rouge"],
+        "help": ["--help"],
+        "score-help": ["score", "--help"],
+    }
+
+
+STREAM_COMMANDS = ["score", "score-json", "compare", "rouge155", "rouge155-help",
+                   "rouge155-install", "help", "score-help"]
+
+
+def popen(args, cwd=None, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "rougekit", *map(str, args)], cwd=cwd,
+                            stderr=subprocess.PIPE, **kwargs)
+
+
+@posix_only
+def test_head_1_ends_quietly(tmp_path):
+    """`rougekit score ... --per-item /dev/stdout | head -1`: the reader takes
+    the first line and closes the pipe while the command still has megabytes
+    to write (far more than a pipe holds), so its next write meets a closed
+    pipe for certain: it stops with 141 and nothing on stderr."""
+    c = write(tmp_path, "c.txt", "the cat sat on the mat\n" * 20000)
+    proc = popen(["score", "--candidates", c, "--references", c, "--per-item", "/dev/stdout"],
+                 stdout=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    assert proc.wait(timeout=120) == 141, err
+    assert first.startswith(b'{"rouge1": {"precision": 1.0')
+    assert err == ""
+
+
+@posix_only
+def test_rouge155_head_1_ends_quietly(tmp_path):
+    """The same for `rougekit rouge155 -d` on 3,000 evaluations (about a
+    megabyte of per-evaluation lines)."""
+    from _rouge155 import write_inputs
+    write_inputs(tmp_path, R155_EVALS)
+    (tmp_path / "list.txt").write_text("peers/1.A.txt models/1.0.txt models/1.1.txt\n" * 3000)
+    proc = popen(["rouge155", "-n", 4, "-d", "-r", 10, "-z", "SPL", "list.txt"], cwd=tmp_path,
+                 stdout=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    assert proc.wait(timeout=120) == 141, err
+    assert first == b"-" * 45 + b"\n"
+    assert err == ""
+
+
+@posix_only
+@pytest.mark.parametrize("name", STREAM_COMMANDS)
+def test_reader_gone_before_the_output(stream_commands, tmp_path, name):
+    """The reader closes the pipe before the command writes anything (no
+    reader is left, so the write fails whatever the output's size)."""
+    proc = popen(stream_commands[name], cwd=tmp_path, stdout=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    assert proc.wait(timeout=120) == 141, err
+    assert err == ""
+
+
+def run_stdout_closed(args, cwd=None):
+    """The command as `rougekit ARGS >&-` runs it: file descriptor 1 closed."""
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m",
+                           "rougekit", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+@posix_only
+@pytest.mark.parametrize("name", STREAM_COMMANDS)
+def test_stdout_closed(stream_commands, tmp_path, name):
+    proc = run_stdout_closed(stream_commands[name], cwd=tmp_path)
+    assert (proc.returncode, proc.stderr) == (1, "")
+
+
+@posix_only
+def test_stdout_closed_still_reports_errors(tmp_path):
+    missing = tmp_path / "nope.txt"
+    assert_user_error(run_stdout_closed(["score", "--candidates", missing, "--references",
+                                         missing]), str(missing))
+
+
+@posix_only
+def test_stderr_closed(example_files):
+    """`2>&-`: the warning (the example's one-line multi-sentence texts) and
+    the progress check have no stderr; the scores still go to stdout, alone."""
+    cands, refs, _ = example_files
+    args = ["score", "--candidates", cands, "--references", refs]
+    proc = subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "-m",
+                           "rougekit", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0
+    assert proc.stdout == run(*args).stdout

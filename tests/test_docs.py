@@ -67,6 +67,24 @@ def test_readme_is_a_front_page():
     assert len(readme.read_text("utf-8").splitlines()) < 250
 
 
+def test_readme_first_command_prints_a_clean_result():
+    """The README's first command (after its ``pip install . &&``) scores the
+    example shipped in examples/: the scores, and nothing on stderr (no
+    warning: the example's texts have a sentence per line, as rougeLsum needs)."""
+    import shlex
+    readme = ROOT / "README.md"
+    if not readme.exists() or not (ROOT / "examples").is_dir():
+        pytest.skip("README.md and examples/ not beside the tests")
+    block = re.search(r"```sh\n(.*?)```", readme.read_text("utf-8"), re.S).group(1)
+    command = shlex.split(block.strip().splitlines()[0].split("&&")[-1])
+    assert command[:2] == ["rougekit", "score"], command
+    proc = subprocess.run([sys.executable, "-m", "rougekit", *command[1:]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    rows = [line.split()[0] for line in proc.stdout.splitlines()[1:5]]
+    assert rows == ["rouge1", "rouge2", "rougeL", "rougeLsum"], proc.stdout
+
+
 def test_readme_links_point_at_files():
     readme = ROOT / "README.md"
     if not readme.exists() or not (ROOT / "docs").is_dir():

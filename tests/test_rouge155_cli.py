@@ -145,6 +145,88 @@ def test_install_script(workdir, tmp_path_factory):
     assert bad.returncode == 2 and bad.stderr.startswith(str(script) + ": error:")
 
 
+@pytest.mark.parametrize("system", [b"\xc3\xa9", b"\xe9", b"A\xc3\xa9\xe2\x82\xac"],
+                         ids=["utf8", "latin1", "utf8-euro"])
+def test_system_id_from_the_command_line_round_trips(workdir, system):
+    """A system ID given on the command line comes back as its bytes, in the
+    warning for the evaluations it has no summary in and in the scores
+    (the script's behaviour: it prints Perl's bytes back). It was printed
+    re-encoded in the warning (`é` as `Ã©`). The bytes are given as they are,
+    so the test holds for any locale's encoding (UTF-8 `é`, Latin-1 `é`)."""
+    proc = subprocess.run([os.fsencode(sys.executable), b"-m", b"rougekit", b"rouge155",
+                           b"-n", b"1", b"config.xml", system], cwd=workdir,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        b"*ROUGE Warning: test instance for peer %s does not exist for evaluation %d"
+        % (system, i) for i in (1, 2, 3)]
+    assert system + b" ROUGE-1 Average_R: 0.00000" in proc.stdout
+
+
+REAL_SCRIPT = b"#!/usr/bin/perl -w\n# ROUGE-1.5.5.pl, the real one\n"
+
+
+def test_install_script_keeps_a_script_it_did_not_write(tmp_path):
+    """--install-script into a folder holding a ROUGE-1.5.5.pl that rougekit
+    did not write: one line naming it, exit 2, nothing written; --force
+    overwrites it."""
+    home = tmp_path / "ROUGE"
+    home.mkdir()
+    script = home / "ROUGE-1.5.5.pl"
+    script.write_bytes(REAL_SCRIPT)
+    r = run_kit_process(tmp_path, ["--install-script", home])
+    assert (r.returncode, r.stdout) == (2, b""), r
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert str(script) in r.stderr and "--force" in r.stderr, r.stderr
+    assert script.read_bytes() == REAL_SCRIPT
+    assert os.listdir(home) == ["ROUGE-1.5.5.pl"]          # no data/ either
+    with pytest.raises(cli.InstallConflict) as caught:
+        cli.install_script(str(home))
+    assert caught.value.filename == str(script)
+
+    forced = run_kit_process(tmp_path, ["--install-script", home, "--force"])
+    assert forced.returncode == 0, forced
+    assert b"written by `rougekit rouge155 --install-script`" in script.read_bytes()
+    assert script.stat().st_mode & stat.S_IXUSR
+
+
+def test_install_script_rewrites_its_own_stand_in(tmp_path):
+    """A stand-in rougekit wrote (the same, or for another interpreter) is
+    rewritten without --force; a data file of other content beside no
+    stand-in is refused, named."""
+    home = tmp_path / "ROUGE"
+    assert run_kit_process(tmp_path, ["--install-script", home]).returncode == 0
+    assert run_kit_process(tmp_path, ["--install-script", home]).returncode == 0
+    script = home / "ROUGE-1.5.5.pl"
+    other = script.read_bytes().replace(os.fsencode(sys.executable), b"/opt/other/python")
+    script.write_bytes(other)
+    again = run_kit_process(tmp_path, ["--install-script", home])
+    assert again.returncode == 0, again
+    assert os.fsencode(sys.executable) in script.read_bytes()
+
+    data_only = tmp_path / "data-only"
+    (data_only / "data").mkdir(parents=True)
+    stopwords = data_only / "data" / "smart_common_words.txt"
+    stopwords.write_bytes(b"the\na\n")
+    r = run_kit_process(tmp_path, ["--install-script", data_only])
+    assert r.returncode == 2 and str(stopwords) in r.stderr, r
+    assert stopwords.read_bytes() == b"the\na\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_install_script_force_replaces_a_link_not_its_target(tmp_path):
+    real = tmp_path / "real" / "ROUGE-1.5.5.pl"
+    real.parent.mkdir()
+    real.write_bytes(REAL_SCRIPT)
+    home = tmp_path / "ROUGE"
+    home.mkdir()
+    (home / "ROUGE-1.5.5.pl").symlink_to(real)
+    assert run_kit_process(tmp_path, ["--install-script", home]).returncode == 2
+    assert run_kit_process(tmp_path, ["--install-script", home, "--force"]).returncode == 0
+    assert real.read_bytes() == REAL_SCRIPT
+    assert not (home / "ROUGE-1.5.5.pl").is_symlink()
+
+
 def test_broken_pipe_is_quiet(workdir):
     cmd = "%s -m rougekit rouge155 -n 4 -a -d config.xml | head -c 10" % sys.executable
     r = subprocess.run(cmd, shell=True, cwd=workdir, capture_output=True, text=True)
@@ -154,3 +236,4 @@ def test_broken_pipe_is_quiet(workdir):
 def test_usage_names_every_option():
     for flag in "-a -d -n -x -w -2 -u -U -m -M -s -l -b -f -p -c -r -t -z -e -h".split():
         assert "  " + flag + " " in cli.USAGE or "  " + flag + "," in cli.USAGE, flag
+    assert "--install-script DIR [--force]" in cli.USAGE and "--force does" in cli.USAGE

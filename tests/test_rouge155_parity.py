@@ -165,6 +165,19 @@ def test_several_systems(tmp_path, monkeypatch):
     compare(tmp_path, "-n 1 -d config.xml A9".split(), monkeypatch)
 
 
+def test_missing_system_named_in_non_ascii(tmp_path, monkeypatch):
+    """A system ID from the command line that no evaluation has, not ASCII:
+    the script's warnings on stderr and its scores, the ID as typed."""
+    items = oracle().gen_items(51, 3, allow_empty_refs=False)
+    evals = [{"id": str(i + 1), "peers": {"A": it["candidate"]}, "models": it["references"]}
+             for i, it in enumerate(items)]
+    write_inputs(tmp_path, evals)
+    argv = ["-n", "1", "config.xml", "\u00e9t\u00e9"]
+    perl = compare(tmp_path, argv, monkeypatch)
+    assert "peer \u00e9t\u00e9 does not exist for evaluation 1" in perl.stderr
+    assert run_kit(tmp_path, argv).stderr == perl.stderr
+
+
 def test_evaluation_ids_order(tmp_path, monkeypatch):
     """Instances sort as strings for the bootstrap and by leading number for
     -d; non-numeric IDs sort as strings."""

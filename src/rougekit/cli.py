@@ -30,7 +30,9 @@ once each, as one line on stderr.
 A progress line is drawn on stderr when it is a terminal. User errors (a
 missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
 an unknown rouge type, empty input, a bad option value) print one line on
-stderr and exit 2; Ctrl-C prints one line and exits 130.
+stderr and exit 2; Ctrl-C prints one line and exits 130. A closed or broken
+stdout ends the command quietly: 141 when the reader went away (``| head``),
+1 when stdout was closed (``rougekit._launch``).
 """
 import argparse
 import csv
@@ -44,6 +46,7 @@ import numpy as np
 from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import one_line
+from rougekit._launch import guard_streams
 from rougekit._multi_ref import MULTI_REF_POLICIES, column_means
 from rougekit._pipeline import ScoringOptions, check_texts, item_columns
 from rougekit._progress import Progress
@@ -264,6 +267,8 @@ def write_per_item(path, columns, types):
                 if i % 1000 == 0:
                     progress.update(i)
             progress.update(len(rows))
+    except BrokenPipeError:
+        raise                   # a pipe's reader went away: guard_streams ends quietly
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror}") from None
 
@@ -510,7 +515,12 @@ def _print_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run the command; returns its exit status. A closed or broken stdout or
+    stderr ends it quietly (``rougekit._launch.guard_streams``)."""
+    return guard_streams(_main, sys.argv[1:] if argv is None else list(argv))
+
+
+def _main(argv):
     if argv[:1] == ["rouge155"]:
         # The script's own command line (Getopt::Std rules, not argparse's).
         from rougekit.rouge155.cli import main as rouge155_main
@@ -545,12 +555,6 @@ def main(argv=None):
             print("rougekit: interrupted", file=sys.stderr)
             return 130
         raise
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as cat does.
-        import os
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
     finally:
         _set_sigint(previous)
 

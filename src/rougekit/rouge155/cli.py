@@ -17,26 +17,34 @@ stderr, so stdout stays the script's.
 
 ``--install-script DIR`` writes an executable ``DIR/ROUGE-1.5.5.pl`` that
 runs this command, and ``DIR/data/``, so tools that run the script by path
-(pyrouge's ``Rouge155(rouge_dir=DIR)``, files2rouge) run on rougekit.
+(pyrouge's ``Rouge155(rouge_dir=DIR)``, files2rouge) run on rougekit. It
+refuses (one line, exit 2) to overwrite a file there that rougekit did not
+write, such as the real script, unless ``--force`` is given.
+
+A closed or broken stdout ends the command quietly: exit 141 when the reader
+went away (``| head``), 1 when stdout was closed (``rougekit._launch``).
 """
+import errno
 import os
 import stat
 import sys
 from typing import List, Optional
 
 from rougekit._checks import one_line
+from rougekit._launch import guard_streams
 from rougekit.rouge155.config import read_config, read_file_list
 from rougekit.rouge155.lexicon import data_file
 from rougekit.rouge155.options import UsageError, parse_argv
+from rougekit.rouge155.results import line_bytes
 from rougekit.rouge155.scorer import Rouge155
 
-__all__ = ["main", "install_script", "USAGE"]
+__all__ = ["main", "install_script", "InstallConflict", "USAGE"]
 
 PROG = "rougekit rouge155"
 
 USAGE = """\
 usage: {prog} [options] CONFIG [SYSTEM_ID]
-       {prog} --install-script DIR
+       {prog} --install-script DIR [--force]
 
 ROUGE-1.5.5.pl's scores and output, byte for byte, without Perl.
 
@@ -61,7 +69,9 @@ score; -a scores every system.
 Not available: -3 (Basic Elements need an external parser), -v (debug output).
 --signature prints the options' rougekit signature on stderr after the scores.
 --install-script DIR writes DIR/ROUGE-1.5.5.pl running this command, and DIR/data/,
-for tools that call the script by path (pyrouge, files2rouge).
+for tools that call the script by path (pyrouge, files2rouge). It does not
+overwrite a ROUGE-1.5.5.pl (or data file) that rougekit did not write, such as the
+real script: --force does.
 """
 
 _STAND_IN = """\
@@ -92,23 +102,60 @@ class _Error(Exception):
     pass
 
 
-def install_script(directory: str, python: Optional[str] = None) -> str:
+# The stand-in's second line: how a ROUGE-1.5.5.pl that rougekit wrote (any
+# version, for any Python) is told from the real script.
+_STAND_IN_MARK = _STAND_IN.splitlines()[1].encode("utf-8")
+_DATA_FILES = ("smart_common_words.txt", "wordnet-2.0-exceptions.txt", "NOTICE.md")
+
+
+class InstallConflict(FileExistsError):
+    """``install_script`` would overwrite a file that rougekit did not write
+    (``filename``): the real ROUGE-1.5.5.pl, say, or an edited data file."""
+
+
+def _is_stand_in(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return _STAND_IN_MARK in f.read(4096).splitlines()[:5]
+    except OSError:
+        return False
+
+
+def install_script(directory: str, python: Optional[str] = None, force: bool = False) -> str:
     """Write the ``ROUGE-1.5.5.pl`` stand-in and ``data/`` into ``directory``
     (created if needed); returns the stand-in's path. ``python`` is the
-    interpreter it runs with (default: this one)."""
+    interpreter it runs with (default: this one).
+
+    A folder whose ``ROUGE-1.5.5.pl`` is a stand-in that rougekit wrote is
+    rewritten. Otherwise no file already there is overwritten unless it
+    holds what would be written: a real ROUGE-1.5.5.pl (or any other file)
+    raises :class:`InstallConflict` naming it, unless ``force``."""
     python = python or sys.executable
-    os.makedirs(os.path.join(directory, "data"), exist_ok=True)
     path = os.path.join(directory, "ROUGE-1.5.5.pl")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(_STAND_IN.format(python=python))
+    files = [(path, _STAND_IN.format(python=python).encode("utf-8"))]
+    files += [(os.path.join(directory, "data", name), data_file(name)) for name in _DATA_FILES]
+    files.append((os.path.join(directory, "data", "README.txt"), _DATA_README.encode("utf-8")))
+    if not force and not _is_stand_in(path):
+        for target, content in files:
+            if os.path.lexists(target) and not _holds(target, content):
+                raise InstallConflict(errno.EEXIST, "not written by rougekit", target)
+    os.makedirs(os.path.join(directory, "data"), exist_ok=True)
+    for target, content in files:
+        if os.path.islink(target):
+            os.unlink(target)       # replaced, not written through (to a real script)
+        with open(target, "wb") as f:
+            f.write(content)
     mode = os.stat(path).st_mode
     os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    for name in ("smart_common_words.txt", "wordnet-2.0-exceptions.txt", "NOTICE.md"):
-        with open(os.path.join(directory, "data", name), "wb") as f:
-            f.write(data_file(name))
-    with open(os.path.join(directory, "data", "README.txt"), "w", encoding="utf-8") as f:
-        f.write(_DATA_README)
     return path
+
+
+def _holds(path: str, content: bytes) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(content) + 1) == content
+    except OSError:
+        return False
 
 
 def _argv_id(arg: str) -> str:
@@ -119,14 +166,18 @@ def _argv_id(arg: str) -> str:
 
 
 def _run(argv: List[str], prog: str) -> int:
-    if argv[:1] == ["--install-script"]:
-        if len(argv) != 2:
+    install = [a for a in argv if a != "--force"]
+    if install[:1] == ["--install-script"]:
+        if len(install) != 2:
             raise _Error("--install-script takes one directory")
         try:
-            path = install_script(argv[1])
+            path = install_script(install[1], force=len(install) < len(argv))
+        except InstallConflict as e:
+            raise _Error(f"{e.filename} exists and was not written by rougekit: not "
+                         "overwritten (--force overwrites it)") from None
         except OSError as e:
-            raise _Error(f"cannot write into {argv[1]}: {e.strerror}") from None
-        print(f"wrote {path} and {os.path.join(argv[1], 'data')}")
+            raise _Error(f"cannot write into {install[1]}: {e.strerror}") from None
+        print(f"wrote {path} and {os.path.join(install[1], 'data')}")
         return 0
     # --signature (not the script's): the options' signature line on stderr
     end = argv.index("--") if "--" in argv else len(argv)
@@ -165,7 +216,9 @@ def _run(argv: List[str], prog: str) -> int:
         line = ("*ROUGE Warning: test instance for peer %s does not exist for evaluation %s\n"
                 % (peer, eval_id))
         if err is not None:
-            err.write(line.encode("utf-8", "surrogateescape"))
+            # Bytes as the script prints them: a system ID given on the command
+            # line comes back as typed (its bytes, not their UTF-8 re-encoding).
+            err.write(line_bytes(line))
         else:
             sys.stderr.write(line)
     if err is not None:
@@ -183,17 +236,20 @@ def _run(argv: List[str], prog: str) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = PROG) -> int:
-    """Run the command; returns the exit status (0, 2 on a user error)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run the command; returns the exit status (0, 2 on a user error). A
+    closed or broken stdout or stderr ends it quietly
+    (``rougekit._launch.guard_streams``: 141 when stdout's reader went away,
+    1 when stdout was closed)."""
+    return guard_streams(_main, list(sys.argv[1:] if argv is None else argv), prog)
+
+
+def _main(argv: List[str], prog: str) -> int:
     try:
         return _run(argv, prog)
     except (_Error, ValueError) as e:
         message = str(e)
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as cat does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+        raise                   # a pipe's reader went away: guard_streams ends quietly
     except FileNotFoundError as e:
         message = str(e) if not e.filename else "cannot read %s: %s" % (
             os.fsdecode(e.filename), e.strerror)

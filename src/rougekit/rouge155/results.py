@@ -23,6 +23,18 @@ DASHES = "-" * 45
 DOTS = "." * 45
 
 
+def line_bytes(line: str) -> bytes:
+    """A line of the script's output (scores or warnings) as Perl prints it:
+    when its characters are all below 256, one byte each (a system ID from
+    the command line is bytes to Perl, read here one character per byte, so
+    its bytes come back as given, in any locale's encoding); any other line
+    in UTF-8."""
+    try:
+        return line.encode("latin-1")
+    except UnicodeEncodeError:
+        return line.encode("utf-8", "surrogateescape")
+
+
 class DocumentScore(NamedTuple):
     """One evaluation's scores of one measure, as the script computes them:
     R, P and F rounded to 5 decimals, and the counts they come from (summed
@@ -184,17 +196,9 @@ class Rouge155Result:
         return "".join(line + "\n" for line in lines)
 
     def render_bytes(self, per_document: bool = False) -> bytes:
-        """The output as the script writes it: a line whose characters are all
-        below 256 as one byte each (IDs read from the command line are bytes
-        to Perl), any other line in UTF-8."""
-        out = []
-        for line in self.render_lines(per_document):
-            try:
-                out.append(line.encode("latin-1"))
-            except UnicodeEncodeError:
-                out.append(line.encode("utf-8", "surrogateescape"))
-            out.append(b"\n")
-        return b"".join(out)
+        """The output as the script writes it, each line as ``line_bytes``
+        gives it."""
+        return b"".join(line_bytes(line) + b"\n" for line in self.render_lines(per_document))
 
     def __str__(self) -> str:
         return self.render()
