@@ -5,8 +5,10 @@
     rougekit rouge155 --install-script DIR
 
 The options, the configuration (XML, or a ``-z`` file list) and the output
-on stdout are the script's; ``-e DIR`` is accepted and not needed (the
-stopword list and the WordNet exceptions ship inside rougekit). Where the
+on stdout are the script's. The data folder (the stopword list and the
+WordNet exception DB) is the script's too: ``-e DIR``, else
+``$ROUGE_EVAL_HOME``, else ``$RED_EVAL_HOME``; with none of them, the
+standard data that ships inside rougekit. Where the
 script would die, or silently read a value it does not understand, one line
 on stderr names the option or file and the exit status is 2.
 
@@ -63,7 +65,7 @@ score; -a scores every system.
   -p ALPHA   F's alpha in [0, 1] (0.5)      -c CF      CF% confidence intervals (95)
   -r R       bootstrap resamples (1000)     -t 0|1|2   average scores | pool tokens | counts
   -z FMT     CONFIG is a file list of SEE, SPL or ISI files
-  -e DIR     accepted; the data files ship with rougekit
+  -e DIR     the data folder (default: $ROUGE_EVAL_HOME, else the shipped data)
   -h, -H     this help
 
 Not available: -3 (Basic Elements need an external parser), -v (debug output).
@@ -87,10 +89,11 @@ sys.exit(main(sys.argv[1:], prog=sys.argv[0]))
 """
 
 _DATA_README = """\
-Data files of ROUGE-1.5.5, written by `rougekit rouge155 --install-script`.
-The stand-in ROUGE-1.5.5.pl beside this folder does not read them (the same
-files ship inside rougekit); they are here because tools that drive the script
-check that a data folder exists. See NOTICE.md for their licences.
+Data files of ROUGE-1.5.5, written by `rougekit rouge155 --install-script`:
+the standard data, which also ships inside rougekit. The stand-in
+ROUGE-1.5.5.pl beside this folder reads them when a tool passes this folder
+as -e (as pyrouge does); the exception table is text here, where the script
+reads WordNet-2.0.exc.db. See NOTICE.md for their licences.
 
 smart_common_words.txt       the stopword list of -s
 wordnet-2.0-exceptions.txt   WordNet 2.0's irregular forms (what the script's
