@@ -82,10 +82,10 @@ _LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in
 
 
 def one_line(message: str) -> str:
-    """A message as one line: the line breaks it quotes (a file name, a
+    r"""A message as one line: the line breaks it quotes (a file name, a
     command-line word) written as escapes, so an error is always one line.
 
-    >>> one_line("too many arguments: a\nb")
-    'too many arguments: a\\nb'
+    >>> print(one_line("too many arguments: a\nb\r\nc"))
+    too many arguments: a\nb\r\nc
     """
     return message.translate(_LINE_BREAKS)
