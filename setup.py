@@ -1,6 +1,6 @@
 """Build the compiled core: every ``.pyx`` under ``src/rougekit`` becomes an
-extension named after its path (``src/rougekit/_core/lcs_c.pyx`` is
-``rougekit._core.lcs_c``), with the shared C headers of ``_core/include``.
+extension named after its path (``src/rougekit/_core/_lcs.pyx`` is
+``rougekit._core._lcs``), with the shared C headers of ``_core/include``.
 
 Set ``ROUGEKIT_NO_EXTENSIONS=1`` to install the pure-Python package only,
 ``ROUGEKIT_SANITIZE=1`` to build with AddressSanitizer and UBSan (tests only),

@@ -8,8 +8,8 @@ types. The case is scored by
 
 1. ``RougeScorer`` with the compiled engine (the C tokenizer, stemmer and
    kernels, on ``score`` and on ``score_batch`` with threads);
-2. ``RougeScorer``'s Python path with the pure kernels (``rougekit._core.lcs_py``,
-   ``overlap_py``) and the pure Porter stemmer (``porter_py``): the backend is chosen
+2. ``RougeScorer``'s Python path with the pure kernels (``rougekit._core._lcs_py``,
+   ``_overlap_py``) and the pure Porter stemmer (``_porter_py``): the backend is chosen
    at import, so this path is selected explicitly (a ``DefaultTokenizer``
    subclass bypasses the engine; ``_counts``' backend is swapped for the
    pure kernels for the duration of the call);
@@ -17,7 +17,7 @@ types. The case is scored by
 
 and the results must be identical (values with ``==`` and their types), or
 all three must raise the same exception type. The kernels are also compared
-directly (``lcs_c`` / ``overlap_c`` against ``lcs_py`` / ``overlap_py``)
+directly (``_lcs`` / ``_overlap`` against ``_lcs_py`` / ``_overlap_py``)
 on the case's token ids. Any difference or crash fails.
 
 Usage:
@@ -87,16 +87,14 @@ def decode_case(data):
 
 def _imports():
     global rouge_scorer, tokenizers, _counts, _pure, _lcs, _overlap, ref_rouge_scorer
-    global rougekit, porter_py, lcs_py, overlap_py, engine_py
+    global rougekit, _porter_py, _lcs_py, _overlap_py, _engine_py
     import rougekit
     from rougekit import _counts, rouge_scorer, tokenizers
-    from rougekit._core import engine_py, lcs_py, overlap_py, porter_py
-    from rougekit._core import lcs_c as _lcs
-    from rougekit._core import overlap_c as _overlap
+    from rougekit._core import _engine_py, _lcs, _lcs_py, _overlap, _overlap_py, _porter_py
     _pure = types.SimpleNamespace(
-        lcs_length=lcs_py.lcs_length, lcs_indices=lcs_py.lcs_indices,
-        union_lcs=lcs_py.union_lcs, summary_lcs_hits=lcs_py.summary_lcs_hits,
-        ngram_overlap=overlap_py.ngram_overlap)
+        lcs_length=_lcs_py.lcs_length, lcs_indices=_lcs_py.lcs_indices,
+        union_lcs=_lcs_py.union_lcs, summary_lcs_hits=_lcs_py.summary_lcs_hits,
+        ngram_overlap=_overlap_py.ngram_overlap)
     from rouge_score import rouge_scorer as ref_rouge_scorer
 
 
@@ -120,14 +118,14 @@ def _setup():
 
         def __init__(self, use_stemmer):
             super().__init__(False)
-            self._stemmer = porter_py.StemCache() if use_stemmer else None
+            self._stemmer = _porter_py.StemCache() if use_stemmer else None
 
         def tokenize(self, text):
             # An override: RougeScorer takes its Python path for it.
             return super().tokenize(text)
 
     _PythonPathTokenizer = PythonPathTokenizer
-    _PURE_KERNELS = types.SimpleNamespace(NAME="pure", lcs=lcs_py, overlap=overlap_py)
+    _PURE_KERNELS = types.SimpleNamespace(NAME="pure", lcs=_lcs_py, overlap=_overlap_py)
 
 
 @contextlib.contextmanager
@@ -149,8 +147,8 @@ def _scorers(rouge_types, use_stemmer):
             rouge_types, tokenizer=_PythonPathTokenizer(use_stemmer))
         assert pure._engine is None
         ref = ref_rouge_scorer.RougeScorer(rouge_types, use_stemmer=use_stemmer)
-        # The pure engine (engine_c's twin), non-str pairs to the Python path.
-        pure_engine = engine_py.Engine(compiled._kinds, use_stemmer, compiled._keys,
+        # The pure engine (_engine's twin), non-str pairs to the Python path.
+        pure_engine = _engine_py.Engine(compiled._kinds, use_stemmer, compiled._keys,
                                        rougekit.Score, pure.score)
         _SCORERS[key] = (compiled, pure, ref, pure_engine)
     return _SCORERS[key]

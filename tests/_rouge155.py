@@ -277,8 +277,8 @@ def kernel_names():
 
 
 def use_kernel(monkeypatch, name):
-    module = importlib.import_module("rougekit._core.rouge155_" + ("c" if name == "compiled"
-                                                                    else "py"))
+    module = importlib.import_module(
+        "rougekit._core._rouge155" + ("" if name == "compiled" else "_py"))
     monkeypatch.setattr(_backend, "rouge155", module)
     return module
 

@@ -3,11 +3,12 @@
 ``rougekit._backend`` is the only module that chooses; with
 ``ROUGEKIT_PURE_PYTHON=1`` no extension module may be imported at all, so the
 pure backend really runs without the compiled core (as on a platform with no
-wheel). Every compiled module ``_core/<name>_c.pyx`` has a pure twin
-``_core/<name>_py.py`` with the same public names.
+wheel). Every compiled module ``_core/_<name>.pyx`` has a pure twin
+``_core/_<name>_py.py`` with the same public names.
 """
 import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,46 +65,49 @@ def test_default_uses_the_compiled_core_when_built():
     if backend == "pure":
         pytest.skip("the compiled core is not built here")
     assert backend == "compiled"
-    assert {"rougekit._core.%s_c" % k for k in KERNELS} <= set(extensions)
+    assert {f"rougekit._core._{k}" for k in KERNELS} <= set(extensions)
 
 
 def test_the_switch_is_decided_once_for_every_kernel():
-    kind = "c" if _backend.NAME == "compiled" else "py"
+    suffix = "" if _backend.NAME == "compiled" else "_py"
     for name in KERNELS:
-        assert getattr(_backend, name).__name__ == f"rougekit._core.{name}_{kind}"
+        assert getattr(_backend, name).__name__ == f"rougekit._core._{name}{suffix}"
 
 
 @pytest.mark.parametrize("name", KERNELS)
 def test_every_compiled_module_has_a_twin_with_its_names(name):
-    twin = importlib.import_module(f"rougekit._core.{name}_py")
-    pyx = ROOT / "_core" / f"{name}_c.pyx"
-    pyi = ROOT / "_core" / f"{name}_c.pyi"
+    twin = importlib.import_module(f"rougekit._core._{name}_py")
+    pyx = ROOT / "_core" / f"_{name}.pyx"
+    pyi = ROOT / "_core" / f"_{name}.pyi"
     assert pyi.exists(), f"{pyi.name} missing"
     if pyx.exists():
         # The stub lists the compiled module's API; the twin has every public name.
         stub = pyi.read_text("utf-8")
-        import re
         public = {m for m in re.findall(r"^(?:def|class) (\w+)", stub, re.M)
                   if not m.startswith("_")}
         missing = sorted(n for n in public if not hasattr(twin, n))
-        assert not missing, f"{name}_py lacks {missing}"
+        assert not missing, f"_{name}_py lacks {missing}"
     if _backend.NAME == "compiled":
-        compiled = importlib.import_module(f"rougekit._core.{name}_c")
+        compiled = importlib.import_module(f"rougekit._core._{name}")
         for attr in dir(compiled):
             if not attr.startswith("_") and callable(getattr(compiled, attr)):
-                assert hasattr(twin, attr), f"{name}_py lacks {attr}"
+                assert hasattr(twin, attr), f"_{name}_py lacks {attr}"
 
 
 def test_no_module_outside_the_switch_imports_a_compiled_kernel():
-    pattern = "_c import", "_c cimport"
+    compiled = {pyx.stem for pyx in (ROOT / "_core").glob("*.pyx")}
     offenders = []
     for path in ROOT.rglob("*.py"):
         if path.name == "_backend.py":
             continue
-        text = path.read_text("utf-8")
-        for line in text.splitlines():
+        for line in path.read_text("utf-8").splitlines():
             stripped = line.strip()
-            if stripped.startswith(("from rougekit._core", "import rougekit._core")) and \
-                    any(p in stripped for p in pattern):
+            match = re.match(r"(?:from|import) rougekit\._core(?:\.(\w+))?(?: import (.*))?",
+                             stripped)
+            if not match:
+                continue
+            names = {match.group(1)} | {part.split(" as ")[0].strip(" ()")
+                                        for part in (match.group(2) or "").split(",")}
+            if names & compiled:
                 offenders.append(f"{path.relative_to(ROOT)}: {stripped}")
-    assert not offenders, offenders
+    assert compiled and not offenders, offenders

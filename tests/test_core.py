@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref
 
 from _helpers import examples
-from rougekit._core import lcs_py, overlap_py
+from rougekit._core import _lcs_py, _overlap_py
 
 pytestmark = pytest.mark.kernel
 
 
 def _compiled_modules():
     try:
-        return importlib.import_module("rougekit._core.lcs_c"), importlib.import_module("rougekit._core.overlap_c")
+        return importlib.import_module("rougekit._core._lcs"), importlib.import_module("rougekit._core._overlap")
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")
@@ -37,16 +37,16 @@ class Compiled:
 
 
 class Pure:
-    lcs_length = staticmethod(lcs_py.lcs_length)
-    lcs_indices = staticmethod(lcs_py.lcs_indices)
-    union_lcs = staticmethod(lcs_py.union_lcs)
-    summary_lcs_hits = staticmethod(lcs_py.summary_lcs_hits)
-    ngram_overlap = staticmethod(overlap_py.ngram_overlap)
+    lcs_length = staticmethod(_lcs_py.lcs_length)
+    lcs_indices = staticmethod(_lcs_py.lcs_indices)
+    union_lcs = staticmethod(_lcs_py.union_lcs)
+    summary_lcs_hits = staticmethod(_lcs_py.summary_lcs_hits)
+    ngram_overlap = staticmethod(_overlap_py.ngram_overlap)
 
     @staticmethod
     def set_full_table_words(words):
-        old = lcs_py._FULL_TABLE_WORDS
-        lcs_py._FULL_TABLE_WORDS = words
+        old = _lcs_py._FULL_TABLE_WORDS
+        _lcs_py._FULL_TABLE_WORDS = words
         return old
 
     @staticmethod
@@ -165,10 +165,10 @@ def test_ngram_overlap(core, n):
 def test_compiled_equals_pure_property(a, b):
     compiled = Compiled()
     ia, ib = dense(a, b)
-    assert compiled.lcs_length(ia, ib) == lcs_py.lcs_length(ia, ib)
-    assert compiled.lcs_indices(ia, ib) == lcs_py.lcs_indices(ia, ib)
+    assert compiled.lcs_length(ia, ib) == _lcs_py.lcs_length(ia, ib)
+    assert compiled.lcs_indices(ia, ib) == _lcs_py.lcs_indices(ia, ib)
     for n in (1, 2, 3):
-        assert compiled.ngram_overlap(ia, ib, n) == overlap_py.ngram_overlap(ia, ib, n)
+        assert compiled.ngram_overlap(ia, ib, n) == _overlap_py.ngram_overlap(ia, ib, n)
 
 
 def test_long_inputs_agree(core, row_mode):

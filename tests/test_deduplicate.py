@@ -14,7 +14,7 @@ from rouge_score import rouge_scorer as ref
 
 from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts
 from rougekit import deduplicate
-from rougekit._core import index_py
+from rougekit._core import _index_py
 from rougekit.index import _run_dedup
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
@@ -144,16 +144,16 @@ def test_threads_do_not_change_decisions(sentences, threads):
 
 
 def test_sparse_masks_path(data):
-    index_c = pytest.importorskip("rougekit._core.index_c")
+    _index = pytest.importorskip("rougekit._core._index")
     texts, against = data
     loop = AlpacaLoop(texts, against, "rougeL", False)
-    old = index_c._set_mask_budget(0)
+    old = _index._set_mask_budget(0)
     try:
-        kernel = index_c.TextIndex(-1, False, True)
+        kernel = _index.TextIndex(-1, False, True)
         kernel.add_texts(against + texts)
-        assert _blocks(index_c, kernel, len(against), 0.5, 1, 64) == loop.kept(0.5)
+        assert _blocks(_index, kernel, len(against), 0.5, 1, 64) == loop.kept(0.5)
     finally:
-        index_c._set_mask_budget(old)
+        _index._set_mask_budget(old)
 
 
 def test_thresholds_outside_zero_one(data):
@@ -212,9 +212,9 @@ def test_most_pairs_are_never_scored(sentences):
 # --- the kernels directly: compiled against pure, block by block -----------------
 
 def _kernels():
-    mods = [index_py]
+    mods = [_index_py]
     try:
-        mods.append(importlib.import_module("rougekit._core.index_c"))
+        mods.append(importlib.import_module("rougekit._core._index"))
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")

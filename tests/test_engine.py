@@ -56,7 +56,7 @@ def test_boundaries_match_rouge_score(n_target, n_pred, use_stemmer):
 
 
 def test_every_code_point_tokenizes_as_rouge_score():
-    tok = compiled("rougekit._core.tokenizer_c")
+    tok = compiled("rougekit._core._tokenizer")
     # Each code point between two letters: how lower() treats it decides
     # whether it joins, splits or adds to the tokens (only U+0130 and U+212A
     # lower to ASCII in current Unicode; this checks the running Python's).
@@ -99,7 +99,7 @@ def test_score_batch_arguments():
 
 def test_engine_used_for_every_tokenizer_that_behaves_as_the_default():
     from rougekit import tokenizers, word_tokenizers
-    engine_module = "rougekit._core.engine_" + ("c" if BACKEND == "compiled" else "py")
+    engine_module = "rougekit._core._engine" + ("" if BACKEND == "compiled" else "_py")
     for use_stemmer in (False, True):
         for tokenizer in (None, tokenizers.DefaultTokenizer(use_stemmer),
                           word_tokenizers.RougeScoreTokenizer(use_stemmer),
@@ -258,7 +258,7 @@ def test_engine_keeps_its_own_keys():
     copy: emptying the list it was given cannot make it read past the end."""
     from rouge_score import rouge_scorer as reference
 
-    from rougekit._core.engine_c import Cancel, Engine
+    from rougekit._core._engine import Cancel, Engine
     from rougekit.scoring import Score
     types = ["rouge1", "rouge2", "rougeL"]
     keys = list(types)
@@ -274,7 +274,7 @@ def test_a_score_cls_that_does_not_opt_in_stays_tracked():
     import collections
     import gc
 
-    from rougekit._core.engine_c import Engine
+    from rougekit._core._engine import Engine
     Plain = collections.namedtuple("Plain", "precision recall fmeasure")
     engine = Engine([1], False, ["rouge1"], Plain, lambda t, p: {})
     got = engine.score("a b", "a")
@@ -288,7 +288,7 @@ def test_vocabulary_restarts_with_the_same_scores(use_stemmer):
     """Past VOCAB_RESET distinct tokens an engine starts afresh (vocabulary,
     stem cache, id tables and kernel scratch freed): scores stay rouge-score's
     across restarts, including for a pair that itself exceeds the limit."""
-    from rougekit._core.engine_c import _set_vocab_reset
+    from rougekit._core._engine import _set_vocab_reset
     rng = random.Random(7)
     words = ["run", "running", "cats", "the", "happiness", "x1"] + [
         "w%d%s" % (i, s) for i in range(400) for s in ("", "ing", "s")]
@@ -334,7 +334,7 @@ def test_texts_at_every_length_and_offset(stem):
     end or run across a 16- or 64-character boundary or the end of the text,
     of up to and past 8 bytes (one hash chunk), newlines anywhere, letters
     that are not word characters, the Kelvin sign."""
-    tok = compiled("rougekit._core.tokenizer_c")
+    tok = compiled("rougekit._core._tokenizer")
     every = "".join("a" + chr(c) + "B " for c in range(256))    # each Latin-1 character
     assert tok.sentences(every, stem) == _reference_sentences(every, stem)
     for k in (1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130):
@@ -354,7 +354,7 @@ def test_texts_at_every_length_and_offset(stem):
 @given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t\u2019\u0100\u212a\U0001f600\u0130",
                max_size=400), st.booleans())
 def test_property_one_two_four_byte_texts(text, stem):
-    tok = compiled("rougekit._core.tokenizer_c")
+    tok = compiled("rougekit._core._tokenizer")
     assert tok.sentences(text, stem) == _reference_sentences(text, stem)
 
 
@@ -363,7 +363,7 @@ def test_every_code_point_on_each_classifier():
     U+0130 and U+212A (16 at a time, saturated to bytes), 2-byte texts with
     the Kelvin sign and 4-byte texts (a character at a time), texts with "İ"
     (the character loop)."""
-    tok = compiled("rougekit._core.tokenizer_c")
+    tok = compiled("rougekit._core._tokenizer")
     special = (0x130, 0x212A)
     bmp = "".join("a" + chr(c) + "B " for c in range(0x10000) if c not in special)
     astral = "".join("a" + chr(c) + "B " for c in range(0x10000, 0x30000, 7))

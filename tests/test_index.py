@@ -15,7 +15,7 @@ from rouge_score import rouge_scorer as ref
 import rougekit
 from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts
 from rougekit import RougeIndex
-from rougekit._core import index_py
+from rougekit._core import _index_py
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
 
@@ -240,9 +240,9 @@ def test_empty_index_and_empty_query():
 # --- the kernels directly: compiled against pure -----------------------------------
 
 def _kernels():
-    mods = [index_py]
+    mods = [_index_py]
     try:
-        mods.append(importlib.import_module("rougekit._core.index_c"))
+        mods.append(importlib.import_module("rougekit._core._index"))
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")
@@ -275,10 +275,10 @@ def test_kernel_twins_agree(texts, kind):
 
 
 def test_sparse_masks_path(texts):
-    index_c = pytest.importorskip("rougekit._core.index_c")
-    old = index_c._set_mask_budget(0)      # every query compared pair by pair
+    _index = pytest.importorskip("rougekit._core._index")
+    old = _index._set_mask_budget(0)      # every query compared pair by pair
     try:
-        ix = index_c.TextIndex(-1, False, True)
+        ix = _index.TextIndex(-1, False, True)
         ix.add_texts(texts)
         for q in queries(texts):
             ix.set_query_text(q)
@@ -286,7 +286,7 @@ def test_sparse_masks_path(texts):
             ix.score_range(0, len(texts), out)
             assert out.tolist() == reference_f("rougeL", False, q, texts)
     finally:
-        index_c._set_mask_budget(old)
+        _index._set_mask_budget(old)
 
 
 def test_kernel_argument_errors(kernel):

@@ -13,7 +13,7 @@ from rouge_score import rouge_scorer as rs_scorer
 import rougekit
 from _helpers import examples
 from rougekit import _backend, rouge_scorer
-from rougekit._core import tokenizer_py
+from rougekit._core import _tokenizer_py
 from rougekit._letters import LetterCheck, dropped_and_kept, may_lose_letters
 
 pytestmark = pytest.mark.kernel
@@ -31,7 +31,7 @@ def _reference_dropped_kept(text):
     characters are those of rouge-score's tokens."""
     dropped = sum(1 for c in text if unicodedata.category(c)[0] == "L"
                   and ord(c) > 127 and c not in "\u212a\u0130")
-    kept = tokenizer_py.kept_chars(text)
+    kept = _tokenizer_py.kept_chars(text)
     return dropped, kept
 
 
@@ -53,13 +53,13 @@ def test_counts_match_the_rule_and_precheck_misses_nothing(text):
     dropped, kept = dropped_and_kept(text)
     assert (dropped, kept) == _reference_dropped_kept(text)
     if dropped > kept:
-        assert may_lose_letters(text, tokenizer_py.kept_chars(text))
+        assert may_lose_letters(text, _tokenizer_py.kept_chars(text))
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(TEXTS)
 def test_compiled_kept_chars_equal_pure(text):
-    assert _backend.tokenizer.kept_chars(text) == tokenizer_py.kept_chars(text)
+    assert _backend.tokenizer.kept_chars(text) == _tokenizer_py.kept_chars(text)
 
 
 def test_kept_chars_long_and_wide_texts():
@@ -68,7 +68,7 @@ def test_kept_chars_long_and_wide_texts():
     for n in (0, 1, 15, 16, 17, 63, 64, 65, 200, 1000):
         for _ in range(20):
             text = "".join(rng.choice(pool) for _ in range(n))
-            assert _backend.tokenizer.kept_chars(text) == tokenizer_py.kept_chars(text)
+            assert _backend.tokenizer.kept_chars(text) == _tokenizer_py.kept_chars(text)
 
 
 @pytest.mark.parametrize("text", [RUSSIAN, CHINESE, HINDI])

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from _helpers import examples
 from rougekit import _backend, rouge_scorer
-from rougekit._core import lcs_py, overlap_py
+from rougekit._core import _lcs_py, _overlap_py
 
 pytestmark = pytest.mark.kernel
 
@@ -109,7 +109,7 @@ def _dense(*seqs):
     return [[ids.setdefault(v, len(ids)) for v in s] for s in seqs]
 
 
-# Dense match masks (ColIndex in _core/lcs_c.pyx, _MatchMasks in _core/lcs_py.py): ids with
+# Dense match masks (ColIndex in _core/_lcs.pyx, _MatchMasks in _core/_lcs_py.py): ids with
 # at least min_count columns get one, within a budget of words. Modes: the
 # default, every id dense, none, and a budget so small that the threshold rises.
 # The pure twin in mode "none" (every mask built from its column list) is the
@@ -123,13 +123,13 @@ dense_modes = st.sampled_from(sorted(DENSE_MODES))
 def dense_mode(mode):
     min_count, budget = DENSE_MODES[mode]
     old = _lcs._set_dense(min_count, budget)
-    old_pure = lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS
-    lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS = min_count, budget
+    old_pure = _lcs_py._DENSE_MIN, _lcs_py._DENSE_BUDGET_WORDS
+    _lcs_py._DENSE_MIN, _lcs_py._DENSE_BUDGET_WORDS = min_count, budget
     try:
         yield
     finally:
         _lcs._set_dense(*old)
-        lcs_py._DENSE_MIN, lcs_py._DENSE_BUDGET_WORDS = old_pure
+        _lcs_py._DENSE_MIN, _lcs_py._DENSE_BUDGET_WORDS = old_pure
 
 
 small_ids = st.lists(st.integers(0, 6), max_size=80)
@@ -144,10 +144,10 @@ seqs = st.one_of(small_ids, long_ids)
 def test_kernels_lcs_compiled_equals_pure(a, b, mode):
     a, b = _dense(a, b)
     with dense_mode("none"):
-        length, indices = lcs_py.lcs_length(a, b), lcs_py.lcs_indices(a, b)
+        length, indices = _lcs_py.lcs_length(a, b), _lcs_py.lcs_indices(a, b)
     with dense_mode(mode):
-        assert _lcs.lcs_length(a, b) == lcs_py.lcs_length(a, b) == length
-        assert _lcs.lcs_indices(a, b) == lcs_py.lcs_indices(a, b) == indices
+        assert _lcs.lcs_length(a, b) == _lcs_py.lcs_length(a, b) == length
+        assert _lcs.lcs_indices(a, b) == _lcs_py.lcs_indices(a, b) == indices
 
 
 @needs_compiled
@@ -155,7 +155,7 @@ def test_kernels_lcs_compiled_equals_pure(a, b, mode):
 @given(st.integers(1, 5), seqs, seqs)
 def test_kernels_overlap_compiled_equals_pure(n, a, b):
     a, b = _dense(a, b)
-    assert _overlap.ngram_overlap(a, b, n) == overlap_py.ngram_overlap(a, b, n)
+    assert _overlap.ngram_overlap(a, b, n) == _overlap_py.ngram_overlap(a, b, n)
 
 
 @needs_compiled
@@ -166,9 +166,9 @@ def test_kernels_union_lcs_compiled_equals_pure(ref, cands, checkpointed, mode):
     old = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
         with dense_mode("none"):
-            expected = lcs_py.union_lcs(ref, cands)
+            expected = _lcs_py.union_lcs(ref, cands)
         with dense_mode(mode):
-            assert _lcs.union_lcs(ref, cands) == lcs_py.union_lcs(ref, cands) == expected
+            assert _lcs.union_lcs(ref, cands) == _lcs_py.union_lcs(ref, cands) == expected
     finally:
         _lcs._set_full_table_words(old)
 
@@ -185,10 +185,10 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
     old_t = _lcs._set_full_table_words(1 if checkpointed else 2097152)
     try:
         with dense_mode("none"):
-            expected = lcs_py.summary_lcs_hits(refs, cands)
+            expected = _lcs_py.summary_lcs_hits(refs, cands)
         with dense_mode(mode):
             assert (_lcs.summary_lcs_hits(refs, cands)
-                    == lcs_py.summary_lcs_hits(refs, cands) == expected)
+                    == _lcs_py.summary_lcs_hits(refs, cands) == expected)
     finally:
         _lcs._set_one_word_max(old_w)
         _lcs._set_full_table_words(old_t)
@@ -201,16 +201,16 @@ def test_kernels_summary_compiled_equals_pure(refs, cands, one_word_max, checkpo
 def test_kernels_checkpointed_union_lcs_long(a, b, mode):
     a, b = _dense(a, b)
     with dense_mode("none"):
-        expected = lcs_py.union_lcs(a, [b])
+        expected = _lcs_py.union_lcs(a, [b])
     old = _lcs._set_full_table_words(1)
     try:
         with dense_mode(mode):
             assert _lcs.union_lcs(a, [b]) == expected
     finally:
         _lcs._set_full_table_words(old)
-    old_pure = lcs_py._FULL_TABLE_WORDS
-    lcs_py._FULL_TABLE_WORDS = 1
+    old_pure = _lcs_py._FULL_TABLE_WORDS
+    _lcs_py._FULL_TABLE_WORDS = 1
     try:
-        assert lcs_py.union_lcs(a, [b]) == expected
+        assert _lcs_py.union_lcs(a, [b]) == expected
     finally:
-        lcs_py._FULL_TABLE_WORDS = old_pure
+        _lcs_py._FULL_TABLE_WORDS = old_pure

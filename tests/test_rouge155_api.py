@@ -343,7 +343,7 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     """The compiled tokenizer (16 bytes at a time, words from a bitmap)
     gives the pure one's ids on random bytes: every byte class, runs across
     64-byte words of the bitmap, lines of every length, NUL and 0xFF."""
-    from rougekit._core import rouge155_c, rouge155_py
+    from rougekit._core import _rouge155, _rouge155_py
     rng = random.Random(5)
     alphabet = b"aAbBzZ09 \n\t\r-'.,\x80\xc3\xa9\xff\x00Il"
     texts = [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))
@@ -353,7 +353,7 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     # newlines on either side of each 64-byte word boundary, lines of no token
     texts += [b"w" * k + b"\n" + b". " * k + b"\n" + b"v" * (130 - k) for k in range(60, 70)]
     corpora = [m.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
-               for m in (rouge155_c, rouge155_py)]
+               for m in (_rouge155, _rouge155_py)]
     spans = [tc.add_texts(texts, table) for tc in corpora]
     assert (spans[0] == spans[1]).all()
     assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
@@ -373,16 +373,16 @@ def test_compiled_kernel_checks_every_index():
     """The compiled score_evals reads its arrays without bounds checks, so it
     checks every index first: a bad one is a ValueError naming it, never a
     read out of bounds."""
-    from rougekit._core import rouge155_c
-    tc = rouge155_c.TokenCorpus()
+    from rougekit._core import _rouge155
+    tc = _rouge155.TokenCorpus()
     spans = tc.add_texts([b"a b c", b"a b", b"b c d"], 0).astype(np.int32)
     tokens, starts, ends = tc.arrays()
     corpus = [tokens, starts, ends, spans[:, 2].copy(), spans[:, 0].copy(),
               spans[:, 1].copy(), tc.vocab_size()]
     jobs = [np.array([0], np.int32), np.array([0], np.int32), np.array([0, 2], np.int64),
             np.array([1, 2], np.int32), np.array([1, 2], np.int32)]
-    for kind in rouge155_c.METRICS:
-        out, bad = rouge155_c.score_evals(kind, tuple(corpus), tuple(jobs), n=2)
+    for kind in _rouge155.METRICS:
+        out, bad = _rouge155.score_evals(kind, tuple(corpus), tuple(jobs), n=2)
         assert out.shape == (1, 6) and bad == -1
     for where, index, value, message in [
             (corpus, 0, -1, r"tokens\[1\] = -1 is outside \[0, 4\)"),
@@ -398,7 +398,7 @@ def test_compiled_kernel_checks_every_index():
         broken[index] = array
         args = (broken, jobs) if where is corpus else (corpus, broken)
         with pytest.raises(ValueError, match=message):
-            rouge155_c.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
+            _rouge155.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
 
 
 @pytest.mark.parametrize("kernel", kernel_names())
@@ -428,7 +428,7 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
         model_off.append(len(models))
     jobs = (np.array(peers, np.int32), np.array(peers, np.int32), np.array(model_off, np.int64),
             np.array(models, np.int32), np.array(models, np.int32))
-    from rougekit._core import rouge155_py  # the specification: n-gram Counters
+    from rougekit._core import _rouge155_py  # the specification: n-gram Counters
     for n in (1, 2, 5):
         together, bad = kernel_module.score_evals("N", corpus, jobs, n=n, all_n=True,
                                                   best_model=best_model, alpha=0.3)
@@ -436,7 +436,7 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
         for k in range(1, n + 1):
             alone, _ = kernel_module.score_evals("N", corpus, jobs, n=k, best_model=best_model,
                                                  alpha=0.3)
-            spec, _ = rouge155_py.score_evals("N", corpus, jobs, n=k, best_model=best_model,
+            spec, _ = _rouge155_py.score_evals("N", corpus, jobs, n=k, best_model=best_model,
                                               alpha=0.3)
             assert (together[k - 1] == alone).all() and (alone == spec).all(), k
     # An order longer than any text: no grams, no error.
@@ -457,7 +457,7 @@ def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):
     specification) with ==."""
     values = np.random.default_rng(3).integers(0, 40, size=(301, 9)).astype(float)
     values[:, 2] = np.minimum(values[:, 2], values[:, 0])      # hits <= counts
-    modules = {"compiled": "rougekit._core.rouge155_c", "pure": "rougekit._core.rouge155_py"}
+    modules = {"compiled": "rougekit._core._rouge155", "pure": "rougekit._core._rouge155_py"}
     kernels = [importlib.import_module(modules[name]) for name in kernel_names()]
     count = int(np.ceil(resamples))
     results = []
@@ -493,8 +493,8 @@ def test_every_summing_kernel_gives_the_specification_s_means(token_counts):
     end inside a group of lanes, columns across several blocks of eight."""
     if "compiled" not in kernel_names():
         pytest.skip("the compiled core is not built here")
-    compiled = importlib.import_module("rougekit._core.rouge155_c")
-    pure = importlib.import_module("rougekit._core.rouge155_py")
+    compiled = importlib.import_module("rougekit._core._rouge155")
+    pure = importlib.import_module("rougekit._core._rouge155_py")
     widest = compiled._resample_lanes()
     assert widest in (2, 4, 8)
     rng = np.random.default_rng(11)

@@ -1,6 +1,6 @@
 """The Porter stemmers against NLTK's ``PorterStemmer()``, compared with ``==``.
 
-Both ``rougekit.porter`` (pure Python) and ``rougekit._core.porter_c`` (compiled,
+Both ``rougekit.porter`` (pure Python) and ``rougekit._core._porter`` (compiled,
 with ``StemCache``) must give NLTK's stem for every ``str``.  NLTK's reference
 stems for the big inputs are computed once per module and reused.
 
@@ -37,17 +37,17 @@ MAX_REPORTED = 20
 def _load_compiled():
     if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
         try:
-            return importlib.import_module("rougekit._core.porter_c")
+            return importlib.import_module("rougekit._core._porter")
         except ImportError as exc:
-            pytest.fail("ROUGEKIT_REQUIRE_EXTENSIONS is set but rougekit._core.porter_c "
+            pytest.fail("ROUGEKIT_REQUIRE_EXTENSIONS is set but rougekit._core._porter "
                         "cannot be imported: %s" % exc)
     # What pytest.importorskip does, written out: importorskip would need
     # exc_type=ImportError (pytest >= 8.2) to skip on a module that is found
     # but fails to import without a deprecation warning.
     try:
-        return importlib.import_module("rougekit._core.porter_c")
+        return importlib.import_module("rougekit._core._porter")
     except ImportError as exc:
-        pytest.skip("compiled rougekit._core.porter_c not available (pure-Python "
+        pytest.skip("compiled rougekit._core._porter not available (pure-Python "
                     "install?): %s" % exc)
 
 

@@ -189,7 +189,7 @@ def test_engine_in_use_sends_score_to_the_pool(pairs, stem):
     happen by itself: one engine.score call runs start to end.)"""
     from rouge_score import rouge_scorer as reference
 
-    from rougekit._core.engine_c import Cancel
+    from rougekit._core._engine import Cancel
     pairs = pairs[:200]
     expected = [reference.RougeScorer(TYPES, use_stemmer=stem).score(t, p) for t, p in pairs]
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
@@ -213,7 +213,7 @@ def test_engine_in_use_sends_score_to_the_pool(pairs, stem):
 @needs_engine
 def test_engine_in_use_without_overflow_raises():
     from rougekit import scoring
-    from rougekit._core.engine_c import Engine
+    from rougekit._core._engine import Engine
     engine = Engine([1], False, ["rouge1"], scoring.Score, lambda t, p: {})
     assert engine.score("a b", "a")["rouge1"] == (1.0, 0.5, 2 / 3)
     engine._hold(True)
@@ -236,8 +236,8 @@ def test_free_threaded_import_keeps_the_gil_disabled():
     """Every compiled module declares free-threading support: importing one
     that did not would re-enable the GIL with a RuntimeWarning."""
     code = ("import warnings, sys; warnings.simplefilter('error'); "
-            "import rougekit, rougekit._core.engine_c, rougekit._core.lcs_c, rougekit._core.overlap_c, "
-            "rougekit._core.tokenizer_c, rougekit._core.porter_c; print(sys._is_gil_enabled())")
+            "import rougekit, rougekit._core._engine, rougekit._core._lcs, rougekit._core._overlap, "
+            "rougekit._core._tokenizer, rougekit._core._porter; print(sys._is_gil_enabled())")
     env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=60)

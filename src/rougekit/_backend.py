@@ -1,8 +1,8 @@
 """The one switch between the compiled core and its pure-Python twin.
 
 Decided once, at import, for every kernel: the compiled modules of
-``rougekit._core`` (``*_c``) when they import, else their pure-Python twins
-(``*_py``), which have the same functions, results and errors. The environment
+``rougekit._core`` (``_<name>``) when they import, else their pure-Python twins
+(``_<name>_py``), which have the same functions, results and errors. The environment
 variable ``ROUGEKIT_PURE_PYTHON`` set to anything but "" or "0" chooses the
 pure twins, and then no extension module is imported at all.
 
@@ -27,23 +27,23 @@ PURE_REQUESTED = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
 _use_pure = PURE_REQUESTED
 if not _use_pure:
     try:
-        from rougekit._core import engine_c as engine
-        from rougekit._core import index_c as index
-        from rougekit._core import lcs_c as lcs
-        from rougekit._core import overlap_c as overlap
-        from rougekit._core import porter_c as porter
-        from rougekit._core import rouge155_c as rouge155
-        from rougekit._core import tokenizer_c as tokenizer
+        from rougekit._core import _engine as engine
+        from rougekit._core import _index as index
+        from rougekit._core import _lcs as lcs
+        from rougekit._core import _overlap as overlap
+        from rougekit._core import _porter as porter
+        from rougekit._core import _rouge155 as rouge155
+        from rougekit._core import _tokenizer as tokenizer
         NAME = "compiled"
     except ImportError:  # not built (a pure-Python install)
         _use_pure = True
 
 if _use_pure:
-    from rougekit._core import engine_py as engine  # type: ignore[no-redef]
-    from rougekit._core import index_py as index  # type: ignore[no-redef]
-    from rougekit._core import lcs_py as lcs  # type: ignore[no-redef]
-    from rougekit._core import overlap_py as overlap  # type: ignore[no-redef]
-    from rougekit._core import porter_py as porter  # type: ignore[no-redef]
-    from rougekit._core import rouge155_py as rouge155  # type: ignore[no-redef]
-    from rougekit._core import tokenizer_py as tokenizer  # type: ignore[no-redef]
+    from rougekit._core import _engine_py as engine  # type: ignore[no-redef]
+    from rougekit._core import _index_py as index  # type: ignore[no-redef]
+    from rougekit._core import _lcs_py as lcs  # type: ignore[no-redef]
+    from rougekit._core import _overlap_py as overlap  # type: ignore[no-redef]
+    from rougekit._core import _porter_py as porter  # type: ignore[no-redef]
+    from rougekit._core import _rouge155_py as rouge155  # type: ignore[no-redef]
+    from rougekit._core import _tokenizer_py as tokenizer  # type: ignore[no-redef]
     NAME = "pure"

@@ -33,7 +33,7 @@ import numpy as np
 
 from rougekit import _backend, tokenizers
 from rougekit._checks import as_list, check_int, check_real, thread_count
-from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._core._tokenizer_py import WORD_RE
 from rougekit._pipeline import scorer_tokenizer
 from rougekit._progress import Progress
 from rougekit._rouge_types import ROUGE_LSUM, parse_rouge_types
@@ -288,7 +288,7 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str =
                 pool.append(text)
 
     but most pairs are never scored (exact bounds on the token overlap
-    rule them out; see ``rougekit._core.index_py``), and the work runs on
+    rule them out; see ``rougekit._core._index_py``), and the work runs on
     ``threads`` threads (default: all cores).
 
     Args:

@@ -4,8 +4,8 @@
     ('run', 'gener')
 
 The algorithm, written to be read as its specification, is in
-``rougekit._core.porter_py``; the compiled ``porter_c`` gives the same stems.
+``rougekit._core._porter_py``; the compiled ``_porter`` gives the same stems.
 """
-from rougekit._core.porter_py import IRREGULAR_FORMS, PorterStemmer, stem
+from rougekit._core._porter_py import IRREGULAR_FORMS, PorterStemmer, stem
 
 __all__ = ["IRREGULAR_FORMS", "PorterStemmer", "stem"]

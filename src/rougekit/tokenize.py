@@ -12,7 +12,7 @@ than 3 characters is stemmed.
 import re
 from typing import Any, List, Optional, Union
 
-from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._core._tokenizer_py import WORD_RE
 
 __all__ = ["tokenize"]
 

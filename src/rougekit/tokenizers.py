@@ -16,7 +16,7 @@ from typing import List, Optional, Union
 
 from rougekit import _backend
 from rougekit import tokenize as _tokenize_mod
-from rougekit._core.tokenizer_py import WORD_RE
+from rougekit._core._tokenizer_py import WORD_RE
 from rougekit._letters import LetterCheck
 
 __all__ = ["Tokenizer", "DefaultTokenizer"]

@@ -1,6 +1,6 @@
 """rougekit's private compiled layer: each kernel beside its pure-Python twin.
 
-``<name>_c`` is a Cython extension module and ``<name>_py`` the pure-Python
+``_<name>`` is a Cython extension module and ``_<name>_py`` the pure-Python
 module with the same functions, results and errors (the readable
 specification, and the oracle the extension is fuzzed against). Which of the
 two runs is decided once, by ``rougekit._backend``; nothing else imports
@@ -16,7 +16,7 @@ them directly, so ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
               de-duplication filter (RougeIndex, deduplicate)
 ============  ====================================================
 
-``vocab.pxd`` (the token hash table), ``mem.pxd`` (array growth),
-``ids.pxd`` (id arrays from Python; twin ``ids_py``) and the C headers of
+``_vocab.pxd`` (the token hash table), ``_mem.pxd`` (array growth),
+``_ids.pxd`` (id arrays from Python; twin ``_ids_py``) and the C headers of
 ``include/`` are shared by the extension modules.
 """

@@ -1,4 +1,4 @@
-/* The bootstrap's inner loops (rouge155_c.pyx's resample_means): drawing
+/* The bootstrap's inner loops (_rouge155.pyx's resample_means): drawing
    the instances of several resamples with Perl's drand48, and summing the
    drawn rows of a table for each of them.
 

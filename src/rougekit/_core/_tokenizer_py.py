@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``tokenizer_c``: rouge-score's default tokens of a str.
+"""Pure-Python twin of ``_tokenizer``: rouge-score's default tokens of a str.
 
 rouge-score lowercases the text with ``str.lower()``, keeps the runs of
 ``a-z0-9`` (``WORD_RE``) and, when stemming, replaces every token longer than
@@ -14,7 +14,7 @@ sentences that have no tokens, as rougeLsum reads them.
 import re
 from typing import Callable, List, Optional
 
-from rougekit._core.porter_py import StemCache
+from rougekit._core._porter_py import StemCache
 
 __all__ = ["WORD_RE", "words", "sentences", "tokenize", "kept_chars"]
 

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``rouge155_c``: the counting, stemming and bootstrap of
+"""Pure-Python twin of ``_rouge155``: the counting, stemming and bootstrap of
 ROUGE-1.5.5.pl on token ids.
 
 Both modules expose the same three functions with the same results:
@@ -243,8 +243,8 @@ def _mark_lcs(model_sent, peer_sent, marks):
     """The script's lcs_inner + markLCS: the LCS walk of rouge-score (take a
     match; move left only when the left cell is strictly greater than the
     cell above; else up), which the bit-parallel kernel reproduces."""
-    from rougekit._core import lcs_py
-    lcs_py._mark_lcs(model_sent, peer_sent, marks)
+    from rougekit._core import _lcs_py
+    _lcs_py._mark_lcs(model_sent, peer_sent, marks)
 
 
 def _mark_wlcs(model_sent, peer_sent, marks, f):

@@ -1,4 +1,4 @@
-"""Type stub for the compiled Porter stemmer (see ``porter_py``)."""
+"""Type stub for the compiled Porter stemmer (see ``_porter_py``)."""
 
 def stem(word: str) -> str: ...
 

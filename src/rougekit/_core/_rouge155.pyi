@@ -1,4 +1,4 @@
-"""Type stub for the compiled ROUGE-1.5.5 kernels (twin: ``rouge155_py``)."""
+"""Type stub for the compiled ROUGE-1.5.5 kernels (twin: ``_rouge155_py``)."""
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np

@@ -4,7 +4,7 @@ rouge-score stems tokens with ``nltk.stem.porter.PorterStemmer()`` in its
 default ``NLTK_EXTENSIONS`` mode.  To reproduce its scores rougekit must
 produce the very same stems, but without importing nltk at run time.  This
 module is a from-scratch implementation of that exact variant, written to be
-read as its specification.  ``porter_c`` is a compiled version of the
+read as its specification.  ``_porter`` is a compiled version of the
 same algorithm for plain lowercase ASCII words and falls back on this module
 for everything else.
 
@@ -363,7 +363,7 @@ def stem(word: str) -> str:
 
 
 class StemCache:
-    """A memo of stems (``porter_c.StemCache``'s twin).
+    """A memo of stems (``_porter.StemCache``'s twin).
 
         >>> cache = StemCache()
         >>> cache.stem("hopping"), cache.stem("hopping"), len(cache)

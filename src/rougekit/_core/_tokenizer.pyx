@@ -26,9 +26,9 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from rougekit._core.mem cimport grow_array, grow_to
-from rougekit._core.porter_c cimport stem_ascii
-from rougekit._core.vocab cimport (Slot, Vocab, vocab_find, vocab_free, vocab_hash,
+from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._porter cimport stem_ascii
+from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_free, vocab_hash,
                                    vocab_hash_finish, vocab_init, vocab_intern,
                                    vocab_intern_hashed, vocab_prefix, RK_HASH_SEED)
 

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``lcs_c``: LCS lengths, LCS positions, union LCS.
+"""Pure-Python twin of ``_lcs``: LCS lengths, LCS positions, union LCS.
 
 Same functions, same results, same errors: it runs where the extension is not
 built, when ``ROUGEKIT_PURE_PYTHON=1`` is set, and as the oracle the compiled
@@ -14,9 +14,9 @@ Hyyro), where ``match`` has the bits of the columns equal to the row's token.
 from collections import Counter
 from math import isqrt
 
-from rougekit._core.ids_py import as_seq as _seq
-from rougekit._core.ids_py import check_ids as _check_ids
-from rougekit._core.ids_py import check_total as _check_total
+from rougekit._core._ids_py import as_seq as _seq
+from rougekit._core._ids_py import check_ids as _check_ids
+from rougekit._core._ids_py import check_total as _check_total
 
 __all__ = ["lcs_length", "lcs_indices", "union_lcs", "summary_lcs_hits",
            "lcs_length_tokens", "summary_lcs_hits_tokens"]

@@ -19,9 +19,9 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from rougekit._core.ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
+from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
                                  token_table_free, token_table_init)
-from rougekit._core.mem cimport grow_array
+from rougekit._core._mem cimport grow_array
 
 cdef extern from "bits.h" nogil:
     int rk_popcount64(uint64_t x)

@@ -12,7 +12,7 @@ from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from rougekit._core.mem cimport grow_array, grow_to
+from rougekit._core._mem cimport grow_array, grow_to
 
 cdef extern from *:
     """

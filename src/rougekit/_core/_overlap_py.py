@@ -1,9 +1,9 @@
-"""Pure-Python twin of ``overlap_c``: clipped n-gram overlap of id sequences."""
+"""Pure-Python twin of ``_overlap``: clipped n-gram overlap of id sequences."""
 from collections import Counter
 
-from rougekit._core.ids_py import as_seq as _seq
-from rougekit._core.ids_py import check_ids as _check_ids
-from rougekit._core.ids_py import check_total as _check_total
+from rougekit._core._ids_py import as_seq as _seq
+from rougekit._core._ids_py import check_ids as _check_ids
+from rougekit._core._ids_py import check_total as _check_total
 
 __all__ = ["ngram_overlap", "ngram_overlap_tokens", "counter_overlap"]
 

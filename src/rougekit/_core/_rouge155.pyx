@@ -1,6 +1,6 @@
 # cython: language_level=3
 # cython: freethreading_compatible=True
-"""Compiled kernels of the ROUGE-1.5.5 mode; ``rouge155_py`` is the twin and
+"""Compiled kernels of the ROUGE-1.5.5 mode; ``_rouge155_py`` is the twin and
 the specification (same functions, same results).
 
 - ``porter_stem``: the script's Porter variant on a char buffer. The
@@ -8,8 +8,8 @@ the specification (same functions, same results).
   ``V = [aeiouy][aeiou]*``) parse a word into one sequence of runs only,
   so each test is a scan of that parse (``_measure``, ``_cvc``).
 - ``score_evals``: per-evaluation counts of ROUGE-N (the clipped overlap of
-  ``overlap_c``), S/SU (a hash table of the peer's skip-bigrams, the models'
-  streamed through it), L (the union LCS of ``lcs_c``: its walk is the
+  ``_overlap``), S/SU (a hash table of the peer's skip-bigrams, the models'
+  streamed through it), L (the union LCS of ``_lcs``: its walk is the
   script's markLCS) and W (the script's weighted-LCS table of doubles,
   whose ties depend on the weights, so it cannot be bit-parallel).
 - ``bootstrap``: Perl's drand48 and the script's resampling, sorting and
@@ -32,12 +32,12 @@ import sys
 
 import numpy as np
 
-from rougekit._core.lcs_c cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
+from rougekit._core._lcs cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
                                    summary_hits_scratch)
-from rougekit._core.mem cimport grow_array
-from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
+from rougekit._core._mem cimport grow_array
+from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
-from rougekit._core.vocab cimport (RK_HASH_SEED, Vocab, vocab_copy, vocab_find, vocab_free,
+from rougekit._core._vocab cimport (RK_HASH_SEED, Vocab, vocab_copy, vocab_find, vocab_free,
                                    vocab_hash, vocab_hash_finish, vocab_init, vocab_intern,
                                    vocab_intern_hashed, vocab_prefix)
 
@@ -54,7 +54,7 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
     int PyUnicode_KIND(object o)
 
-from rougekit._core.rouge155_py import porter_stem as _porter_stem_py
+from rougekit._core._rouge155_py import porter_stem as _porter_stem_py
 
 __all__ = ["porter_stem", "score_evals", "bootstrap", "resample_means", "summarize_resamples",
            "round5", "raw_tokens", "TokenCorpus", "METRICS"]
@@ -252,7 +252,7 @@ cdef Py_ssize_t stem_chars(char* w, Py_ssize_t n) noexcept nogil:
 
 
 def porter_stem(str word):
-    """The script's Porter stemmer (see ``rouge155_py.porter_stem``).
+    """The script's Porter stemmer (see ``_rouge155_py.porter_stem``).
 
     >>> [porter_stem(w) for w in ("agreement", "apology", "biology", "running")]
     ['agreem', 'apolog', 'biologi', 'run']
@@ -1207,7 +1207,7 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
                 bint skip_unigrams=False, double weight=1.0, bint best_model=False,
                 double alpha=0.5, bint all_n=False):
     """Counts and scores of one measure for every evaluation of ``jobs``
-    (see ``rouge155_py.score_evals`` for the arguments and the result)."""
+    (see ``_rouge155_py.score_evals`` for the arguments and the result)."""
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
     cdef int kind = METRICS.index(metric)
@@ -1423,7 +1423,7 @@ def _resample_lanes():
 
 def bootstrap(values, double resamples, double confidence, *, bint token_counts=False,
               double alpha=0.5):
-    """The script's printed averages and bounds (see ``rouge155_py.bootstrap``).
+    """The script's printed averages and bounds (see ``_rouge155_py.bootstrap``).
 
     >>> import numpy as np
     >>> avg, lo, hi = bootstrap(np.array([[0.5], [1.0]]), 1000, 95)
@@ -1444,7 +1444,7 @@ cdef _check_resamples(double resamples):
 def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, *,
                    bint token_counts=False, double alpha=0.5, int lanes=0):
     """The means of resamples ``first .. last - 1``, columns x resamples
-    (see ``rouge155_py.resample_means``). Runs without the GIL. ``lanes``
+    (see ``_rouge155_py.resample_means``). Runs without the GIL. ``lanes``
     (2, 4 or 8, at most ``_resample_lanes()``; 0: that many) is how many
     resamples are summed at once: the means are the same for each.
 
@@ -1522,7 +1522,7 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
 
 def summarize_resamples(means, double resamples, double confidence):
     """``(average, low, high)`` of each column of ``means`` (columns x all
-    the resamples; see ``rouge155_py.summarize_resamples``).
+    the resamples; see ``_rouge155_py.summarize_resamples``).
 
     >>> import numpy as np
     >>> [x.tolist() for x in summarize_resamples(np.array([[0.2, 0.4, 0.6, 0.8]]), 4, 50)]
@@ -1579,7 +1579,7 @@ cdef int32_t UNRESOLVED = <int32_t>0xFEFEFEFE
 
 def raw_tokens(bytes text):
     """The script's tokens of a text before stopwords and stemming: runs of
-    ASCII letters and digits, lowercased (see ``rouge155_py.raw_tokens``).
+    ASCII letters and digits, lowercased (see ``_rouge155_py.raw_tokens``).
 
     >>> raw_tokens(b"Well-known: 4:00pm")
     [b'well', b'known', b'4', b'00pm']
@@ -1644,10 +1644,10 @@ cdef Py_ssize_t _checked(Py_ssize_t result) except -1:
 
 cdef class TokenCorpus:
     """The token ids of every summary of a run, one sequence per sentence
-    (see ``rouge155_py.TokenCorpus``, the specification).
+    (see ``_rouge155_py.TokenCorpus``, the specification).
 
     A token is a run of ASCII letters and digits, lowercased; any other byte
-    separates tokens. Raw tokens are interned in C (``vocab.pxd``'s
+    separates tokens. Raw tokens are interned in C (``_vocab.pxd``'s
     vocabulary) and resolved once per table to their final id: -1 for a
     stopword; in table 1 (stemming), a token longer than 3 characters becomes
     its WordNet base form or else its Porter stem. Final strings are

@@ -1,6 +1,6 @@
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 
-from rougekit._core.vocab cimport Vocab
+from rougekit._core._vocab cimport Vocab
 
 ctypedef struct TokenBuf:
     # One tokenized text: ids[0:n]; sentence k is ids[soff[k] : soff[k+1]]

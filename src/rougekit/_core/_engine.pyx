@@ -4,12 +4,12 @@
 
 An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
 a Python object per token: the compiled tokenizer writes token ids, the ids
-of the pair are renumbered densely, and the kernels of ``overlap_c`` and
-``lcs_c`` count hits. Precision, recall and F are computed here in C with
+of the pair are renumbered densely, and the kernels of ``_overlap`` and
+``_lcs`` count hits. Precision, recall and F are computed here in C with
 rouge-score's expressions, in its order of operations (``hits / total`` of
 two integers below 2**53 is the correctly rounded quotient in C as in
 Python; the extension is built with ``-ffp-contract=off``), so the floats
-are rouge-score's to the last bit. ``engine_py`` is its pure-Python twin and
+are rouge-score's to the last bit. ``_engine_py`` is its pure-Python twin and
 the readable specification of that arithmetic (``ngram_prf``, ``lcs_prf``).
 
 An engine holds mutable state (its vocabulary and stem cache) and is used by
@@ -34,13 +34,13 @@ from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from rougekit._core.mem cimport grow_array, grow_to
-from rougekit._core.lcs_c cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
+from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                    summary_hits_scratch)
-from rougekit._core.overlap_c cimport (OverlapScratch, clipped_overlap_scratch,
+from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
-from rougekit._core.tokenizer_c cimport TokenBuf, str_buffer, tokbuf_free, tokbuf_init, tokenize_text
-from rougekit._core.vocab cimport Vocab, vocab_free, vocab_init
+from rougekit._core._tokenizer cimport TokenBuf, str_buffer, tokbuf_free, tokbuf_init, tokenize_text
+from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init
 
 cdef extern from "compat.h" nogil:
     int rk_flag_try_acquire(long* f)

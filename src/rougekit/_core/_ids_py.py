@@ -1,4 +1,4 @@
-"""Checks on id sequences shared by the pure kernels (``ids.pxd``'s twin).
+"""Checks on id sequences shared by the pure kernels (``_ids.pxd``'s twin).
 
 The kernels take tokens numbered densely from 0; these checks give the same
 errors as the compiled ``ids_from`` and ``check_total``.

@@ -1,14 +1,14 @@
 # cython: freethreading_compatible=True
-"""Compiled Porter stemmer, giving exactly the stems of ``porter_py``.
+"""Compiled Porter stemmer, giving exactly the stems of ``_porter_py``.
 
 rouge-score stems every token with NLTK's ``PorterStemmer``; stemming is a
 large share of its running time, so rougekit does it in C.  The C code here
 handles the words rouge-score's tokenizer produces -- only ASCII ``a-z`` and
 ``0-9`` -- on a ``char`` buffer.  Any other word (capitals, other characters,
 non-ASCII text, ``str`` subclasses, non-``str`` objects) is passed to the pure
-Python :func:`porter_py.stem`, so the result is always the same as
+Python :func:`_porter_py.stem`, so the result is always the same as
 NLTK's.  The algorithm and its NLTK-specific rules are described in
-``porter_py``; the functions below follow that description step by step.
+``_porter_py``; the functions below follow that description step by step.
 
     >>> stem("generalizations"), stem("Dying")
     ('gener', 'die')
@@ -27,8 +27,8 @@ never fails in practice; if it ever did, the pure implementation is used.
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, strlen
 
-from rougekit._core.porter_py import IRREGULAR_FORMS as _IRREGULAR_FORMS
-from rougekit._core.porter_py import stem as _pure_stem
+from rougekit._core._porter_py import IRREGULAR_FORMS as _IRREGULAR_FORMS
+from rougekit._core._porter_py import stem as _pure_stem
 
 __all__ = ["StemCache", "stem"]
 
@@ -49,7 +49,7 @@ cdef int _load_irregular() except -1:
     cdef bytes wb, sb
     for w, st in _IRREGULAR_FORMS.items():
         if _N_IRR >= _MAX_IRREGULAR or len(st) > len(w):
-            raise RuntimeError("porter_c: irregular-forms table does not fit")
+            raise RuntimeError("_porter: irregular-forms table does not fit")
         wb, sb = w.encode("ascii"), st.encode("ascii")
         _IRREGULAR_BYTES.append((wb, sb))
         _IRR_WORD[_N_IRR] = wb
@@ -213,7 +213,7 @@ cdef inline char _last(const Word *w) noexcept nogil:
 # --------------------------------------------------------------------------
 # The steps
 #
-# Steps 2 to 4 try their rules in the order of ``porter_py`` but first
+# Steps 2 to 4 try their rules in the order of ``_porter_py`` but first
 # pick out, by the word's last letter, the only rules that could match:
 # rules ending in another letter cannot be the first match, so the result is
 # the same and most memcmp calls are skipped.

@@ -1,4 +1,4 @@
-"""Pure-Python twin of ``engine_c``: a whole (target, prediction) pair scored.
+"""Pure-Python twin of ``_engine``: a whole (target, prediction) pair scored.
 
 ``Engine(kinds, use_stemmer, keys, score_cls, fallback, overflow=None)``
 scores pairs of ``str`` with rouge-score's default tokenizer. ``kinds`` has
@@ -9,10 +9,10 @@ fmeasure)`` builds each score. A pair that is not two ``str`` goes to
 ``fallback(target, prediction)``; while another thread uses the engine, a
 pair goes to ``overflow`` (or raises ``RuntimeError`` without one).
 ``letters_check`` and ``score_range``'s ``suspicious`` are the "no silent
-zeros" pre-check, as in ``engine_c``.
+zeros" pre-check, as in ``_engine``.
 
 The arithmetic is rouge-score's, in its order of operations, and lives here
-once: ``ngram_prf`` and ``lcs_prf`` (``engine_c`` does the same in C, and
+once: ``ngram_prf`` and ``lcs_prf`` (``_engine`` does the same in C, and
 ``rouge_scorer``'s helpers call these).
 
 >>> from collections import namedtuple
@@ -26,9 +26,9 @@ Score(precision=0, recall=0, fmeasure=0)
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from rougekit._core import lcs_py, overlap_py
-from rougekit._core.porter_py import StemCache
-from rougekit._core.tokenizer_py import kept_chars, words
+from rougekit._core import _lcs_py, _overlap_py
+from rougekit._core._porter_py import StemCache
+from rougekit._core._tokenizer_py import kept_chars, words
 
 __all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
            "fmeasure", "gc_track"]
@@ -36,7 +36,7 @@ __all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
 KIND_L = -1
 KIND_LSUM = -2
 
-# The stem cache starts afresh past this many words, as engine_c's vocabulary
+# The stem cache starts afresh past this many words, as _engine's vocabulary
 # (a testing hook lowers it).
 _VOCAB_RESET = 1 << 21
 
@@ -76,7 +76,7 @@ def lcs_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
 
 
 def gc_track(obj: object) -> None:
-    """``engine_c.gc_track``'s twin: the pure engine never untracks a score."""
+    """``_engine.gc_track``'s twin: the pure engine never untracks a score."""
 
 
 def _set_vocab_reset(tokens: int) -> int:
@@ -105,7 +105,7 @@ class Cancel:
 
 
 class Engine:
-    """Scores pairs of str as ``engine_c.Engine`` does (module docstring)."""
+    """Scores pairs of str as ``_engine.Engine`` does (module docstring)."""
 
     def __init__(self, kinds: Sequence[int], use_stemmer: bool, keys: List[Any],
                  score_cls: type, fallback: Callable[[Any, Any], Dict[Any, Any]],
@@ -152,7 +152,7 @@ class Engine:
 
     @staticmethod
     def _may_lose_letters(text: str) -> bool:
-        # engine_c's pre-check: not ASCII, fewer than half the characters kept
+        # _engine's pre-check: not ASCII, fewer than half the characters kept
         return not text.isascii() and 2 * kept_chars(text) < len(text)
 
     def _check_letters(self, text: str) -> None:
@@ -164,7 +164,7 @@ class Engine:
         if self._stems is not None and len(self._stems) > _VOCAB_RESET:
             self._stems = StemCache()
         # Every token lies in exactly one sentence: the whole text's tokens
-        # are its sentences' tokens in order (engine_c reads both at once).
+        # are its sentences' tokens in order (_engine reads both at once).
         sents_t = self._sentences(target)
         sents_p = self._sentences(prediction)
         ids: Dict[str, int] = {}
@@ -176,14 +176,14 @@ class Engine:
         result = {}
         for key, kind in zip(self._keys, self._kinds):
             if kind > 0:
-                hits, ct, cp = overlap_py.ngram_overlap(flat_t, flat_p, min(kind, nt + np_ + 1))
+                hits, ct, cp = _overlap_py.ngram_overlap(flat_t, flat_p, min(kind, nt + np_ + 1))
                 prf = ngram_prf(hits, ct, cp)
             elif not nt or not np_:
                 prf = (0, 0, 0)
             elif kind == KIND_L:
-                prf = lcs_prf(lcs_py.lcs_length(flat_t, flat_p), nt, np_)
+                prf = lcs_prf(_lcs_py.lcs_length(flat_t, flat_p), nt, np_)
             else:
-                prf = lcs_prf(lcs_py.summary_lcs_hits(ids_t, ids_p), nt, np_)
+                prf = lcs_prf(_lcs_py.summary_lcs_hits(ids_t, ids_p), nt, np_)
             result[key] = self._score_cls(*prf)
         return result
 
@@ -276,7 +276,7 @@ class Engine:
 
 
 def _double_matrix(out: Any) -> Any:
-    """``out`` as a 2-D memoryview of doubles, checked as ``engine_c``'s
+    """``out`` as a 2-D memoryview of doubles, checked as ``_engine``'s
     ``double[:, ::1]`` argument is."""
     view = memoryview(out)
     if view.format != "d" or view.ndim != 2 or not view.c_contiguous or view.readonly:

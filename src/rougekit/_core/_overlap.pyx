@@ -12,9 +12,9 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from rougekit._core.ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
+from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
                                  token_table_free, token_table_init)
-from rougekit._core.mem cimport grow_array
+from rougekit._core._mem cimport grow_array
 
 cdef uint64_t EMPTY = ~(<uint64_t>0)
 

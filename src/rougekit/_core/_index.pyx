@@ -1,7 +1,7 @@
 # cython: language_level=3
 # cython: freethreading_compatible=True
 """Compiled many-texts kernels: one query against a stored collection, and
-the greedy de-duplication filter. ``index_py`` is the pure-Python twin and
+the greedy de-duplication filter. ``_index_py`` is the pure-Python twin and
 the readable specification (its docstring explains the filter's bounds).
 
 A ``TextIndex`` stores texts as *units* in C arrays, with no Python object
@@ -28,11 +28,11 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
 
-from rougekit._core.lcs_c cimport lcs_length_ids
-from rougekit._core.mem cimport grow_array, grow_to
-from rougekit._core.tokenizer_c cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
+from rougekit._core._lcs cimport lcs_length_ids
+from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
-from rougekit._core.vocab cimport Vocab, vocab_free, vocab_init, vocab_intern
+from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init, vocab_intern
 
 cdef extern from "bits.h" nogil:
     int rk_popcount64(uint64_t x)
@@ -67,14 +67,14 @@ cdef enum:
 cdef Py_ssize_t MASK_BUDGET_WORDS = 4194304
 cdef uint64_t ONES = ~(<uint64_t>0)
 cdef uint64_t EMPTY_KEY = ~(<uint64_t>0)
-# See index_py.MARGIN.
+# See _index_py.MARGIN.
 cdef double MARGIN = 1e-9
 
 _BUSY = ("this index is in use by another thread (being read, or a deduplication "
          "holds it): its texts and query cannot change now")
 
 
-# --- rouge-score's F and the filter's bounds (index_py has the reasoning) -----
+# --- rouge-score's F and the filter's bounds (_index_py has the reasoning) -----
 
 cdef inline double _fmeasure_of(Py_ssize_t h, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """F of h common units; a units in the target, b in the prediction."""
@@ -130,7 +130,7 @@ cdef void _length_range(Py_ssize_t count, double thr, Py_ssize_t* low,
 
 
 def fmeasure_of(Py_ssize_t hits, Py_ssize_t target_count, Py_ssize_t prediction_count):
-    """rouge-score's F of ``hits`` common units (index_py.fmeasure_of).
+    """rouge-score's F of ``hits`` common units (_index_py.fmeasure_of).
 
     >>> fmeasure_of(2, 3, 2)
     0.8
@@ -139,7 +139,7 @@ def fmeasure_of(Py_ssize_t hits, Py_ssize_t target_count, Py_ssize_t prediction_
 
 
 def min_hits(Py_ssize_t target_count, Py_ssize_t prediction_count, double threshold):
-    """The fewest common units giving F > threshold, or -1 (index_py.min_hits).
+    """The fewest common units giving F > threshold, or -1 (_index_py.min_hits).
 
     >>> min_hits(10, 10, 0.7), min_hits(10, 30, 0.7), min_hits(0, 5, 0.0)
     (8, -1, -1)
@@ -148,7 +148,7 @@ def min_hits(Py_ssize_t target_count, Py_ssize_t prediction_count, double thresh
 
 
 def prefix_length(Py_ssize_t count, double threshold):
-    """Elements of a text to list or probe (index_py.prefix_length).
+    """Elements of a text to list or probe (_index_py.prefix_length).
 
     >>> prefix_length(10, 0.7), prefix_length(10, 0.0), prefix_length(10, 1.0)
     (5, 10, 0)
@@ -157,7 +157,7 @@ def prefix_length(Py_ssize_t count, double threshold):
 
 
 def length_range(Py_ssize_t count, double threshold):
-    """``(low, high)``: sizes that may pass (index_py.length_range); ``high``
+    """``(low, high)``: sizes that may pass (_index_py.length_range); ``high``
     is None when unbounded.
 
     >>> length_range(10, 0.7)
@@ -450,8 +450,8 @@ cdef inline Py_ssize_t _hits(const Masks* mk, bint lcs, const int32_t* y, Py_ssi
 
 cdef object _py_tokens(str text, bint stem):
     """The pure tokenizer's tokens, for a text the C stemmer gave up on."""
-    from rougekit._core import tokenizer_py
-    return tokenizer_py.tokenize(text, stem)
+    from rougekit._core import _tokenizer_py
+    return _tokenizer_py.tokenize(text, stem)
 
 
 cdef class TextIndex:
@@ -879,7 +879,7 @@ cdef inline uint32_t _seen_bit(int32_t y) noexcept nogil:
 
 cdef class Dedup:
     """The greedy filter over ``index``'s texts ``first`` to the end, against
-    the texts before ``first`` (index_py has the whole story). While it is
+    the texts before ``first`` (_index_py has the whole story). While it is
     open, the index's texts and query cannot change.
 
     ``Dedup(index, first, threshold, parts)``: up to ``parts`` threads may
@@ -984,7 +984,7 @@ cdef class Dedup:
     def stats(self):
         """Counts so far: entries of the inverted index read (met), pairs
         within the size and position bounds (candidates), and pairs scored
-        with rouge-score's F (verified); index_py.Dedup.stats."""
+        with rouge-score's F (verified); _index_py.Dedup.stats."""
         cdef Py_ssize_t i
         cdef int64_t m = 0, c = 0, v = 0
         for i in range(self.parts + 1):
@@ -1271,7 +1271,7 @@ cdef class Dedup:
         """``flags[i]`` = 1 if text i fails against the texts kept so far,
         else 0, for the texts i in [lo, hi) that no other probe call has
         taken since the last commit: threads calling it at once, each with
-        its own part, share the block text by text (index_py.Dedup.probe).
+        its own part, share the block text by text (_index_py.Dedup.probe).
         The GIL is released meanwhile."""
         self._check_block(lo, hi, flags.shape[0])
         if not 0 <= part < self.parts:
