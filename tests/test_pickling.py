@@ -10,6 +10,7 @@ import base64
 import functools
 import multiprocessing
 import pickle
+import pickletools
 from concurrent.futures import ProcessPoolExecutor
 from unittest import mock
 
@@ -17,7 +18,7 @@ import pytest
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
 from _helpers import assert_same_scores
-from rougekit import rouge_scorer, scoring
+from rougekit import _backend, porter, rouge_scorer, scoring, tokenizers, word_tokenizers
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 INSTRUCTION = "Write a short poem about the sea.\nKeep it under ten lines."
@@ -142,3 +143,90 @@ def test_scorer_pickled_by_an_earlier_version_loads():
     assert set(scorer.__getstate__()) >= {
         "rouge_types", "_tokenizer", "_split_summaries", "_types", "_type_error",
         "_sentence_split", "_lsum_only", "_has_lsum", "_lines_to_check"}
+
+
+# --- pickles made before the kernels took the design card's names ------------
+# Made by the installed build of main before the rename (kernels named
+# rougekit._core.porter_c / porter_py) with
+#     objs = {"scorer": rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True),
+#             "tokenizer": tokenizers.DefaultTokenizer(use_stemmer=True),
+#             "named": word_tokenizers.get_tokenizer("rouge-score+porter"),
+#             "porter": porter.PorterStemmer()}
+#     base64.b64encode(pickle.dumps(objs, protocol=P))
+# on the compiled backend with protocol 4 (their stem caches name
+# rougekit._core.porter_c.StemCache) and on the pure one with protocol 2
+# (rougekit._core.porter_py.StemCache; both name rougekit._core.porter_py.PorterStemmer).
+OLD_PICKLES = {
+    "compiled, protocol 4": (
+    "gASV2gIAAAAAAAB9lCiMBnNjb3JlcpSMFXJvdWdla2l0LnJvdWdlX3Njb3JlcpSMC1JvdWdlU2NvcmVylJOUKYGU"
+    "fZQojAtyb3VnZV90eXBlc5RdlCiMBnJvdWdlMZSMCXJvdWdlTHN1bZRljAZfdHlwZXOUXZQoaAlLAYaUaApK/v//"
+    "/4aUZYwLX3R5cGVfZXJyb3KUTowPX3NlbnRlbmNlX3NwbGl0lIwHbmV3bGluZZSMCl90b2tlbml6ZXKUjBNyb3Vn"
+    "ZWtpdC50b2tlbml6ZXJzlIwQRGVmYXVsdFRva2VuaXplcpSTlCmBlH2UKIwIX3N0ZW1tZXKUjBdyb3VnZWtpdC5f"
+    "Y29yZS5wb3J0ZXJfY5SMCVN0ZW1DYWNoZZSTlClSlIwIX2xldHRlcnOUjBFyb3VnZWtpdC5fbGV0dGVyc5SMC0xl"
+    "dHRlckNoZWNrlJOUKYGUTn2UjARkb25llIlzhpRidWKMEF9zcGxpdF9zdW1tYXJpZXOUiYwKX2xzdW1fb25seZSJ"
+    "jAlfaGFzX2xzdW2UiIwPX2xpbmVzX3RvX2NoZWNrlE3oA4wFX2tleXOUXZQoaAloCmWMBl9raW5kc5RdlChLAUr+"
+    "////ZYwNX2xldHRlcl9jaGVja5RoIYwMX3VzZV9zdGVtbWVylIh1YowJdG9rZW5pemVylGgVKYGUfZQoaBhoGylS"
+    "lGgdaCApgZROfZRoI4lzhpRidWKMBW5hbWVklIwYcm91Z2VraXQud29yZF90b2tlbml6ZXJzlIwTUm91Z2VTY29y"
+    "ZVRva2VuaXplcpSTlCmBlH2UKGgYaBspUpRoHWggKYGUTn2UaCOJc4aUYowLdXNlX3N0ZW1tZXKUiIwEbmFtZZSM"
+    "EnJvdWdlLXNjb3JlK3BvcnRlcpR1YowGcG9ydGVylIwYcm91Z2VraXQuX2NvcmUucG9ydGVyX3B5lIwNUG9ydGVy"
+    "U3RlbW1lcpSTlCmBlHUu"),
+    "pure, protocol 2": (
+    "gAJ9cQAoWAYAAABzY29yZXJxAWNyb3VnZWtpdC5yb3VnZV9zY29yZXIKUm91Z2VTY29yZXIKcQIpgXEDfXEEKFgL"
+    "AAAAcm91Z2VfdHlwZXNxBV1xBihYBgAAAHJvdWdlMXEHWAkAAAByb3VnZUxzdW1xCGVYBgAAAF90eXBlc3EJXXEK"
+    "KGgHSwGGcQtoCEr+////hnEMZVgLAAAAX3R5cGVfZXJyb3JxDU5YDwAAAF9zZW50ZW5jZV9zcGxpdHEOWAcAAABu"
+    "ZXdsaW5lcQ9YCgAAAF90b2tlbml6ZXJxEGNyb3VnZWtpdC50b2tlbml6ZXJzCkRlZmF1bHRUb2tlbml6ZXIKcREp"
+    "gXESfXETKFgIAAAAX3N0ZW1tZXJxFGNyb3VnZWtpdC5fY29yZS5wb3J0ZXJfcHkKU3RlbUNhY2hlCnEVKVJxFlgI"
+    "AAAAX2xldHRlcnNxF2Nyb3VnZWtpdC5fbGV0dGVycwpMZXR0ZXJDaGVjawpxGCmBcRlOfXEaWAQAAABkb25lcRuJ"
+    "c4ZxHGJ1YlgQAAAAX3NwbGl0X3N1bW1hcmllc3EdiVgKAAAAX2xzdW1fb25seXEeiVgJAAAAX2hhc19sc3VtcR+I"
+    "WA8AAABfbGluZXNfdG9fY2hlY2txIE3oA1gFAAAAX2tleXNxIV1xIihoB2gIZVgGAAAAX2tpbmRzcSNdcSQoSwFK"
+    "/v///2VYDQAAAF9sZXR0ZXJfY2hlY2txJWgZWAwAAABfdXNlX3N0ZW1tZXJxJoh1YlgJAAAAdG9rZW5pemVycSdo"
+    "ESmBcSh9cSkoaBRoFSlScSpoF2gYKYFxK059cSxoG4lzhnEtYnViWAUAAABuYW1lZHEuY3JvdWdla2l0LndvcmRf"
+    "dG9rZW5pemVycwpSb3VnZVNjb3JlVG9rZW5pemVyCnEvKYFxMH1xMShoFGgVKVJxMmgXaBgpgXEzTn1xNGgbiXOG"
+    "cTViWAsAAAB1c2Vfc3RlbW1lcnE2iFgEAAAAbmFtZXE3WBIAAAByb3VnZS1zY29yZStwb3J0ZXJxOHViWAYAAABw"
+    "b3J0ZXJxOWNyb3VnZWtpdC5fY29yZS5wb3J0ZXJfcHkKUG9ydGVyU3RlbW1lcgpxOimBcTt1Lg=="),
+}
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("made_by", sorted(OLD_PICKLES))
+def test_pickles_made_before_the_rename_load(made_by):
+    objs = pickle.loads(base64.b64decode(OLD_PICKLES[made_by]))
+    scorer, tokenizer, named = objs["scorer"], objs["tokenizer"], objs["named"]
+    # The stem caches load as the kernel of the backend in use, whichever
+    # backend made them, so the scorer keeps the engine.
+    for stemming in (scorer._tokenizer, tokenizer, named):
+        assert type(stemming._stemmer) is _backend.porter.StemCache
+    assert type(objs["porter"]) is porter.PorterStemmer
+    assert scorer._pairs.engine is not None
+    ref = ref_rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+    for text in POOL:
+        assert_same_scores(scorer.score(INSTRUCTION, text), ref.score(INSTRUCTION, text))
+    assert tokenizer.tokenize("Running cats") == named.tokenize("Running cats") == ["run", "cat"]
+    assert objs["porter"].stem("Generalizations") == "gener"
+
+
+def _modules_named(data):
+    names, strings = set(), []
+    for op, arg, _ in pickletools.genops(data):
+        if op.name in ("GLOBAL", "INST"):
+            names.add(arg.split(" ")[0])
+        elif op.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE"):
+            strings.append(arg)
+        elif op.name == "STACK_GLOBAL":
+            names.add(strings[-2])
+    return names
+
+
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_pickles_name_no_kernel_module(protocol):
+    # What a user pickles names public modules (and rougekit._letters), never
+    # a kernel of rougekit._core, whose layout may change.
+    scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+    scorer.score(INSTRUCTION, POOL[0])
+    objs = [scorer, scorer.score, tokenizers.DefaultTokenizer(use_stemmer=True),
+            word_tokenizers.get_tokenizer("rouge-score+porter"), porter.PorterStemmer(),
+            _backend.porter.StemCache(), scorer.score(INSTRUCTION, POOL[0])]
+    for obj in objs:
+        named = _modules_named(pickle.dumps(obj, protocol=protocol))
+        assert not {m for m in named if m.startswith("rougekit._core")}, (obj, named)
+        assert type(pickle.loads(pickle.dumps(obj, protocol=protocol))) is type(obj)

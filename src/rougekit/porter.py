@@ -9,3 +9,19 @@ The algorithm, written to be read as its specification, is in
 from rougekit._core._porter_py import IRREGULAR_FORMS, PorterStemmer, stem
 
 __all__ = ["IRREGULAR_FORMS", "PorterStemmer", "stem"]
+
+
+def _stem_cache():
+    """A new, empty stem cache of the kernel in use.
+
+    A pickled stem cache (in a stemming scorer or ``DefaultTokenizer``) loads
+    through this function: its pickle names this public module rather than a
+    kernel's, so it loads whatever the layout of ``rougekit._core`` and on
+    either backend (keep the name: pickles record it).
+
+        >>> from rougekit import _backend
+        >>> type(_stem_cache()) is _backend.porter.StemCache
+        True
+    """
+    from rougekit import _backend
+    return _backend.porter.StemCache()

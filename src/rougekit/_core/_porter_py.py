@@ -332,6 +332,10 @@ class PorterStemmer:
         'gener'
     """
 
+    # Public as rougekit.porter.PorterStemmer: pickles name that path, which
+    # the layout of rougekit._core cannot move.
+    __module__ = "rougekit.porter"
+
     def stem(self, word: str) -> str:
         """Return the stem of ``word`` (lowercased first, as NLTK does)."""
         lowered = word.lower()
@@ -392,8 +396,10 @@ class StemCache:
         return len(self._stems)
 
     def __reduce__(self):
-        # A cache: a pickled copy starts empty (stems are recomputed).
-        return (StemCache, ())
+        # A cache: a pickled copy starts empty (stems are recomputed). It
+        # loads through a public path, as the kernel of the backend in use.
+        from rougekit.porter import _stem_cache
+        return (_stem_cache, ())
 
     def __bool__(self) -> bool:
         # rouge-score's tokenize() tests ``if stemmer:``; an empty cache must
