@@ -401,6 +401,106 @@ def test_compiled_kernel_checks_every_index():
             _rouge155.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
 
 
+def _small_corpus(kernel):
+    tc = kernel.TokenCorpus()
+    spans = tc.add_texts([b"a b c", b"a b", b"b c d"], 0).astype(np.int32)
+    tokens, starts, ends = tc.arrays()
+    corpus = [tokens, starts, ends, spans[:, 2].copy(), spans[:, 0].copy(),
+              spans[:, 1].copy(), tc.vocab_size()]
+    jobs = [np.array([0], np.int32), np.array([0], np.int32), np.array([0, 2], np.int64),
+            np.array([1, 2], np.int32), np.array([1, 2], np.int32)]
+    return corpus, jobs
+
+
+def _broken(parts, index, value):
+    parts = list(parts)
+    if index == 6:
+        parts[6] = value
+    else:
+        array = parts[index].copy()
+        if len(array) < 2:
+            array = np.append(array, array[:1])
+        array[1] = value
+        parts[index] = array
+    return tuple(parts)
+
+
+def _evals(where, index, value, metric="N", **params):
+    def call(k):
+        corpus, jobs = _small_corpus(k)
+        if where == "corpus":
+            corpus = _broken(corpus, index, value)
+        elif where == "jobs":
+            jobs = _broken(jobs, index, value)
+        return k.score_evals(metric, tuple(corpus), tuple(jobs), **params)
+    return call
+
+
+MEANS = np.linspace(0, 1, 60).reshape(3, 20)
+
+# Each call on both kernels: the same result, or the same exception (and, for
+# a ValueError, the same message).
+TWIN_CALLS = {
+    **{f"round5({x!r})": (lambda k, x=x: k.round5(x))
+       for x in (2 / 3, 0.123455, 5e-6, -0.5, 1e300, -1e300, float("nan"), float("inf"))},
+    **{f"raw_tokens({t!r})": (lambda k, t=t: k.raw_tokens(t))
+       for t in (b"Well-known: 4:00pm \xc3\xa9", b"", None, "text", bytearray(b"a b"))},
+    **{f"bootstrap(resamples={r!r}, confidence={c!r})":
+       (lambda k, r=r, c=c: k.bootstrap(MEANS.T.copy(), r, c))
+       for r, c in ((20, 95), (20.5, 90), (0, 95), (-1, 95), (float("nan"), 95),
+                    (20, 101), (20, -1), (20, float("nan")))},
+    **{f"summarize_resamples(resamples={r!r}, confidence={c!r})":
+       (lambda k, r=r, c=c: k.summarize_resamples(MEANS, r, c))
+       for r, c in ((20, 95), (20, 0), (20, 100), (19, 95), (0, 95), (20, float("nan")))},
+    "summarize_resamples(1-d)": lambda k: k.summarize_resamples(MEANS[0], 0, 95),
+    "resample_means(lanes=4)": lambda k: k.resample_means(MEANS.T, 20, 0, 5, lanes=4),
+    **{f"score_evals({where}[{index}][1] = {value})": _evals(where, index, value)
+       for where, index, value in [
+           ("corpus", 0, -1), ("corpus", 0, 4), ("corpus", 1, 7), ("corpus", 2, 99),
+           ("corpus", 3, 9), ("corpus", 4, -1), ("corpus", 5, 10), ("corpus", 6, 0),
+           ("corpus", 6, 2), ("jobs", 0, -5), ("jobs", 1, 5), ("jobs", 2, 9),
+           ("jobs", 3, 3), ("jobs", 4, -1)]},
+    **{f"score_evals({metric}, {params})": _evals(None, 0, 0, metric, **params)
+       for metric, params in [
+           ("N", dict(n=0)), ("N", dict(n=2)), ("X", {}), ("W", dict(weight=0)),
+           ("W", dict(weight=float("nan"))), ("W", dict(weight=1.5)),
+           ("S", dict(skip_distance=float("nan"))), ("S", dict(skip_distance=float("inf"))),
+           ("S", dict(skip_distance=0.5, skip_unigrams=True)), ("L", dict(all_n=True)),
+           ("N", dict(n=65, all_n=True)), ("N", dict(n=3, all_n=True))]},
+    "TokenCorpus.add_text(None)": lambda k: k.TokenCorpus().add_text(None, 0),
+    "TokenCorpus.add_text(table=2)": lambda k: k.TokenCorpus().add_text(b"a", 2),
+    "TokenCorpus.add_sentences([str])": lambda k: k.TokenCorpus().add_sentences(["a b"], 0),
+    "TokenCorpus.add_sentences([bytearray])":
+        lambda k: k.TokenCorpus().add_sentences([bytearray(b"a b")], 0),
+    "TokenCorpus.add_span(2, 1)": lambda k: k.TokenCorpus().add_span(2, 1),
+    "TokenCorpus.extend(5)": lambda k: k.TokenCorpus().extend(5),
+    "TokenCorpus.extend(None)": lambda k: k.TokenCorpus().extend(None),
+}
+
+
+def _outcome(call, kernel):
+    try:
+        result = call(kernel)
+    except Exception as exc:        # compared below: same type, same ValueError message
+        return type(exc), str(exc) if isinstance(exc, ValueError) else None
+    if isinstance(result, tuple):
+        return tuple(np.asarray(x).tolist() if isinstance(x, np.ndarray) else x
+                     for x in result)
+    return np.asarray(result).tolist() if isinstance(result, np.ndarray) else result
+
+
+@pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
+@pytest.mark.parametrize("call", sorted(TWIN_CALLS))
+def test_compiled_kernel_equals_the_specification_on_bad_and_edge_input(call):
+    """The compiled kernel's results and errors are its pure twin's (the
+    specification): every index checked in both, NaN options refused, numbers
+    of any size rounded, bytes only where bytes are read."""
+    compiled = importlib.import_module("rougekit._core._rouge155")
+    pure = importlib.import_module("rougekit._core._rouge155_py")
+    got, expected = _outcome(TWIN_CALLS[call], compiled), _outcome(TWIN_CALLS[call], pure)
+    assert repr(got) == repr(expected)
+
+
 @pytest.mark.parametrize("kernel", kernel_names())
 @pytest.mark.parametrize("best_model", [False, True])
 def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_model):
@@ -506,13 +606,17 @@ def test_every_summing_kernel_gives_the_specification_s_means(token_counts):
             expected = pure.resample_means(values, 23, first, last,
                                            token_counts=token_counts, alpha=0.4)
             for k in lanes:
-                got = compiled.resample_means(values, 23, first, last,
-                                              token_counts=token_counts, alpha=0.4, lanes=k)
+                old = compiled._set_resample_lanes(k)
+                try:
+                    got = compiled.resample_means(values, 23, first, last,
+                                                  token_counts=token_counts, alpha=0.4)
+                finally:
+                    compiled._set_resample_lanes(old)
                 assert got.shape == expected.shape
                 assert (got == expected).all(), (n, first, last, k)
     for bad in (1, 3, 16, widest * 2):
         with pytest.raises(ValueError, match="lanes"):
-            compiled.resample_means(np.ones((3, 3)), 10, 0, 10, lanes=bad)
+            compiled._set_resample_lanes(bad)
 
 
 # --- options and errors -----------------------------------------------------------------

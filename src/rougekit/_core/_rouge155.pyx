@@ -19,7 +19,7 @@ Floating point follows the script operation by operation (the extension is
 built with ``-ffp-contract=off``; ``pow`` is the C library's, as Perl's
 ``**``).
 """
-from libc.math cimport ceil, fabs, floor, pow
+from libc.math cimport ceil, fabs, floor, isnan, pow
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
@@ -286,7 +286,8 @@ def porter_stem(str word):
 # ---------------------------------------------------------------------------
 
 cdef double _round5_slow(double x) noexcept nogil:
-    cdef char buf[64]
+    # "%.5f" of the largest double is 316 characters: the buffer holds any.
+    cdef char buf[352]
     snprintf(buf, sizeof(buf), b"%.5f", x)
     return strtod(buf, NULL)
 
@@ -1215,6 +1216,8 @@ def score_evals(str metric, corpus, jobs, *, Py_ssize_t n=1, double skip_distanc
         raise ValueError(f"n must be >= 1, got {n}")
     if kind == 3 and not weight > 0:
         raise ValueError(f"weight must be > 0, got {weight}")
+    if kind == 1 and isnan(skip_distance):
+        raise ValueError("skip_distance must be a number, got nan")
     tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_hi, vocab_obj = corpus
     peer_seq, peer_bag, model_off, model_seq, model_bag = jobs
     cdef const int32_t[::1] tok = tokens
@@ -1410,15 +1413,32 @@ cdef extern from "resample.h" nogil:
 cdef int WIDEST_LANES = _widest_lanes()
 
 
+# How many resample_means sums at once: 0 for WIDEST_LANES (_set_resample_lanes).
+cdef int RESAMPLE_LANES = 0
+
+
 def _resample_lanes():
     """How many resamples ``resample_means`` sums at once on this CPU (8 with
-    AVX-512, 4 with AVX2, else 2); its ``lanes`` argument may ask for fewer
+    AVX-512, 4 with AVX2, else 2); ``_set_resample_lanes`` may ask for fewer
     (the tests run every kernel the CPU has).
 
     >>> _resample_lanes() in (2, 4, 8)
     True
     """
     return WIDEST_LANES
+
+
+def _set_resample_lanes(int lanes):
+    """Testing hook: ``resample_means`` sums ``lanes`` resamples at once (2,
+    4 or 8, at most ``_resample_lanes()``; 0: that many); the means are the
+    same for each. Returns the previous value. Not thread-safe; tests only."""
+    global RESAMPLE_LANES
+    if lanes != 0 and (lanes not in (2, 4, 8) or lanes > WIDEST_LANES):
+        raise ValueError(f"lanes must be 2, 4 or 8 and at most {WIDEST_LANES} "
+                         f"on this CPU, got {lanes}")
+    old = RESAMPLE_LANES
+    RESAMPLE_LANES = lanes
+    return old
 
 
 def bootstrap(values, double resamples, double confidence, *, bint token_counts=False,
@@ -1431,6 +1451,7 @@ def bootstrap(values, double resamples, double confidence, *, bint token_counts=
     0.75000 0.50000 1.00000
     """
     _check_resamples(resamples)
+    _check_confidence(confidence)
     means = resample_means(values, resamples, 0, <Py_ssize_t>ceil(resamples),
                            token_counts=token_counts, alpha=alpha)
     return summarize_resamples(means, resamples, confidence)
@@ -1441,12 +1462,16 @@ cdef _check_resamples(double resamples):
         raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
 
 
+cdef _check_confidence(double confidence):
+    if not 0 <= confidence <= 100:
+        raise ValueError(f"confidence must be in [0, 100], got {confidence!r}")
+
+
 def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, *,
-                   bint token_counts=False, double alpha=0.5, int lanes=0):
+                   bint token_counts=False, double alpha=0.5):
     """The means of resamples ``first .. last - 1``, columns x resamples
-    (see ``_rouge155_py.resample_means``). Runs without the GIL. ``lanes``
-    (2, 4 or 8, at most ``_resample_lanes()``; 0: that many) is how many
-    resamples are summed at once: the means are the same for each.
+    (see ``_rouge155_py.resample_means``). Runs without the GIL, summing
+    ``_resample_lanes()`` resamples at once (``_set_resample_lanes``: fewer).
 
     >>> import numpy as np
     >>> resample_means(np.array([[0.5], [1.0]]), 1000, 0, 3).tolist()
@@ -1463,11 +1488,7 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
         raise ValueError(f"at most 2**31 - 1 instances, got {n}")
     if not 0 <= first <= last <= <Py_ssize_t>ceil(resamples):
         raise ValueError(f"resamples [{first}, {last}) out of range")
-    if lanes == 0:
-        lanes = WIDEST_LANES
-    elif lanes not in (2, 4, 8) or lanes > WIDEST_LANES:
-        raise ValueError(f"lanes must be 2, 4 or 8 and at most {WIDEST_LANES} "
-                         f"on this CPU, got {lanes}")
+    cdef int lanes = RESAMPLE_LANES if RESAMPLE_LANES else WIDEST_LANES
     cdef Py_ssize_t count = last - first, s, j, u
     means_arr = np.zeros((cols, count), dtype=np.float64)
     if cols == 0 or count == 0:
@@ -1528,10 +1549,12 @@ def summarize_resamples(means, double resamples, double confidence):
     >>> [x.tolist() for x in summarize_resamples(np.array([[0.2, 0.4, 0.6, 0.8]]), 4, 50)]
     [[0.5], [0.4], [0.6]]
     """
-    _check_resamples(resamples)
-    arr = np.sort(np.asarray(means, dtype=np.float64), axis=-1)      # each column's resamples
+    arr = np.asarray(means, dtype=np.float64)
     if arr.ndim != 2:
         raise ValueError("means must be a 2-d array (columns x resamples)")
+    _check_resamples(resamples)
+    _check_confidence(confidence)
+    arr = np.sort(arr, axis=-1)                     # each column's resamples
     cdef Py_ssize_t cols = arr.shape[0], count = arr.shape[1], j, s
     if count != <Py_ssize_t>ceil(resamples):
         raise ValueError(f"means has {count} resamples, expected {<Py_ssize_t>ceil(resamples)}")
@@ -1577,7 +1600,7 @@ cdef uint64_t ONES = ~(<uint64_t>0)
 # A raw token whose final id is not known yet: the fill byte 0xFE of grow_array.
 cdef int32_t UNRESOLVED = <int32_t>0xFEFEFEFE
 
-def raw_tokens(bytes text):
+def raw_tokens(bytes text not None):
     """The script's tokens of a text before stopwords and stemming: runs of
     ASCII letters and digits, lowercased (see ``_rouge155_py.raw_tokens``).
 
@@ -2006,7 +2029,7 @@ cdef class TokenCorpus:
             raise MemoryError()
         return out
 
-    def add_text(self, bytes data, int table):
+    def add_text(self, bytes data not None, int table):
         """One sequence per non-empty line of ``data`` (SPL); returns the
         index of the first."""
         if table not in (0, 1):

@@ -200,6 +200,7 @@ class _Corpus:
 
     def __init__(self, corpus):
         tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_hi, vocab = corpus
+        self.vocab = vocab
         self.tokens = np.asarray(tokens).tolist()
         self.seq_start = np.asarray(seq_start).tolist()
         self.seq_end = np.asarray(seq_end).tolist()
@@ -217,6 +218,43 @@ class _Corpus:
         return [self.seq(s) for s in range(self.sent_lo[d], self.sent_hi[d])]
 
 
+def _check_range(values, bound, name):
+    """ValueError naming the first of ``values`` outside [0, bound)."""
+    if values and (min(values) < 0 or max(values) >= bound):
+        i = next(i for i, x in enumerate(values) if not 0 <= x < bound)
+        raise ValueError(f"{name}[{i}] = {values[i]} is outside [0, {bound})")
+
+
+def _check_indexes(c, peer_seq, peer_bag, model_off, model_seq, model_bag):
+    """Every index of the corpus and the jobs in range, or a ValueError
+    naming the first that is not (the script's own arrays cannot hold one;
+    the compiled kernel reads them without bounds checks)."""
+    if not 1 <= c.vocab <= 0x7FFFFFFF:
+        raise ValueError(f"vocab must be in [1, 2**31), got {c.vocab}")
+    _check_range(c.tokens, c.vocab, "tokens")
+    ntok, nseq, ndoc = len(c.tokens), len(c.seq_start), len(c.doc_ngram)
+    if len(c.seq_end) != nseq or len(c.sent_lo) != ndoc or len(c.sent_hi) != ndoc:
+        raise ValueError("corpus arrays of different lengths")
+    for i, (start, end) in enumerate(zip(c.seq_start, c.seq_end)):
+        if not 0 <= start <= end <= ntok:
+            raise ValueError(f"sequence {i} = [{start}, {end}) is outside the tokens")
+    _check_range(c.doc_ngram, nseq, "doc_ngram")
+    for i, (lo, hi) in enumerate(zip(c.sent_lo, c.sent_hi)):
+        if not 0 <= lo <= hi <= nseq:
+            raise ValueError(f"document {i}'s sentences [{lo}, {hi}) are outside the sequences")
+    n_evals = len(peer_seq)
+    if (len(peer_bag) != n_evals or len(model_off) != n_evals + 1
+            or len(model_bag) != len(model_seq)):
+        raise ValueError("job arrays of different lengths")
+    for name, values in (("peer_seq", peer_seq), ("peer_bag", peer_bag),
+                         ("model_seq", model_seq), ("model_bag", model_bag)):
+        _check_range(values, ndoc, name)
+    if model_off[0] != 0 or model_off[n_evals] != len(model_seq):
+        raise ValueError("model_off must run from 0 to the number of models")
+    if any(a > b for a, b in zip(model_off, model_off[1:])):
+        raise ValueError("model_off must not decrease")
+
+
 def _ngrams(tokens, n):
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
@@ -229,7 +267,8 @@ def _skip_bigrams(tokens, skip_distance, unigrams):
     for i in range(last):
         if unigrams:
             grams[(tokens[i],)] += 1
-        hi = last if skip_distance < 0 else min(last, i + int(skip_distance) + 1)
+        top = i + skip_distance + 1           # the script's $j <= $i + $skipDistance + 1
+        hi = last if skip_distance < 0 or top >= last else math.floor(top)
         for j in range(i + 1, hi + 1):
             grams[(tokens[i], tokens[j])] += 1
     return grams
@@ -358,13 +397,28 @@ def score_evals(metric, corpus, jobs, *, n=1, skip_distance=-1.0, skip_unigrams=
     """
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+    if metric == "N" and n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    if metric == "W" and not weight > 0:
+        raise ValueError(f"weight must be > 0, got {float(weight)}")
+    if metric == "S" and math.isnan(skip_distance):
+        raise ValueError("skip_distance must be a number, got nan")
+    c = _Corpus(corpus)
+    job_lists = [np.asarray(a).tolist() for a in jobs]
+    peer_seq, peer_bag, model_off, model_seq, model_bag = job_lists
+    _check_indexes(c, *job_lists)
     if all_n:
         if metric != "N" or n > 64:
             raise ValueError("all_n is for metric 'N' with n <= 64")
-        return np.stack([score_evals("N", corpus, jobs, n=k, best_model=best_model,
-                                     alpha=alpha)[0] for k in range(1, n + 1)]), -1
-    c = _Corpus(corpus)
-    peer_seq, peer_bag, model_off, model_seq, model_bag = (np.asarray(a).tolist() for a in jobs)
+        return np.stack([_evals("N", c, job_lists, k, skip_distance, skip_unigrams, weight,
+                                best_model, alpha)[0] for k in range(1, n + 1)]), -1
+    return _evals(metric, c, job_lists, n, skip_distance, skip_unigrams, weight,
+                  best_model, alpha)
+
+
+def _evals(metric, c, job_lists, n, skip_distance, skip_unigrams, weight, best_model, alpha):
+    """score_evals on checked arguments."""
+    peer_seq, peer_bag, model_off, model_seq, model_bag = job_lists
     n_evals = len(peer_seq)
     out = np.zeros((n_evals, 6), dtype=np.float64)
     w = float(weight)
@@ -453,6 +507,7 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
     0.75000 0.50000 1.00000
     """
     _check_resamples(resamples)
+    _check_confidence(confidence)
     means = resample_means(values, resamples, 0, resample_count(resamples),
                            token_counts=token_counts, alpha=alpha)
     return summarize_resamples(means, resamples, confidence)
@@ -460,7 +515,12 @@ def bootstrap(values, resamples, confidence, *, token_counts=False, alpha=0.5):
 
 def _check_resamples(resamples):
     if not resamples > 0 or resamples > 1e8:
-        raise ValueError(f"resamples must be in (0, 1e8], got {resamples!r}")
+        raise ValueError(f"resamples must be in (0, 1e8], got {float(resamples)!r}")
+
+
+def _check_confidence(confidence):
+    if not 0 <= confidence <= 100:
+        raise ValueError(f"confidence must be in [0, 100], got {float(confidence)!r}")
 
 
 def resample_means(values, resamples, first, last, *, token_counts=False, alpha=0.5):
@@ -522,6 +582,7 @@ def summarize_resamples(means, resamples, confidence):
     if means.ndim != 2:
         raise ValueError("means must be a 2-d array (columns x resamples)")
     _check_resamples(resamples)
+    _check_confidence(confidence)
     if means.shape[1] != resample_count(resamples):
         raise ValueError(f"means has {means.shape[1]} resamples, expected "
                          f"{resample_count(resamples)}")
@@ -565,7 +626,13 @@ def raw_tokens(text: bytes):
     >>> raw_tokens(b"Well-known: 4:00pm")
     [b'well', b'known', b'4', b'00pm']
     """
+    _check_bytes(text, "text")
     return text.translate(_FILTER).split()
+
+
+def _check_bytes(data, name):
+    if not isinstance(data, bytes):
+        raise TypeError(f"{name} must be bytes, not {type(data).__name__}")
 
 
 class TokenCorpus:
@@ -642,6 +709,7 @@ class TokenCorpus:
             raise ValueError("table must be 0 or 1")
 
     def add_text(self, data: bytes, table: int) -> int:
+        _check_bytes(data, "data")
         self._check(table)
         first = len(self._starts)
         for line in data.split(b"\n"):
@@ -679,6 +747,8 @@ class TokenCorpus:
     def extend(self, other: "TokenCorpus") -> int:
         """Append ``other``'s tokens and sequences, its final ids translated
         to this corpus's; returns the index here of its sequence 0."""
+        if not isinstance(other, TokenCorpus):
+            raise TypeError(f"other must be a TokenCorpus, not {type(other).__name__}")
         if other is self:
             raise ValueError("a corpus cannot extend itself")
         strings = sorted(other._ids, key=other._ids.__getitem__)
@@ -707,7 +777,8 @@ class TokenCorpus:
         for sentence in sentences:
             if not joined:
                 start = len(self._tokens)
-            self._tokens.extend(self._token_ids(bytes(sentence), table))
+            _check_bytes(sentence, "each sentence")
+            self._tokens.extend(self._token_ids(sentence, table))
             if not joined:
                 self._sequence(start, len(self._tokens))
         if joined:
