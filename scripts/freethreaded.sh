@@ -79,8 +79,7 @@ export ROUGEKIT_REQUIRE_EXTENSIONS=1
 export ROUGEKIT_SHARED="${ROUGEKIT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
 # Importing rougekit must leave the GIL disabled by itself (no module of ours
 # may re-enable it); test_threads.py checks that too, without PYTHON_GIL.
-"$VPY" -W error -c 'import sys, rougekit, rougekit._core._engine, rougekit._core._lcs, rougekit._core._overlap
-import rougekit._core._tokenizer, rougekit._core._porter
+"$VPY" -W error -c 'import sys, rougekit, rougekit._backend     # imports every kernel
 assert rougekit.BACKEND == "compiled", rougekit.BACKEND
 assert not sys._is_gil_enabled(), "importing rougekit enabled the GIL"
 print("=== rougekit imported, GIL disabled")'

@@ -3,10 +3,12 @@
 ``rougekit._backend`` is the only module that chooses; with
 ``ROUGEKIT_PURE_PYTHON=1`` no extension module may be imported at all, so the
 pure backend really runs without the compiled core (as on a platform with no
-wheel). Every compiled module ``_core/_<name>.pyx`` has a pure twin
-``_core/_<name>_py.py`` with the same public names.
+wheel). Every compiled module ``_core/_<name>.pyx`` is one of
+``_backend.KERNELS`` and has a pure twin ``_core/_<name>_py.py`` with the same
+public names and signatures.
 """
 import importlib
+import inspect
 import json
 import re
 import subprocess
@@ -21,7 +23,7 @@ from rougekit import _backend
 pytestmark = [pytest.mark.backend, pytest.mark.installed]
 
 ROOT = Path(rougekit.__file__).resolve().parent
-KERNELS = ("engine", "index", "lcs", "overlap", "porter", "tokenizer")
+KERNELS = _backend.KERNELS     # what _backend imports, by these names
 
 # Everything a user might touch: scoring on every path, the CLI's modules.
 EXERCISE = """
@@ -74,6 +76,14 @@ def test_the_switch_is_decided_once_for_every_kernel():
         assert getattr(_backend, name).__name__ == f"rougekit._core._{name}{suffix}"
 
 
+def test_kernels_are_the_compiled_modules():
+    pyx = {path.stem for path in (ROOT / "_core").glob("*.pyx")}
+    if not pyx:
+        pytest.skip("no .pyx files here")
+    assert pyx == {f"_{name}" for name in KERNELS}
+    assert all((ROOT / "_core" / f"_{name}_py.py").exists() for name in KERNELS)
+
+
 @pytest.mark.parametrize("name", KERNELS)
 def test_every_compiled_module_has_a_twin_with_its_names(name):
     twin = importlib.import_module(f"rougekit._core._{name}_py")
@@ -111,3 +121,44 @@ def test_no_module_outside_the_switch_imports_a_compiled_kernel():
             if names & compiled:
                 offenders.append(f"{path.relative_to(ROOT)}: {stripped}")
     assert compiled and not offenders, offenders
+
+
+def _parameters(function):
+    """Names, kinds and defaults of ``function``'s parameters (annotations
+    aside: the stubs have the compiled modules' types), or None when it
+    shows none (a cdef class's constructor, a slot wrapper)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    kinds = [p.kind for p in parameters[-2:]]
+    if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
+        return None
+    return [(p.name, p.kind, p.default) for p in parameters]
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_twins_have_the_same_signatures(name):
+    if _backend.NAME != "compiled":
+        pytest.skip("the compiled core is not loaded")
+    compiled = importlib.import_module(f"rougekit._core._{name}")
+    twin = importlib.import_module(f"rougekit._core._{name}_py")
+    pairs = []
+    for attr in dir(compiled):
+        value = getattr(compiled, attr)
+        if attr.startswith("_") or inspect.ismodule(value) or not callable(value):
+            continue
+        pairs.append((attr, value, getattr(twin, attr)))
+        if inspect.isclass(value):
+            pairs += [(f"{attr}.{method}", getattr(value, method),
+                       getattr(getattr(twin, attr), method, None))
+                      for method in dir(value) if not method.startswith("_")
+                      and callable(getattr(value, method))]
+    assert pairs
+    differ = []
+    for label, ours, theirs in pairs:
+        expected = _parameters(ours)
+        if expected is not None and (theirs is None or _parameters(theirs) != expected):
+            differ.append(f"{label}: compiled {expected}, pure "
+                          f"{_parameters(theirs) if theirs is not None else 'missing'}")
+    assert not differ, differ

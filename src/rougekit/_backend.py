@@ -1,10 +1,11 @@
 """The one switch between the compiled core and its pure-Python twin.
 
-Decided once, at import, for every kernel: the compiled modules of
-``rougekit._core`` (``_<name>``) when they import, else their pure-Python twins
-(``_<name>_py``), which have the same functions, results and errors. The environment
-variable ``ROUGEKIT_PURE_PYTHON`` set to anything but "" or "0" chooses the
-pure twins, and then no extension module is imported at all.
+Decided once, at import, for every kernel of ``KERNELS``: the compiled modules
+``rougekit._core._<name>`` when they import, else their pure-Python twins
+``rougekit._core._<name>_py``, which have the same functions, results and
+errors. The environment variable ``ROUGEKIT_PURE_PYTHON`` set to anything but
+"" or "0" chooses the pure twins, and then no extension module is imported at
+all.
 
 Everything else in rougekit reaches the kernels through this module::
 
@@ -16,34 +17,44 @@ Everything else in rougekit reaches the kernels through this module::
 >>> lcs.lcs_length([0, 1, 2], [0, 2]), NAME in ("compiled", "pure")
 (2, True)
 """
+import importlib
 import os
+from typing import TYPE_CHECKING
 
-__all__ = ["NAME", "PURE_REQUESTED", "engine", "index", "lcs", "overlap", "porter",
-           "rouge155", "tokenizer"]
+#: Every kernel, by name: each is a module of this one, loaded from
+#: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
+KERNELS = ("engine", "index", "lcs", "overlap", "porter", "rouge155", "tokenizer")
+
+__all__ = ["NAME", "PURE_REQUESTED", "KERNELS", *KERNELS]
 
 #: True when ROUGEKIT_PURE_PYTHON asks for the pure-Python twins.
 PURE_REQUESTED = os.environ.get("ROUGEKIT_PURE_PYTHON", "") not in ("", "0")
 
-_use_pure = PURE_REQUESTED
-if not _use_pure:
-    try:
-        from rougekit._core import _engine as engine
-        from rougekit._core import _index as index
-        from rougekit._core import _lcs as lcs
-        from rougekit._core import _overlap as overlap
-        from rougekit._core import _porter as porter
-        from rougekit._core import _rouge155 as rouge155
-        from rougekit._core import _tokenizer as tokenizer
-        NAME = "compiled"
-    except ImportError:  # not built (a pure-Python install)
-        _use_pure = True
+#: "compiled" or "pure": the kernels in use.
+NAME: str
 
-if _use_pure:
-    from rougekit._core import _engine_py as engine  # type: ignore[no-redef]
-    from rougekit._core import _index_py as index  # type: ignore[no-redef]
-    from rougekit._core import _lcs_py as lcs  # type: ignore[no-redef]
-    from rougekit._core import _overlap_py as overlap  # type: ignore[no-redef]
-    from rougekit._core import _porter_py as porter  # type: ignore[no-redef]
-    from rougekit._core import _rouge155_py as rouge155  # type: ignore[no-redef]
-    from rougekit._core import _tokenizer_py as tokenizer  # type: ignore[no-redef]
-    NAME = "pure"
+
+def _load(suffix: str) -> dict:
+    return {name: importlib.import_module(f"rougekit._core._{name}{suffix}")
+            for name in KERNELS}
+
+
+if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
+    from rougekit._core import _engine as engine  # noqa: F401
+    from rougekit._core import _index as index  # noqa: F401
+    from rougekit._core import _lcs as lcs  # noqa: F401
+    from rougekit._core import _overlap as overlap  # noqa: F401
+    from rougekit._core import _porter as porter  # noqa: F401
+    from rougekit._core import _rouge155 as rouge155  # noqa: F401
+    from rougekit._core import _tokenizer as tokenizer  # noqa: F401
+else:
+    _kernels = None
+    if not PURE_REQUESTED:
+        try:
+            _kernels, NAME = _load(""), "compiled"
+        except ImportError:  # not built (a pure-Python install)
+            pass
+    if _kernels is None:
+        _kernels, NAME = _load("_py"), "pure"
+    globals().update(_kernels)
+    del _kernels
