@@ -1,24 +1,38 @@
 """rougekit's private compiled layer: each kernel beside its pure-Python twin.
 
-``_<name>`` is a Cython extension module and ``_<name>_py`` the pure-Python
-module with the same functions, results and errors (the readable
-specification, and the oracle the extension is fuzzed against). Which of the
-two runs is decided once, by ``rougekit._backend``; nothing else imports
-them directly, so ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
+``_<name>.pyx`` is a Cython extension module and ``_<name>_py.py`` the
+pure-Python module with the same public names, signatures, results and errors
+(the readable specification, and the oracle the extension is fuzzed against).
+Which of the two runs is decided once, by ``rougekit._backend`` for every name
+of ``_backend.KERNELS``; nothing else imports a compiled module, so
+``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
 
-============  ====================================================
-``lcs``       bit-parallel LCS lengths, LCS positions, union LCS
-``overlap``   clipped n-gram overlap through an exact id table
-``porter``    NLTK's Porter stemmer, and a stem cache
-``tokenizer`` rouge-score's default tokens straight to ids
-``engine``    a whole pair scored: tokens, kernels, P/R/F
-``index``     many texts as ids: one query against all, the greedy
-              de-duplication filter (RougeIndex, deduplicate)
-============  ====================================================
+=============  ============================================================
+``tokenizer``  rouge-score's default tokens of a str, straight to ids in a
+               hash table that caches each token's Porter stem; sentence
+               breaks kept for rougeLsum
+``porter``     NLTK's Porter stemmer (``stem``) and a stem memo
+               (``StemCache``)
+``lcs``        bit-parallel LCS length, rouge-score's LCS positions, union
+               LCS and rougeLsum's hits (length and hits on token lists too)
+``overlap``    clipped n-gram overlap through an exact id table; the same on
+               token lists and on rouge-score's Counters
+``engine``     a whole (target, prediction) pair: tokens, stems, the
+               kernels above, P/R/F in rouge-score's order of operations
+               (``RougeScorer.score`` and ``score_batch``)
+``index``      many texts as ids: one query scored against all
+               (``RougeIndex``), the greedy de-duplication filter
+               (``deduplicate``)
+``rouge155``   ROUGE-1.5.5's Porter variant, counts of N/S/SU/L/W per
+               evaluation, the summaries' token ids (``TokenCorpus``), the
+               bootstrap with Perl's drand48 (``rougekit.rouge155``)
+=============  ============================================================
 
-``_vocab.pxd`` (the token hash table), ``_mem.pxd`` (array growth),
-``_ids.pxd`` (id arrays from Python; twin ``_ids_py``) and the C headers of
-``include/`` are shared by the extension modules.
+Shared by the extension modules (cimported, inline): ``_vocab.pxd`` (the
+token hash table), ``_mem.pxd`` (checked array growth), ``_ids.pxd`` (id
+arrays from Python, and its twin ``_ids_py.py``), and the C headers of
+``include/`` (bit scans, 16-byte character classification, the bootstrap's
+SIMD sums, portability shims).
 """
 import sys as _sys
 import types as _types
