@@ -68,7 +68,7 @@ def mean_score(scores):
                  exact_mean(s.fmeasure for s in scores))
 
 
-# --- the metric card's example with each policy---------------------------------------
+# --- score_corpus on the metric card's candidate/references example, each policy ------
 
 # rouge-score's tokens of the card's example: 8 candidate tokens; 13 and 9
 # reference tokens. ("week" is not "weeks", "discharged" not "discharge".)
@@ -85,7 +85,7 @@ def ngrams(tokens, n):
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
-def test_seed_003_tokens_are_rouge_scores():
+def test_metric_card_example_tokens_are_rouge_scores():
     tokenize = ref_rouge_scorer.tokenizers.DefaultTokenizer().tokenize
     assert tokenize(CARD_ITEM["candidate"]) == CARD_CAND
     assert [tokenize(r) for r in CARD_ITEM["references"]] == CARD_REFS
@@ -96,7 +96,7 @@ def card_result(policy, **kw):
                         multi_ref=policy, **kw)
 
 
-def test_seed_003_output_format():
+def test_score_corpus_to_dict_is_the_metric_cards_output():
     result = card_result("max")
     out = result.to_dict()
     assert list(out) == ["rouge1", "rouge2", "rougeL"]
@@ -104,7 +104,7 @@ def test_seed_003_output_format():
     assert out == {t: s.fmeasure for t, s in result.scores.items()}
 
 
-def test_seed_003_max():
+def test_score_corpus_max_on_the_metric_card_example():
     # rouge1 hits: 5 (patient, discharged, two, follow, up) and 3 (two, follow, up).
     assert [clipped(CARD_CAND, r) for r in CARD_REFS] == [5, 3]
     assert card_result("max").scores["rouge1"] == Score(5 / 8, 5 / 13, fmeasure(5 / 8, 5 / 13))
@@ -117,7 +117,7 @@ def test_seed_003_max():
     assert card_result("max").scores == theirs
 
 
-def test_seed_003_pooled():
+def test_score_corpus_pooled_on_the_metric_card_example():
     # ROUGE-1.5.5 -f A: sum the hits and totals over both references.
     hits = [clipped(CARD_CAND, r) for r in CARD_REFS]
     cand_total = len(CARD_CAND) * len(CARD_REFS)
@@ -132,7 +132,7 @@ def test_seed_003_pooled():
     assert card_result("pooled").scores["rouge2"] == Score(2 / 14, 2 / 20, fmeasure(2 / 14, 2 / 20))
 
 
-def test_seed_003_mean_best_recall_jackknife():
+def test_score_corpus_mean_best_recall_jackknife_on_the_metric_card_example():
     per_ref = ref_scores(CARD_ITEM["references"], CARD_ITEM["candidate"])
     for t in ("rouge1", "rouge2", "rougeL"):
         scores = [s[t] for s in per_ref]
@@ -142,7 +142,7 @@ def test_seed_003_mean_best_recall_jackknife():
         assert card_result("jackknife").scores[t] == mean_score([scores[1], scores[0]])
 
 
-def test_seed_003_stemming_changes_the_numbers_and_the_signature():
+def test_score_corpus_stemming_changes_the_metric_card_numbers_and_signature():
     plain, stemmed = card_result("max"), card_result("max", use_stemmer=True)
     # "discharge"/"discharged" and "week"/"weeks" match once stemmed.
     assert stemmed.scores["rouge1"].fmeasure > plain.scores["rouge1"].fmeasure

@@ -17,9 +17,9 @@ from rougekit.evaluator import (
 from rougekit.scoring import fmeasure
 from rougekit.word_tokenizers import WhitespaceTokenizer
 
-# --- rouge_1_score---------------------------------------------------
+# --- rouge_1_score: the textbook exercise's function and its checks ----------
 
-def test_seed_001_example():
+def test_rouge_1_score_exercise_example_rounds_to_0_8333():
     result = rouge_1_score("the cat sat on the mat", "the cat is on the mat")
     assert {k: round(v, 4) for k, v in result.items()} == \
         {"precision": 0.8333, "recall": 0.8333, "f1": 0.8333}
@@ -28,39 +28,39 @@ def test_seed_001_example():
     assert list(result) == ["precision", "recall", "f1"]
 
 
-def test_seed_001_hidden_reference_example_all_five_sixths():
+def test_rouge_1_score_exercise_example_is_five_sixths():
     result = rouge_1_score("the cat sat on the mat", "the cat is on the mat")
     assert all(round(v, 10) == round(5 / 6, 10) for v in result.values())
 
 
-def test_seed_001_hidden_identical_texts_all_one():
+def test_rouge_1_score_identical_texts_all_one():
     assert rouge_1_score("a b c a", "a b c a") == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
 
 
-def test_seed_001_hidden_no_overlap_all_zeros():
+def test_rouge_1_score_no_overlap_all_zeros():
     assert rouge_1_score("a b c", "d e f") == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
 
 
-def test_seed_001_hidden_precision_and_recall_differ_with_lengths():
+def test_rouge_1_score_precision_and_recall_follow_the_lengths():
     result = rouge_1_score("the cat sat on the mat", "the cat")
     assert result == {"precision": 1.0, "recall": 2 / 6, "f1": fmeasure(1.0, 2 / 6)}
     result = rouge_1_score("the cat", "the cat sat on the mat")
     assert result == {"precision": 2 / 6, "recall": 1.0, "f1": fmeasure(2 / 6, 1.0)}
 
 
-def test_seed_001_lowercases_and_splits_on_whitespace():
+def test_rouge_1_score_lowercases_and_splits_on_whitespace():
     assert rouge_1_score("The  CAT\tsat", "the cat\nSAT")["f1"] == 1.0
     # Only whitespace splits: punctuation stays on the word.
     assert rouge_1_score("the cat.", "the cat")["precision"] == 0.5
 
 
-def test_seed_001_clipped_counts():
+def test_rouge_1_score_clips_repeated_tokens():
     # "the" thrice in the candidate, twice in the reference: 2 matches.
     assert rouge_1_score("the the cat", "the the the")["precision"] == 2 / 3
 
 
 @pytest.mark.parametrize("reference, candidate", [("", ""), ("a b", ""), ("", "a b"), (" ", "\n")])
-def test_seed_001_zero_denominators(reference, candidate):
+def test_rouge_1_score_empty_side_gives_zeros(reference, candidate):
     assert rouge_1_score(reference, candidate) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
 
 
@@ -71,12 +71,12 @@ def test_rouge_1_score_type_errors():
         rouge_1_score("a", None)
 
 
-# --- RougeScoreEvaluator------------------------------------------
+# --- RougeScoreEvaluator: the evaluator interface of LLM-evaluation platforms -----
 
 SAMPLE = {"answer": "the cat sat on the mat", "groundTruth": "the cat is on the mat"}
 
 
-def test_seed_002_default_is_rouge1_f1():
+def test_rouge_score_evaluator_default_is_rouge1_f1():
     evaluator = RougeScoreEvaluator()
     assert evaluator.rouge_type is RougeType.ROUGE1
     assert evaluator.measure is MeasureType.F1SCORE
@@ -84,14 +84,14 @@ def test_seed_002_default_is_rouge1_f1():
     assert result.get_value() == result.value == fmeasure(5 / 6, 5 / 6)
 
 
-def test_seed_002_rouge2_precision():
+def test_rouge_score_evaluator_rouge2_precision():
     evaluator = RougeScoreEvaluator(RougeType.ROUGE2, MeasureType.PRECISION)
     # Answer bigrams: the cat, cat sat, sat on, on the, the mat; the ground
     # truth shares "the cat", "on the", "the mat".
     assert evaluator.evaluate(SAMPLE).get_value() == 3 / 5
 
 
-def test_seed_002_rouge_l_sum_recall():
+def test_rouge_score_evaluator_rouge_l_sum_recall_is_the_union_lcs():
     evaluator = RougeScoreEvaluator(RougeType.ROUGE_L_SUM, MeasureType.RECALL)
     sample = {"answer": "the cat sat\nit was happy", "groundTruth": "it was happy\nthe cat sat down"}
     # Union LCS per ground-truth sentence: "it was happy" (3) and "the cat sat"
@@ -99,7 +99,7 @@ def test_seed_002_rouge_l_sum_recall():
     assert evaluator.evaluate(sample).get_value() == 6 / 7
 
 
-def test_seed_002_whitespace_tokens_case_kept():
+def test_rouge_score_evaluator_default_tokens_keep_case_and_punctuation():
     result = RougeScoreEvaluator().evaluate({"answer": "The cat.", "groundTruth": "the cat"})
     assert (result.precision, result.recall) == (0.0, 0.0)
     result = RougeScoreEvaluator(tokenizer="whitespace-lower").evaluate(
@@ -241,7 +241,7 @@ def test_equals_rouge_score(answer, truth, rouge_type, tokenizer):
     assert (result.precision, result.recall, result.fmeasure) == tuple(theirs)
 
 
-# --- a platform's documented examples, against rouge-score------------------------------
+# --- RougeScoreEvaluator on a platform's documented examples, against rouge-score -----
 
 REFERENCE = "The quick brown fox jumps over the lazy dog."
 PARTIAL = "The quick brown fox runs."
@@ -260,12 +260,12 @@ def evaluate(rouge_type, candidate, tokenizer, measure="FMEASURE"):
 
 
 @pytest.mark.parametrize("tokenizer", [None, "rouge-score", "rouge-score+porter"])
-def test_seed_004_identical_texts_score_one(tokenizer):
+def test_rouge_score_evaluator_platform_example_identical_texts_score_one(tokenizer):
     for rouge_type in ("ROUGE_1", "ROUGE_2", "ROUGE_L"):
         assert evaluate(rouge_type, REFERENCE, tokenizer).value == 1.0
 
 
-def test_seed_004_partial_match():
+def test_rouge_score_evaluator_platform_example_partial_match_is_rouge_scores():
     theirs = rouge_score_of("rougeL", PARTIAL)
     assert round(theirs.fmeasure, 4) == 0.5714  # not the documented 0.55
     assert evaluate("ROUGE_L", PARTIAL, "rouge-score").value == theirs.fmeasure
@@ -276,7 +276,7 @@ def test_seed_004_partial_match():
     assert 0.55 not in {round(x, 2) for x in (result.precision, result.recall, result.fmeasure)}
 
 
-def test_seed_004_reordered_sentence():
+def test_rouge_score_evaluator_platform_example_reordered_sentence():
     rouge1 = rouge_score_of("rouge1", REORDERED)
     rouge_l = rouge_score_of("rougeL", REORDERED)
     assert (round(rouge1.fmeasure, 2), round(rouge_l.fmeasure, 2)) == (0.80, 0.40)
@@ -286,7 +286,7 @@ def test_seed_004_reordered_sentence():
     assert evaluate("ROUGE_1", REORDERED, "rouge-score", "RECALL").value == rouge1.recall == 8 / 9
 
 
-def test_seed_004_reordered_sentence_with_stemming():
+def test_rouge_score_evaluator_platform_example_reordered_sentence_stemmed():
     rouge1 = rouge_score_of("rouge1", REORDERED, use_stemmer=True)
     rouge_l = rouge_score_of("rougeL", REORDERED, use_stemmer=True)
     assert (round(rouge1.fmeasure, 2), round(rouge_l.fmeasure, 2)) == (0.90, 0.40)
@@ -294,7 +294,7 @@ def test_seed_004_reordered_sentence_with_stemming():
     assert evaluate("ROUGE_L", REORDERED, "rouge-score+porter").value == rouge_l.fmeasure
 
 
-def test_seed_004_reordered_sentence_whitespace_tokens():
+def test_rouge_score_evaluator_platform_example_reordered_sentence_whitespace_tokens():
     # The default (the interface's) tokens keep case and punctuation: lower scores.
     ws = WhitespaceTokenizer()
     rouge1 = rouge_score_of("rouge1", REORDERED, tokenizer=ws)

@@ -1,6 +1,7 @@
-"""rougekit.token_metrics: the token-level API of a Go ROUGE package, in Python.
+"""rougekit.token_metrics: reval's token-level ROUGE1/ROUGEL API (a Go ROUGE
+package), in Python.
 
-That package's documented examples print exactly its values; rouge_n, rouge_l and
+reval's documented examples print exactly its values; rouge_n, rouge_l and
 rouge_lsum(mode="union") equal rouge-score 0.1.2 on the same tokens (==).
 """
 import math
@@ -33,39 +34,39 @@ LSUM_REFS = [["the", "dog", "is", "on", "the", "mat"], ["the", "animal", "is", "
 
 
 def printed(score):
-    """The Go package's fmt.Printf("%.4f, %.4f, %.4f\\n", ...)."""
+    """reval's examples' fmt.Printf("%.4f, %.4f, %.4f\\n", ...)."""
     p, r, f = score
     return f"{p:.4f}, {r:.4f}, {f:.4f}"
 
 
-# --- the Go package's documented examples---------------------------------------------------
+# --- reval's documented examples (ROUGE1, ROUGEL, ROUGELsum) ----------------------------------
 
-def test_seed_rouge1_example():
+def test_rouge1_prints_revals_rouge1_example():
     assert printed(rouge1(CANDIDATE, REFERENCE)) == "0.7143, 0.8333, 0.7692"
 
 
-def test_seed_rougel_example():
+def test_rouge_l_prints_revals_rougel_example():
     assert printed(rouge_l(CANDIDATE, REFERENCE)) == "0.7143, 0.8333, 0.7692"
 
 
-def test_seed_rouge1_and_rougel_agree_on_the_example():
+def test_rouge1_equals_rouge_l_when_the_shared_tokens_are_the_lcs():
     # "the shared tokens happen to form the LCS"
     assert rouge1(CANDIDATE, REFERENCE) == rouge_l(CANDIDATE, REFERENCE)
     assert overlap(CANDIDATE, REFERENCE) == lcs(CANDIDATE, REFERENCE) == 5
 
 
-def test_seed_rougelsum_example():
+def test_rouge_lsum_prints_revals_rougelsum_example():
     assert printed(rouge_lsum(LSUM_CANDIDATES, LSUM_REFS)) == "0.7778, 0.5000, 0.6087"
 
 
-def test_seed_rougelsum_example_from_its_definition():
+def test_rouge_lsum_sums_each_candidate_sentences_best_lcs():
     # Sentence 1's best reference is the first (LCS "the is on the mat" = 5),
     # sentence 2's the second ("is cute" = 2): 7 hits, 9 and 14 tokens.
     assert rouge_lsum(LSUM_CANDIDATES, LSUM_REFS) == Score(7 / 9, 7 / 14,
                                                             fmeasure(7 / 9, 7 / 14))
 
 
-def test_seed_reordered_remark():
+def test_reordered_tokens_rouge1_one_rouge_l_a_third():
     # ["a","b","c"] vs ["c","b","a"] has ROUGE-1=1.0 but ROUGE-L≈0.33.
     a, b = ["a", "b", "c"], ["c", "b", "a"]
     assert rouge1(a, b) == Score(1.0, 1.0, 1.0)
@@ -73,14 +74,14 @@ def test_seed_reordered_remark():
     assert f"{rouge_l(a, b).fmeasure:.2f}" == "0.33"
 
 
-def test_seed_duplicates_count_twice():
+def test_overlap_counts_a_repeated_token_as_often_as_both_have_it():
     # "if a token appears twice in both ... it counts as two matches"
     assert overlap(["the", "the", "cat"], ["the", "the"]) == 2
     assert overlap(["the", "the", "cat"], ["the"]) == 1
     assert rouge1(["the", "the"], ["the", "the", "the"]) == Score(1.0, 2 / 3, fmeasure(1.0, 2 / 3))
 
 
-def test_seed_f1_and_fbeta():
+def test_f1_and_fbeta_weigh_precision_and_recall():
     assert f1(0.0, 0.0) == 0.0
     assert fbeta(0.0, 0.0, 2.0) == 0.0
     assert f1(0.5, 1.0) == fbeta(0.5, 1.0, 1.0) == 2 / 3
