@@ -11,7 +11,7 @@ from rougekit._core._porter_py import IRREGULAR_FORMS, PorterStemmer, stem
 __all__ = ["IRREGULAR_FORMS", "PorterStemmer", "stem"]
 
 
-def _stem_cache():
+def new_stem_cache():
     """A new, empty stem cache of the kernel in use.
 
     A pickled stem cache (in a stemming scorer or ``DefaultTokenizer``) loads
@@ -20,7 +20,7 @@ def _stem_cache():
     either backend (keep the name: pickles record it).
 
         >>> from rougekit import _backend
-        >>> type(_stem_cache()) is _backend.porter.StemCache
+        >>> type(new_stem_cache()) is _backend.porter.StemCache
         True
     """
     from rougekit import _backend

@@ -42,12 +42,12 @@ import types as _types
 # ``rougekit._core.porter_c.StemCache`` (``porter_py`` on the pure backend) and
 # rougekit.porter's PorterStemmer as ``rougekit._core.porter_py.PorterStemmer``:
 # a scorer, DefaultTokenizer or named tokenizer that stems carries one. They
-# now pickle as ``rougekit.porter._stem_cache`` and ``rougekit.porter.PorterStemmer``,
+# now pickle as ``rougekit.porter.new_stem_cache`` and ``rougekit.porter.PorterStemmer``,
 # paths the layout of _core cannot move; these two modules, found only by name
 # (pickle imports the module, then takes the attribute), load the old pickles.
 _OLD_NAMES = {
-    "porter_c": {"StemCache": "_stem_cache"},
-    "porter_py": {"StemCache": "_stem_cache", "PorterStemmer": "PorterStemmer"},
+    "porter_c": {"StemCache": "new_stem_cache"},
+    "porter_py": {"StemCache": "new_stem_cache", "PorterStemmer": "PorterStemmer"},
 }
 
 

@@ -509,8 +509,8 @@ cdef class StemCache:
     def __reduce__(self):
         # A cache: a pickled copy starts empty (stems are recomputed). It
         # loads through a public path, as the kernel of the backend in use.
-        from rougekit.porter import _stem_cache
-        return (_stem_cache, ())
+        from rougekit.porter import new_stem_cache
+        return (new_stem_cache, ())
 
     def __bool__(self):
         # rouge-score's tokenize() tests ``if stemmer:``; an empty cache must
