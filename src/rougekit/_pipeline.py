@@ -42,7 +42,6 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from rougekit import _backend, tokenizers
-from rougekit._batch import map_chunks
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
 from rougekit._core._engine_py import lcs_prf, ngram_prf
@@ -63,6 +62,7 @@ from rougekit._sentences import (
     split_sentencex,
     warn_one_sentence,
 )
+from rougekit._workers import map_chunks
 from rougekit.lang import LangTokenizer
 from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
 from rougekit.signature import Signature, parse_signature
