@@ -143,6 +143,19 @@ def test_threads_do_not_change_decisions(sentences, threads):
     assert len(want) < len(texts)
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_worker_threads_give_the_same_decisions(sentences, monkeypatch, threads):
+    """Small input runs on the calling thread; larger input (here: made to
+    look larger) tokenizes in short kernel calls, and probes and commits its
+    blocks, on the worker threads: the same decisions."""
+    import rougekit.index as index_module
+    texts = near_duplicate_texts(sentences, 3000, seed=9)
+    want = deduplicate(texts[500:], 0.7, against=texts[:500], threads=1)
+    monkeypatch.setattr(index_module, "_ADD_BUDGET", 5000)
+    assert deduplicate(texts[500:], 0.7, against=texts[:500], threads=threads) == want
+    assert len(want) < len(texts) - 500
+
+
 def test_sparse_masks_path(data):
     _index = pytest.importorskip("rougekit._core._index")
     texts, against = data

@@ -154,6 +154,36 @@ def test_threads_give_the_same_scores(sentences):
             assert got[i] == scorer.score(q, many[i])["rougeL"].fmeasure
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_work_in_short_kernel_calls_gives_the_same_scores(sentences, monkeypatch, threads):
+    """A large index stores and scores in many short kernel calls on the
+    worker threads (so that a Ctrl-C stops it soon): the same numbers as
+    one call, whatever the texts' lengths, with the default tokenizer and a
+    custom one."""
+    import rougekit.index as index_module
+    many = near_duplicate_texts(sentences, 500, seed=12)
+    many[7] = " ".join(many[:40])                 # a text longer than a chunk
+    tok = _Whitespace()
+    whole = [RougeIndex(many, threads=1), RougeIndex(many, "rouge2", tokenizer=tok)]
+    monkeypatch.setattr(index_module, "_SCORE_BUDGET", 600)
+    monkeypatch.setattr(index_module, "_ADD_BUDGET", 3000)
+    monkeypatch.setattr(index_module, "_PARALLEL_TEXTS", 10)
+    chunked = [RougeIndex(many[:200], threads=threads),
+               RougeIndex(many[:200], "rouge2", tokenizer=tok, threads=threads)]
+    for index in chunked:
+        index.extend(many[200:])
+    for a, b in zip(whole, chunked):
+        assert len(b) == len(many)
+        for q in many[:100:10] + [many[7]]:
+            assert b.scores(q).tolist() == a.scores(q).tolist()
+            assert b.top_k(q, 5) == a.top_k(q, 5)
+
+
+class _Whitespace:
+    def tokenize(self, text):
+        return text.lower().split()
+
+
 def test_one_index_shared_by_threads(texts):
     index = RougeIndex(texts[:50])
     expected = {q: reference_f("rougeL", False, q, texts) for q in texts[:8]}

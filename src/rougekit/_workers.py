@@ -199,8 +199,10 @@ def _wait(event: Any) -> None:
 
 
 def _run(fn: Callable[[int], Any], n: int, threads: int, cancel: Any = None,
-         meanwhile: Optional[Callable[[], None]] = None) -> List[Any]:
-    """``[fn(i) for i in range(n)]`` on at most ``threads`` pool threads."""
+         meanwhile: Optional[Callable[[], None]] = None, detach: bool = False) -> List[Any]:
+    """``[fn(i) for i in range(n)]`` on at most ``threads`` pool threads.
+    ``detach``: when cancelled, raise at once, leaving the running items to
+    end by themselves (their results dropped)."""
     if cancel is None:
         cancel = _backend.engine.Cancel()
     if n == 0:
@@ -235,7 +237,8 @@ def _run(fn: Callable[[int], Any], n: int, threads: int, cancel: Any = None,
         while True:
             try:
                 job.halt()
-                _wait(job.done)
+                if not detach:
+                    _wait(job.done)
                 break
             except KeyboardInterrupt:
                 continue
@@ -256,10 +259,13 @@ def map_items(fn: Callable[[Any], Any], items: Sequence[Any], threads: int,
     return _run(lambda i: fn(items[i]), len(items), threads, meanwhile=meanwhile)
 
 
-def call(fn: Callable[[], Any]) -> Any:
-    """``fn()`` on a worker thread, this thread waiting (so Ctrl-C is seen
-    while it runs; keep ``fn`` short)."""
-    return _run(lambda i: fn(), 1, 1)[0]
+def call(fn: Callable[[], Any], detach: bool = False) -> Any:
+    """``fn()`` on a worker thread, this thread waiting, so that a Ctrl-C is
+    seen while it runs. The KeyboardInterrupt is raised once ``fn`` returns
+    (keep it short), or with ``detach`` at once: for work that cannot be cut
+    short and touches only objects of its own (the caller never sees them
+    again), which then ends by itself on its thread, its result dropped."""
+    return _run(lambda i: fn(), 1, 1, detach=detach)[0]
 
 
 def run_parts(parts: int, run: Callable[[int], Any]) -> None:

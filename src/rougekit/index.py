@@ -23,84 +23,44 @@ by rouge-score's default tokenizer (``use_stemmer``) or by ``tokenizer``.
 """
 import functools
 import math
-import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from array import array
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from rougekit import _backend, tokenizers
+from rougekit import _backend, _workers, tokenizers
 from rougekit._checks import as_list, check_int, check_real, thread_count
 from rougekit._core._tokenizer_py import WORD_RE
 from rougekit._pipeline import scorer_tokenizer
 from rougekit._progress import Progress
-from rougekit._rouge_types import ROUGE_LSUM, parse_rouge_types
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
 from rougekit.tokenize import lowered_str
 
 __all__ = ["RougeIndex", "deduplicate"]
 
 Text = Union[str, bytes]
 
-# Stored texts below which a query is scored on the calling thread: handing
-# work to other threads costs more than it saves.
+# Stored texts below which a query is scored on the calling thread (when it
+# is quick, see _SCORE_BUDGET): handing work to other threads costs more
+# than it saves.
 _PARALLEL_TEXTS = 5000
 # Threads deduplicate uses at most (each holds 4 bytes per text of scratch).
 _MAX_PARTS = 256
-# Texts tokenized per kernel call (progress moves between calls).
+# Texts deduplicate converts at a time (its progress line moves between).
 _ADD_CHUNK = 20000
 
-# --- worker threads -----------------------------------------------------------------
-
-_pool: Optional[ThreadPoolExecutor] = None
-_pool_size = 0
-_pool_lock = threading.Lock()
-
-
-def _workers(threads: int) -> ThreadPoolExecutor:
-    """A process-wide pool with at least ``threads`` threads (the kernels
-    release the GIL, so they run in parallel); made anew after a fork."""
-    global _pool, _pool_size
-    with _pool_lock:
-        if _pool is None or _pool_size < threads:
-            if _pool is not None:
-                _pool.shutdown(wait=False)
-            _pool = ThreadPoolExecutor(max_workers=threads,
-                                       thread_name_prefix="rougekit-index")
-            _pool_size = threads
-        return _pool
-
-
-def _forget_pool() -> None:
-    global _pool, _pool_size
-    _pool, _pool_size = None, 0
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
-
-
-def _run_parts(threads: int, run: Any) -> None:
-    """``run(part)`` for part in range(threads): part 0 on this thread, the
-    others on the pool; waits for all, then raises the first error."""
-    futures: List[Future] = []
-    if threads > 1:
-        pool = _workers(threads - 1)
-        futures = [pool.submit(run, part) for part in range(1, threads)]
-    error: Optional[BaseException] = None
-    try:
-        run(0)
-    except BaseException as exc:  # wait for the others before raising
-        error = exc
-    for f in futures:
-        try:
-            f.result()
-        except BaseException as exc:
-            error = error or exc
-    if error is not None:
-        raise error
-
+# The work of one kernel call on a worker thread, kept short so that a
+# Ctrl-C stops it soon (rougekit._workers), measured as the kernels spend
+# it (about 10 ms at the slowest measured speed, 200 M a second):
+# characters of the stored texts times 64-token words of the query (rougeL;
+# rouge-N: times one) for scores, characters for tokenizing. A text costs
+# its characters (6 a token, with a custom tokenizer) plus _TEXT_COST.
+_SCORE_BUDGET = 2_000_000
+_ADD_BUDGET = 1_000_000
+_TEXT_COST = 32
+_ADD_TEXT_COST = 200           # tokenizing has a larger cost per text
 
 # --- arguments ----------------------------------------------------------------------
 
@@ -142,11 +102,40 @@ class _Tokens:
             return str(text)
         raise TypeError(f"{name} must be str or bytes, not {type(text).__name__}")
 
-    def add(self, kernel: Any, texts: Sequence[Any], name: str, offset: int = 0) -> int:
+    def add(self, kernel: Any, texts: Sequence[Any], name: str, offset: int = 0,
+            costs: Optional[Any] = None) -> int:
         """Store texts (called ``name[offset]``, ``name[offset + 1]``, ... in
-        errors); returns the kernel's new size."""
-        return self.add_items(kernel, [self.text(t, f"{name}[{offset + i}]")
-                                       for i, t in enumerate(texts)])
+        errors); returns the kernel's new size. ``costs``, if given, gets
+        each stored text's cost (``costs_of``)."""
+        items = [self.text(t, f"{name}[{offset + i}]") for i, t in enumerate(texts)]
+        return self.store(kernel, items, costs)
+
+    def costs_of(self, items: List[Any]) -> np.ndarray:
+        """What scoring each item costs (int64): its characters, or 6 a
+        token for token lists, plus _TEXT_COST."""
+        sizes = np.fromiter(map(len, items), dtype=np.int64, count=len(items))
+        return (sizes if self.default else 6 * sizes) + _TEXT_COST
+
+    def store(self, kernel: Any, items: List[Any], costs: Optional[Any] = None) -> int:
+        """Store converted items, in kernel calls of at most about
+        _ADD_BUDGET on a worker thread (one call on this thread when that is
+        all). A Ctrl-C (or an error of the kernel, e.g. out of memory) part
+        way keeps the calls before it; ``costs`` gets the stored items'."""
+        each = self.costs_of(items)
+        cum = np.cumsum(each + (_ADD_TEXT_COST - _TEXT_COST))
+        bounds = _workers.cuts(cum, _ADD_BUDGET)
+        if len(bounds) <= 2:
+            size = self.add_items(kernel, items)
+            if costs is not None:
+                costs.extend(each.tolist())
+            return size
+        size = len(kernel)
+        for lo, hi in zip(bounds, bounds[1:]):
+            part = items[lo:hi]
+            size = _workers.call(functools.partial(self.add_items, kernel, part))
+            if costs is not None:
+                costs.extend(each[lo:hi].tolist())
+        return size
 
     def add_items(self, kernel: Any, items: List[Any]) -> int:
         if self.default:
@@ -197,6 +186,7 @@ class RougeIndex:
         self.use_stemmer = self._tokens.stemming
         self._threads = thread_count(threads)
         self._kernel = self._tokens.kernel(self._kind)
+        self._costs = array("q")     # each stored text's cost (_Tokens.costs_of)
         self._lock = threading.Lock()
         self.extend(texts)
 
@@ -215,28 +205,49 @@ class RougeIndex:
         """Store one text; returns its id."""
         item = self._tokens.text(text, "text")
         with self._lock:
-            return self._tokens.add_items(self._kernel, [item]) - 1
+            size = self._tokens.add_items(self._kernel, [item])
+            self._costs.extend(self._tokens.costs_of([item]).tolist())
+            return size - 1
 
     def extend(self, texts: Iterable[Text]) -> None:
         """Store several texts, in order (all or none: a bad text is an
-        error naming it, and none of them is stored)."""
+        error naming it, and none of them is stored; a Ctrl-C part way
+        through many keeps the first ones)."""
         items = as_list(texts, "texts", "a list of texts")
         with self._lock:
-            self._tokens.add(self._kernel, items, "texts")
+            self._tokens.add(self._kernel, items, "texts", costs=self._costs)
+
+    def _cumulative_costs(self, n: int) -> np.ndarray:
+        """The stored texts' costs added up (``_Tokens.costs_of``); a text
+        whose cost was not recorded (an extend cut short between its kernel
+        call and the record) costs what its units say."""
+        costs = self._costs
+        if len(costs) > n:
+            del costs[n:]
+        while len(costs) < n:
+            costs.append(6 * self._kernel.count(len(costs)) + _TEXT_COST)
+        return np.cumsum(np.frombuffer(costs, dtype=np.int64))
 
     def scores(self, query: Text) -> np.ndarray:
         """F of ``query`` against every stored text, in id order (float64)."""
         with self._lock:
-            self._tokens.query(self._kernel, query)
+            units = self._tokens.query(self._kernel, query)
             n = len(self._kernel)
             out = np.empty(n, dtype=np.float64)
-            threads = min(self._threads, max(n, 1))
-            if threads == 1 or n < _PARALLEL_TEXTS:
+            if n == 0:
+                return out
+            # rougeL's work grows with the query's 64-bit words, rouge-N's not.
+            words = max(1, -(-units // 64)) if self._kind == ROUGE_L else 1
+            budget = _SCORE_BUDGET / words
+            cum = self._cumulative_costs(n)
+            threads = min(self._threads, n)
+            if cum[-1] <= budget and (threads == 1 or n < _PARALLEL_TEXTS):
                 self._kernel.score_range(0, n, out)
                 return out
-            bounds = [n * k // threads for k in range(threads + 1)]
-            _run_parts(threads, lambda k: self._kernel.score_range(
-                bounds[k], bounds[k + 1], out))
+            bounds = _workers.cuts(cum, budget, threads if n >= _PARALLEL_TEXTS else 1)
+            score_range = self._kernel.score_range
+            _workers.map_items(lambda k: score_range(bounds[k], bounds[k + 1], out),
+                               range(len(bounds) - 1), threads)
             return out
 
     def top_k(self, query: Text, k: int) -> List[Tuple[int, float]]:
@@ -336,11 +347,12 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
     tokens = _Tokens(tokenizer, use_stemmer)
     kernel = tokens.kernel(kind)
     n, first = len(texts), len(against)
+    costs = array("q")
     with Progress(first + n, "deduplicate: tokenizing", "texts", progress,
                   0.0 if progress else 1.0) as bar:
         for name, items, base in (("against", against, 0), ("texts", texts, first)):
             for lo in range(0, len(items), _ADD_CHUNK):
-                tokens.add(kernel, items[lo:lo + _ADD_CHUNK], name, lo)
+                tokens.add(kernel, items[lo:lo + _ADD_CHUNK], name, lo, costs)
                 bar.update(base + min(lo + _ADD_CHUNK, len(items)))
     if thr < 0:
         # Every F is >= 0 > threshold: only a first text with nothing to
@@ -348,18 +360,28 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
         return ([0] if n and not first else []), {"candidates": 0, "overlaps": 0,
                                                   "verified": 0}
     threads = min(threads, _MAX_PARTS)
-    dedup = _backend.index.Dedup(kernel, first, thr, threads)
+    # Small input: all on this thread (handing it over would cost more).
+    # Else the kernel calls run on worker threads, this one waiting, so a
+    # Ctrl-C is seen at once: Dedup's set-up (one call, seconds on a
+    # million long texts) is left to end by itself; the blocks are short.
+    small = int(np.frombuffer(costs, dtype=np.int64).sum()) <= _ADD_BUDGET
+    make = functools.partial(_backend.index.Dedup, kernel, first, thr, threads)
+    dedup = make() if small else _workers.call(make, detach=True)
     flags = np.zeros(first + n, dtype=np.uint8)
     kept = 0
     try:
         with Progress(n, "deduplicate", "texts", progress,
                       0.0 if progress else 1.0) as bar:
-            lo, block = first, 256
+            lo, block = first, 64
             while lo < first + n:
                 hi = min(lo + block, first + n)
                 start = time.perf_counter()
-                _run_parts(threads, functools.partial(_probe, dedup, lo, hi, flags))
-                kept += dedup.commit(lo, hi, flags)
+                if small:
+                    dedup.probe(lo, hi, 0, flags)
+                    kept += dedup.commit(lo, hi, flags)
+                else:
+                    _workers.run_parts(threads, functools.partial(_probe, dedup, lo, hi, flags))
+                    kept += _workers.call(functools.partial(dedup.commit, lo, hi, flags))
                 # Blocks of about 50 ms: short enough for the progress line
                 # and Ctrl-C, long enough that threads outweigh their start.
                 spent = time.perf_counter() - start
