@@ -35,7 +35,8 @@ from rougekit.rouge155 import (
     read_config,
     read_file_list,
 )
-from rougekit.rouge155 import scorer as rouge155_scorer
+from rougekit.rouge155 import _corpus as rouge155_corpus
+from rougekit.rouge155 import _run as rouge155_run
 
 pytestmark = [pytest.mark.kernel, pytest.mark.threads, pytest.mark.installed, pytest.mark.simd]
 
@@ -68,8 +69,8 @@ def test_api_renders_the_cli_and_the_scripts_numbers(corpus, monkeypatch, flags,
     use_kernel(monkeypatch, kernel)
     # Threads even on this small corpus: files read in parts, measures on a
     # pool, resamples in parts.
-    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
-    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_run, "THREAD_MIN_DOCS", 1)
+    monkeypatch.setattr(rouge155_corpus, "SHARD_MIN_TEXTS", 10)
     argv = flags.split() + ["config.xml"]
     perl = run_perl(workdir, argv)
     assert perl.returncode == 0, perl
@@ -112,8 +113,8 @@ def test_score_corpus_equals_config_and_score_equals_a_document(corpus, monkeypa
     in three parts."""
     workdir, items = corpus
     use_kernel(monkeypatch, kernel)
-    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
-    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    monkeypatch.setattr(rouge155_corpus, "SHARD_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_run, "THREAD_MIN_DOCS", 1)
     scorer_ = Rouge155(threads=threads, **kw)
     candidates = [it["candidate"] for it in items]
     references = [it["references"] for it in items]
@@ -148,8 +149,8 @@ def test_worker_threads_are_kept_and_forked_children_start_their_own(corpus, mon
     import threading
 
     workdir, items = corpus
-    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 10)
-    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    monkeypatch.setattr(rouge155_corpus, "SHARD_MIN_TEXTS", 10)
+    monkeypatch.setattr(rouge155_run, "THREAD_MIN_DOCS", 1)
     kw = dict(max_n=2, stem=True, skip_distance=4, skip_unigrams=True)
     candidates = [it["candidate"] for it in items]
     references = [it["references"] for it in items]
@@ -162,7 +163,7 @@ def test_worker_threads_are_kept_and_forked_children_start_their_own(corpus, mon
     assert Rouge155(threads=3, **kw).score_corpus(candidates, references).render() == expected
     assert names() == kept                  # the same threads again
     Rouge155(threads=2, **kw).score_corpus(candidates, references)
-    assert rouge155_scorer._pools[2]._max_workers == 2
+    assert rouge155_run._pools[2]._max_workers == 2
     with multiprocessing.get_context("fork").Pool(1) as pool:
         child = pool.apply_async(_score_in_child, (kw, candidates, references))
         assert child.get(timeout=120) == expected
@@ -174,7 +175,7 @@ def test_instance_order_of_many_evaluations():
     power of ten)."""
     for n in [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 12345]:
         expected = sorted(range(n), key=lambda i: "%d.A" % (i + 1))
-        assert rouge155_scorer._numeral_order(n).tolist() == expected, n
+        assert rouge155_run.numeral_order(n).tolist() == expected, n
 
 
 def test_file_list_api_equals_cli(corpus, tmp_path, monkeypatch):
@@ -690,8 +691,8 @@ def test_bad_inputs(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"summary references\[1\]\[1\] has no tokens"):  # -l
         Rouge155(weight=1.2, word_limit=5).score_corpus(["a", "a b"], [["a"], ["a", "..."]])
     # In the last of three shards, and in the first: the first in order is named.
-    monkeypatch.setattr(rouge155_scorer, "SHARD_MIN_TEXTS", 1)
-    monkeypatch.setattr(rouge155_scorer, "THREAD_MIN_DOCS", 1)
+    monkeypatch.setattr(rouge155_corpus, "SHARD_MIN_TEXTS", 1)
+    monkeypatch.setattr(rouge155_run, "THREAD_MIN_DOCS", 1)
     cands, refs = ["a", "b", "c", "d", "e"], [["a"], ["b"], ["c"], ["d"], ["e", "x", "!"]]
     with pytest.raises(ValueError, match=r"summary references\[4\]\[2\] has no tokens"):
         Rouge155(weight=1.2, threads=3).score_corpus(cands, refs)
