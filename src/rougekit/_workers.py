@@ -19,10 +19,12 @@ The rules, the same for every path:
   (KeyboardInterrupt) is seen at once. Then the call is cancelled: items not
   yet begun never begin, and running ones stop at their next check:
   ``map_chunks``' ``cancel`` (an ``engine.Cancel``, which the compiled engine
-  polls between pairs), or the end of the item, which callers keep short (a
-  bounded number of texts, tokens or resamples per item). The exception
-  propagates as soon as no item runs any more: none is left running on
-  shared state behind the caller's back.
+  polls between pairs), ``cancelled()``, which a long item polls between
+  its steps, or the end of the item; callers keep the items, or their
+  steps, short (a bounded number of texts, tokens or resamples each). The
+  exception propagates as soon as no item runs any more: none is left
+  running on shared state behind the caller's back (``call(detach=True)``
+  excepted: work on objects of its own that cannot be cut short).
 - A call made from inside a worker thread (a nested call) runs its items
   right there, one after another, so nesting cannot deadlock; it stops when
   the call around it is cancelled.
@@ -47,8 +49,8 @@ import numpy as np
 
 from rougekit import _backend
 
-__all__ = ["Cancelled", "call", "chunk_bounds", "cuts", "inside_worker", "map_chunks",
-           "map_items", "pool_threads", "run_parts"]
+__all__ = ["Cancelled", "call", "cancelled", "chunk_bounds", "cuts", "inside_worker",
+           "map_chunks", "map_items", "pool_threads", "run_parts"]
 
 # How long the calling thread waits at a time: a Ctrl-C is acted on within
 # this even where a signal does not interrupt a wait (Windows).
@@ -129,6 +131,14 @@ if hasattr(os, "register_at_fork"):
 def inside_worker() -> bool:
     """Whether this thread is one of the pool's."""
     return getattr(_local, "worker", False)
+
+
+def cancelled() -> bool:
+    """Whether the call whose item this thread runs has been cancelled: a
+    long item polls it between its steps and then returns early (its result
+    is dropped). False outside the pool's items."""
+    cancel = getattr(_local, "cancel", None)
+    return cancel is not None and cancel.is_set()
 
 
 def pool_threads() -> int:

@@ -10,12 +10,11 @@ C where it can be (``TokenCorpus.add_files``).
 import functools
 import os
 from array import array
-from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, Optional, Union
 
 import numpy as np
 
-from rougekit import _backend
+from rougekit import _backend, _workers
 from rougekit.rouge155.options import Options
 from rougekit.rouge155.text import (
     FormatError,
@@ -25,13 +24,20 @@ from rougekit.rouge155.text import (
     read_sentences,
 )
 
-__all__ = ["Corpus", "InMemory", "Jobs", "SHARD_MIN_TEXTS", "display", "place", "summary"]
+__all__ = ["Corpus", "InMemory", "Jobs", "READ_BUDGET", "READ_FILES", "SHARD_MIN_TEXTS",
+           "display", "place", "summary"]
 
 Text = Union[str, bytes]
 
 # Summaries per thread at least when run_texts scores in shards or files are
 # read on several threads.
 SHARD_MIN_TEXTS = 1000
+
+# Many summaries are read in kernel calls of at most READ_FILES files or
+# READ_BUDGET characters (plus 100 a text), each on a worker thread and done
+# in milliseconds, so that a Ctrl-C is seen soon (rougekit._workers).
+READ_FILES = 256
+READ_BUDGET = 1_000_000
 
 
 class InMemory:
@@ -178,7 +184,7 @@ class Corpus:
             if not batch:
                 continue
             if in_memory:
-                spans = self.tokens.add_texts([key[0].data for key in batch], table)
+                spans = self._add_texts([key[0].data for key in batch], table)
             else:
                 try:
                     spans = self._add_files([key[0] for key in batch], table)
@@ -193,22 +199,43 @@ class Corpus:
             self.doc_source.extend(key[0] for key in batch)
             self._docs.update(zip(batch, range(d, d + len(batch))))
 
+    def _add_texts(self, texts: list, table: int) -> np.ndarray:
+        """``add_texts`` of the corpus's tokens, in calls of about
+        READ_BUDGET characters one after another on a worker thread (one
+        call here when that is all)."""
+        cum = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 100)
+        cuts = _workers.cuts(cum, READ_BUDGET)
+        if len(cuts) <= 2:
+            return self.tokens.add_texts(texts, table)
+        add = self.tokens.add_texts
+        return np.concatenate(_workers.map_items(
+            lambda k: add(texts[cuts[k]:cuts[k + 1]], table), range(len(cuts) - 1), 1))
+
     def _add_files(self, paths: list, table: int) -> np.ndarray:
-        """``add_files`` of the corpus's tokens; many files are read and
-        tokenized in parts on several threads (each part into a corpus of
-        its own, without the GIL; reading a file is mostly waiting for the
-        system) and the parts joined in order."""
-        parts = min(self.threads, len(paths) // SHARD_MIN_TEXTS)
-        if parts <= 1:
+        """``add_files`` of the corpus's tokens (one call here for at most
+        READ_FILES files). Many files are read and tokenized in parts, on
+        several threads when there are SHARD_MIN_TEXTS files a thread (each
+        part into a corpus of its own, without the GIL; reading a file is
+        mostly waiting for the system), READ_FILES files a call, and the
+        parts joined in order."""
+        n = len(paths)
+        if n <= READ_FILES:
             return self.tokens.add_files(paths, table)
-        cuts = [len(paths) * k // parts for k in range(parts + 1)]
+        parts = min(self.threads, n // SHARD_MIN_TEXTS) or 1
+        cuts = [n * k // parts for k in range(parts + 1)]
 
         def read(k):
             tokens = self.tokens if k == 0 else self.new_tokens()
-            return tokens, tokens.add_files(paths[cuts[k]:cuts[k + 1]], table)
+            spans = []
+            for lo in range(cuts[k], cuts[k + 1], READ_FILES):
+                if _workers.cancelled():
+                    break
+                spans.append(tokens.add_files(paths[lo:min(lo + READ_FILES, cuts[k + 1])],
+                                              table))
+            return tokens, np.concatenate(spans) if spans else np.zeros((0, 3), np.int64)
 
-        with ThreadPoolExecutor(max_workers=parts) as pool:
-            done = list(pool.map(read, range(parts)))
+        done = _workers.map_items(read, range(parts), parts)
+        # Each join copies one part's tokens: milliseconds a thousand files.
         return np.concatenate([done[0][1]] + [spans + self.tokens.extend(tokens)
                                               for tokens, spans in done[1:]])
 

@@ -5,13 +5,11 @@ resamples and builds the result."""
 import bisect
 import math
 import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from rougekit import _backend
+from rougekit import _backend, _workers
 from rougekit.rouge155 import _corpus
 from rougekit.rouge155._corpus import Corpus, Jobs, Text, display, place
 from rougekit.rouge155.config import Config
@@ -23,37 +21,20 @@ from rougekit.rouge155.results import (
     SystemResult,
 )
 
-__all__ = ["Run", "THREAD_MIN_DOCS", "numeral_order"]
+__all__ = ["ITEM_NS", "RESAMPLE_NS", "Run", "THREAD_MIN_DOCS", "numeral_order", "sub_run"]
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
 
-# Worker threads kept for the runs of this process, one pool per number of
-# workers asked for (so a run never has more threads than its ``threads``).
-# A new pool per call cost about 5 ms of the benchmark's 48 (its threads
-# started late), though making one alone takes 0.3 ms.
-_pools: Dict[int, ThreadPoolExecutor] = {}
-_pools_lock = threading.Lock()
-
-
-def _worker_pool(workers: int) -> ThreadPoolExecutor:
-    with _pools_lock:
-        pool = _pools.get(workers)
-        if pool is None:
-            pool = _pools[workers] = ThreadPoolExecutor(
-                max_workers=workers, thread_name_prefix="rougekit-rouge155")
-        return pool
-
-
-def _forget_pools() -> None:
-    """In a forked child the pools' threads do not exist: start afresh."""
-    global _pools_lock
-    _pools.clear()
-    _pools_lock = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pools)
+# The work of one kernel call on a worker thread, at most: short, so that
+# a Ctrl-C stops a run soon (rougekit._workers). ``Run.costs`` estimates it
+# in nanoseconds of one core of the machines measured (a 2-core x86-64,
+# 2024): ITEM_NS is 50 ms there.
+ITEM_NS = 50_000_000
+# A drawn row of the bootstrap's table, per column (resample_means; more
+# than a cell of ROUGE-W: the table of a large corpus does not fit in the
+# caches).
+RESAMPLE_NS = 4.0
 
 
 class Run:
@@ -69,29 +50,53 @@ class Run:
         self.missing: List = []
 
     def _map(self, fn, items, work: int, meanwhile=None):
-        """[fn(x) for x in items], on several threads when there is work for
-        them: ``work`` summaries or evaluations at least THREAD_MIN_DOCS (a
-        pool costs more than it saves on small corpora). ``meanwhile()``, if
-        given, runs in this thread while the pool works (else first)."""
-        if self.threads <= 1 or len(items) <= 1 or work < THREAD_MIN_DOCS:
+        """[fn(x) for x in items]: here when ``work`` (summaries or
+        evaluations) is below THREAD_MIN_DOCS (the pool costs more than it
+        saves on small corpora, and the work ends soon), else on up to
+        ``threads`` worker threads, this thread waiting. ``meanwhile()``, if
+        given, runs in this thread once the workers have begun (else first)."""
+        if work < THREAD_MIN_DOCS:
             if meanwhile is not None:
                 meanwhile()
             return [fn(x) for x in items]
-        workers = min(self.threads, len(items))
-        started = threading.Semaphore(0)
+        return _workers.map_items(fn, items, self.threads, meanwhile=meanwhile)
 
-        def run(x):
-            started.release()
-            return fn(x)
+    def costs(self, peer: np.ndarray, models: np.ndarray, squares: np.ndarray,
+              tokenize: bool = False) -> np.ndarray:
+        """Estimated nanoseconds of the kernel work of each evaluation, from
+        its peer's tokens, its models' together and the sum of their squares
+        (float arrays), as measured per measure: about 50 ns a token for
+        ROUGE-N, 0.6 (L) and 2.5 (W) a cell of the peer x models table, 25
+        a token and skip for S (twice the squares without a limit), and 300
+        a token to tokenize and stem."""
+        tokens = peer + models
+        cost = 1000.0 + tokens * (300.0 if tokenize else 0.0)
+        skip = self.options.skip_distance
+        for m in self.measures:
+            if m.kind == "N":
+                cost = cost + 50.0 * tokens
+            elif m.kind == "L":
+                cost = cost + 50.0 * tokens + 0.6 * peer * models
+            elif m.kind == "W":
+                cost = cost + 120.0 * tokens + 2.5 * peer * models
+            elif skip is None or skip < 0:
+                cost = cost + 100.0 * tokens + 2.0 * (peer * peer + squares)
+            else:
+                cost = cost + 25.0 * (skip + 1) * tokens
+        return cost
 
-        futures = [_worker_pool(workers).submit(run, x) for x in items]
-        if meanwhile is not None:
-            # Once every worker has begun (and so holds the GIL only
-            # briefly before its kernel call releases it).
-            for _ in range(workers):
-                started.acquire()
-            meanwhile()
-        return [f.result() for f in futures]
+    def _evaluation_cuts(self, arrays, jobs, parts: int) -> List[int]:
+        """Where to cut the evaluations of ``jobs`` into chunks of about
+        ITEM_NS (``costs`` of their documents' n-gram tokens), at least
+        ``parts`` of them."""
+        _, starts, ends, doc_ngram = arrays[:4]
+        peer_seq, _, model_off, model_seq, _ = jobs
+        size = (ends - starts)[doc_ngram].astype(np.float64)
+        models = np.concatenate(([0.0], np.cumsum(size[model_seq])))
+        squares = np.concatenate(([0.0], np.cumsum(size[model_seq] ** 2)))
+        cost = self.costs(size[peer_seq], models[model_off[1:]] - models[model_off[:-1]],
+                          squares[model_off[1:]] - squares[model_off[:-1]])
+        return _workers.cuts(np.cumsum(cost), ITEM_NS, parts)
 
     def _resampled(self, values: np.ndarray) -> np.ndarray:
         """The three columns of a measure's values (model count, hits, peer
@@ -109,14 +114,25 @@ class Run:
         count = math.ceil(o.resamples)
         parts = min(self.threads, count) if len(table) >= THREAD_MIN_DOCS else 1
         # Cut at multiples of 8, the most resamples a compiled kernel sums
-        # at once, so that no part ends inside a group.
+        # at once, so that no part ends inside a group; each part draws in
+        # steps of about ITEM_NS, whole groups too unless a group alone
+        # takes longer (any cut gives the same draws: a resample depends
+        # only on its seed).
         cuts = [min(count, (count * k // parts + 4) // 8 * 8) for k in range(parts)] + [count]
+        step = max(1, int(ITEM_NS / (RESAMPLE_NS * max(table.size, 1))))
+        step = step // 8 * 8 or step
 
         def draw(k):
-            return kernel.resample_means(table, o.resamples, cuts[k], cuts[k + 1],
-                                         token_counts=o.counting_unit == 1, alpha=o.alpha)
+            means = []
+            for first in range(cuts[k], cuts[k + 1], step) or [cuts[k]]:
+                if _workers.cancelled():
+                    break
+                means.append(kernel.resample_means(
+                    table, o.resamples, first, min(first + step, cuts[k + 1]),
+                    token_counts=o.counting_unit == 1, alpha=o.alpha))
+            return means
 
-        means = self._map(draw, list(range(parts)), len(table))
+        means = [m for part in self._map(draw, list(range(parts)), len(table)) for m in part]
         return kernel.summarize_resamples(np.hstack(means), o.resamples, o.confidence)
 
     def run(self, peers: List[str]) -> Rouge155Result:
@@ -130,9 +146,10 @@ class Run:
         ``run`` does with such a configuration when neither ``-M`` nor a
         length limit is set (one stemming setting, every summary read as
         plain lines), without the per-summary bookkeeping: the evaluations
-        are cut into shards of about as many summaries, one per thread, and each
-        shard is tokenized into a corpus of its own and scored by every
-        measure there (token ids need only agree within an evaluation)."""
+        are cut into shards of about as many summaries, one per thread, and
+        each shard is tokenized into a corpus of its own and scored by every
+        measure there (token ids need only agree within an evaluation), in
+        steps short enough for a Ctrl-C to stop it soon."""
         o = self.options
         kernel = _backend.rouge155
         params = self._kernel_params()
@@ -144,31 +161,67 @@ class Run:
         cuts = sorted({0, n} | {bisect.bisect_left(bounds, len(texts) * k // shards)
                                 for k in range(1, shards)})
         cuts = cuts if n else [0, 0]
+        small = len(texts) < THREAD_MIN_DOCS
 
         def score_shard(k):
+            # In steps of about ``budget``: each step's texts tokenized into
+            # the shard's corpus (its stems kept from step to step), then
+            # each step's evaluations scored on its own slice of the arrays.
             e0, e1 = cuts[k], cuts[k + 1]
-            t0, t1 = bounds[e0], bounds[e1]
+            t0 = bounds[e0]
+            steps = [e0, e1]
+            if not small and e1 > e0:
+                # Tokens: about a sixth of the characters.
+                size = np.fromiter(map(len, texts[t0:bounds[e1]]), dtype=np.float64,
+                                   count=bounds[e1] - t0) / 6
+                local = np.asarray(bounds[e0:e1 + 1], dtype=np.intp) - t0
+                peer = size[local[:-1]]
+                total = np.concatenate(([0.0], np.cumsum(size)))
+                squares = np.concatenate(([0.0], np.cumsum(size * size)))
+                models = total[local[1:]] - total[local[:-1] + 1]
+                squared = squares[local[1:]] - squares[local[:-1] + 1]
+                cost = self.costs(peer, models, squared, tokenize=True)
+                steps = [e0 + c for c in _workers.cuts(np.cumsum(cost), ITEM_NS)]
+            steps = list(zip(steps, steps[1:]))
             tokens = self.corpus.new_tokens()
-            spans = tokens.add_texts(texts[t0:t1], table).astype(np.int32)
-            arrays = (*tokens.arrays(), np.ascontiguousarray(spans[:, 2]),
-                      np.ascontiguousarray(spans[:, 0]), np.ascontiguousarray(spans[:, 1]),
-                      max(tokens.vocab_size(), 1))
-            local = np.asarray(bounds[e0:e1 + 1], dtype=np.int64) - t0
-            is_peer = np.zeros(t1 - t0, dtype=bool)
-            is_peer[local[:-1]] = True
-            docs = np.arange(t1 - t0, dtype=np.int32)
-            peers, models = docs[is_peer], docs[~is_peer]
-            model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
-            jobs = (peers, peers, model_off, models, models)
-            # Each measure's values go straight to their instances' rows.
-            at = position[e0:e1]
-            for k, (out, bad) in enumerate(_score_measures(kernel, self.measures, arrays,
-                                                           jobs, params)):
-                if bad >= 0:
-                    return t0 + int(models[bad])
-                ordered[k][at] = out
-                if resampled is not None:
-                    resampled[at, 3 * k:3 * k + 3] = self._resampled(out)
+            spans = []
+            for a, b in steps:
+                if _workers.cancelled():
+                    return -1
+                spans.append(tokens.add_texts(texts[bounds[a]:bounds[b]], table))
+            spans = np.concatenate(spans).astype(np.int64)
+            tok, starts, ends_ = tokens.arrays()
+            vocab = max(tokens.vocab_size(), 1)
+            for a, b in steps:
+                if _workers.cancelled():
+                    return -1
+                if a == b:
+                    continue
+                # A step's sequences and tokens are contiguous (a text's
+                # sentences, then the sequence spanning them).
+                part = spans[bounds[a] - t0:bounds[b] - t0]
+                s0, s1 = int(part[0, 0]), int(part[-1, 2]) + 1
+                first_token, end_token = int(starts[s0]), int(ends_[s1 - 1])
+                arrays = (tok[first_token:end_token], starts[s0:s1] - first_token,
+                          ends_[s0:s1] - first_token, (part[:, 2] - s0).astype(np.int32),
+                          (part[:, 0] - s0).astype(np.int32), (part[:, 1] - s0).astype(np.int32),
+                          vocab)
+                local = np.asarray(bounds[a:b + 1], dtype=np.int64) - bounds[a]
+                is_peer = np.zeros(int(local[-1]), dtype=bool)
+                is_peer[local[:-1]] = True
+                docs = np.arange(int(local[-1]), dtype=np.int32)
+                peers, models = docs[is_peer], docs[~is_peer]
+                model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
+                jobs = (peers, peers, model_off, models, models)
+                # Each measure's values go straight to their instances' rows.
+                at = position[a:b]
+                for m, (out, bad) in enumerate(_score_measures(kernel, self.measures, arrays,
+                                                               jobs, params)):
+                    if bad >= 0:
+                        return bounds[a] + int(models[bad])
+                    ordered[m][at] = out
+                    if resampled is not None:
+                        resampled[at, 3 * m:3 * m + 3] = self._resampled(out)
             return -1
 
         # The script's order of the instances: keys "ID.system" of one
@@ -276,36 +329,57 @@ class Run:
         arrays = corpus.arrays()
         kernel = _backend.rouge155
         params = self._kernel_params()
-        # Every (system, measure) is one kernel call over all its evaluations;
-        # the calls release the GIL, so they run on all cores.
-        # (A system's ROUGE-1 to N share one call.)
+        # Each distinct measure of each jobs (a system's evaluations; under
+        # -M, one measure's), and the measures of each jobs together (a
+        # system's ROUGE-1 to N share one kernel call).
         calls: Dict[tuple, tuple] = {}
+        groups: Dict[int, tuple] = {}
         for *_, per_measure in plans:
             for measure, jobs in per_measure:
-                calls.setdefault((id(jobs), measure.kind, measure.n, measure.unigrams),
-                                 (measure, jobs))
-        tasks: Dict[tuple, tuple] = {}
-        for key, (measure, jobs) in calls.items():
-            group = (id(jobs), "N") if measure.kind == "N" else key
-            tasks.setdefault(group, (jobs, []))[1].append((key, measure))
+                key = (id(jobs), measure.kind, measure.n, measure.unigrams)
+                if key not in calls:
+                    calls[key] = (measure, jobs)
+                    group = groups.setdefault(id(jobs), (jobs, [], []))
+                    group[1].append(key)
+                    group[2].append(measure)
+        # The evaluations of each jobs in chunks of about ITEM_NS, at least
+        # one a thread; the kernel calls release the GIL, so they run
+        # on all cores. (A small corpus: one call per jobs, here.)
+        whole = len(corpus.doc_ngram) < THREAD_MIN_DOCS
+        items = []
+        for jobs, keys, measures in groups.values():
+            job_arrays = jobs.arrays()
+            n = len(job_arrays[0])
+            cuts = [0, n] if whole or not n else self._evaluation_cuts(
+                arrays, job_arrays, self.threads)
+            items += [(job_arrays, keys, measures, e0, e1) for e0, e1 in zip(cuts, cuts[1:])]
 
-        def score(task):
-            jobs, keyed = task
-            return _score_measures(kernel, [m for _, m in keyed], arrays, jobs.arrays(), params)
+        def score(item):
+            job_arrays, _, measures, e0, e1 = item
+            if e0 == 0 and e1 == len(job_arrays[0]):
+                return _score_measures(kernel, measures, arrays, job_arrays, params)
+            return _score_measures(kernel, measures, *sub_run(arrays, job_arrays, e0, e1),
+                                   params)
 
-        outputs: Dict[tuple, tuple] = {}
-        for (_, keyed), done in zip(tasks.values(), self._map(score, list(tasks.values()),
-                                                              len(corpus.doc_ngram))):
-            outputs.update(zip([key for key, _ in keyed], done))
-        for key, (_, bad) in outputs.items():
-            if bad >= 0:
-                empty = int(calls[key][1].model_seq[bad])
+        parts: Dict[tuple, list] = {}
+        bad_model: Dict[tuple, int] = {}
+        for (job_arrays, keys, _, e0, _), done in zip(items, self._map(
+                score, items, len(corpus.doc_ngram))):
+            for key, (values, bad) in zip(keys, done):
+                parts.setdefault(key, []).append(values)
+                if bad >= 0:                  # a model index of the chunk's
+                    bad_model.setdefault(key, int(job_arrays[2][e0]) + bad)
+        for key in calls:
+            if key in bad_model:
+                empty = int(calls[key][1].model_seq[bad_model[key]])
                 raise ValueError(
                     "ROUGE-W: model summary %s has no tokens; the script dies here "
                     "(Illegal division by zero)" % display(corpus.doc_source[empty]))
+        outputs = {key: values[0] if len(values) == 1 else np.concatenate(values)
+                   for key, values in parts.items()}
         return self._results([
             (peer, ids, sorted(range(len(keys)), key=keys.__getitem__),
-             [(m, outputs[(id(jobs), m.kind, m.n, m.unigrams)][0]) for m, jobs in per_measure])
+             [(m, outputs[(id(jobs), m.kind, m.n, m.unigrams)]) for m, jobs in per_measure])
             for peer, ids, keys, per_measure in plans])
 
     def _results(self, scored: list) -> Rouge155Result:
@@ -379,6 +453,57 @@ def _score_measures(kernel, measures, arrays, jobs, params) -> list:
     return [(together[m.n - 1], -1) if m.kind == "N" and together is not None else
             kernel.score_evals(m.kind, arrays, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
             for m in measures]
+
+
+def sub_run(arrays, jobs, e0: int, e1: int):
+    """``(corpus, jobs)`` of evaluations ``e0`` to ``e1 - 1`` alone, for
+    ``score_evals``: their documents' sequences and tokens copied into
+    arrays of their own, documents renumbered (the kernel checks and reads
+    only these). A document's sentences stay contiguous, and its n-gram
+    sequence spans them exactly when it did (the kernel's fast ROUGE-L
+    path depends on it); other n-gram sequences (``-b``) get their own copy.
+    The token ids and the vocabulary size stay the same."""
+    tokens, starts, ends, doc_ngram, sent_lo, sent_hi, vocab = arrays
+    peer_seq, peer_bag, model_off, model_seq, model_bag = jobs
+    m0, m1 = int(model_off[e0]), int(model_off[e1])
+    used = np.unique(np.concatenate((peer_seq[e0:e1], peer_bag[e0:e1],
+                                     model_seq[m0:m1], model_bag[m0:m1])))
+    lo = sent_lo[used].astype(np.int64)
+    nsent = sent_hi[used].astype(np.int64) - lo
+    gram = doc_ngram[used].astype(np.int64)
+    top = len(starts) - 1             # (lo of a document without sentences may be past it)
+    spans = np.where(nsent > 0, (starts[gram] == starts[np.minimum(lo, top)])
+                     & (ends[gram] == ends[np.clip(lo + nsent - 1, 0, top)]),
+                     ends[gram] == starts[gram])
+    # The new sequences, document by document: its sentences, then its
+    # n-gram sequence (old index ``old``; ``copied`` tokens of its own).
+    count = nsent + 1
+    first = np.cumsum(count) - count
+    within = np.arange(int(count.sum()), dtype=np.int64) - np.repeat(first, count)
+    old = np.repeat(lo, count) + within
+    gram_at = first + nsent
+    old[gram_at] = gram
+    copied = ends[old] - starts[old]
+    copied[gram_at[spans]] = 0
+    new_start = np.cumsum(copied) - copied
+    new_end = new_start + copied
+    sentence_tokens = new_end[np.maximum(gram_at - 1, 0)] - new_start[first]
+    new_start[gram_at[spans]] = new_start[first[spans]]
+    new_end[gram_at[spans]] = new_start[first[spans]] + np.where(
+        nsent[spans] > 0, sentence_tokens[spans], 0)
+    take = np.repeat(starts[old] - (np.cumsum(copied) - copied), copied) + \
+        np.arange(int(copied.sum()), dtype=np.int64)
+    corpus = (np.ascontiguousarray(tokens[take]), new_start, new_end,
+              gram_at.astype(np.int32), first.astype(np.int32), gram_at.astype(np.int32),
+              vocab)
+
+    def doc(a):
+        return np.searchsorted(used, a).astype(np.int32)
+
+    chunk = (doc(peer_seq[e0:e1]), doc(peer_bag[e0:e1]),
+             (model_off[e0:e1 + 1] - m0).astype(np.int64), doc(model_seq[m0:m1]),
+             doc(model_bag[m0:m1]))
+    return corpus, chunk
 
 
 def _printed(x) -> float:
