@@ -187,6 +187,7 @@ class RougeIndex:
         self._threads = thread_count(threads)
         self._kernel = self._tokens.kernel(self._kind)
         self._costs = array("q")     # each stored text's cost (_Tokens.costs_of)
+        self._cum = np.zeros(0, dtype=np.int64)
         self._lock = threading.Lock()
         self.extend(texts)
 
@@ -218,15 +219,19 @@ class RougeIndex:
             self._tokens.add(self._kernel, items, "texts", costs=self._costs)
 
     def _cumulative_costs(self, n: int) -> np.ndarray:
-        """The stored texts' costs added up (``_Tokens.costs_of``); a text
-        whose cost was not recorded (an extend cut short between its kernel
-        call and the record) costs what its units say."""
+        """The stored texts' costs added up (``_Tokens.costs_of``), kept
+        until texts are added; a text whose cost was not recorded (an extend
+        cut short between its kernel call and the record) costs what its
+        units say."""
+        if len(self._cum) == n:
+            return self._cum
         costs = self._costs
         if len(costs) > n:
             del costs[n:]
         while len(costs) < n:
             costs.append(6 * self._kernel.count(len(costs)) + _TEXT_COST)
-        return np.cumsum(np.frombuffer(costs, dtype=np.int64))
+        self._cum = np.cumsum(np.frombuffer(costs, dtype=np.int64))
+        return self._cum
 
     def scores(self, query: Text) -> np.ndarray:
         """F of ``query`` against every stored text, in id order (float64)."""
@@ -372,7 +377,7 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
     try:
         with Progress(n, "deduplicate", "texts", progress,
                       0.0 if progress else 1.0) as bar:
-            lo, block = first, 64
+            lo, block = first, 16
             while lo < first + n:
                 hi = min(lo + block, first + n)
                 start = time.perf_counter()
@@ -387,7 +392,7 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
                 spent = time.perf_counter() - start
                 if spent < 0.025 and block < 65536:
                     block *= 2
-                elif spent > 0.1 and block > 64:
+                elif spent > 0.1 and block > 16:
                     block //= 2
                 lo = hi
                 bar.update(lo - first, f", {kept} kept")
