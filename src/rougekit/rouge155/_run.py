@@ -21,7 +21,8 @@ from rougekit.rouge155.results import (
     SystemResult,
 )
 
-__all__ = ["ITEM_NS", "RESAMPLE_NS", "Run", "THREAD_MIN_DOCS", "numeral_order", "sub_run"]
+__all__ = ["ITEM_NS", "RESAMPLE_CALL_NS", "RESAMPLE_NS", "Run", "SHARD_NS", "THREAD_MIN_DOCS",
+           "numeral_order", "sub_run"]
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
@@ -31,10 +32,15 @@ THREAD_MIN_DOCS = 2000
 # in nanoseconds of one core of the machines measured (a 2-core x86-64,
 # 2024): ITEM_NS is 50 ms there.
 ITEM_NS = 50_000_000
-# A drawn row of the bootstrap's table, per column (resample_means; more
-# than a cell of ROUGE-W: the table of a large corpus does not fit in the
-# caches).
-RESAMPLE_NS = 4.0
+# run_texts' shards, each a corpus of its own: large enough that a shard's
+# new vocabulary and stems cost little beside its work, small enough that
+# copying out its arrays (between two steps) takes milliseconds.
+SHARD_NS = 2_000_000_000
+# The bootstrap: a cell of its table, once a call (resample_means reads the
+# whole table) and once a resample drawn (more than a cell of ROUGE-W: the
+# table of a large corpus does not fit in the caches).
+RESAMPLE_CALL_NS = 14.0
+RESAMPLE_NS = 2.5
 
 
 class Run:
@@ -119,7 +125,7 @@ class Run:
         # takes longer (any cut gives the same draws: a resample depends
         # only on its seed).
         cuts = [min(count, (count * k // parts + 4) // 8 * 8) for k in range(parts)] + [count]
-        step = max(1, int(ITEM_NS / (RESAMPLE_NS * max(table.size, 1))))
+        step = max(1, int((ITEM_NS / max(table.size, 1) - RESAMPLE_CALL_NS) / RESAMPLE_NS))
         step = step // 8 * 8 or step
 
         def draw(k):
@@ -146,8 +152,8 @@ class Run:
         ``run`` does with such a configuration when neither ``-M`` nor a
         length limit is set (one stemming setting, every summary read as
         plain lines), without the per-summary bookkeeping: the evaluations
-        are cut into shards of about as many summaries, one per thread, and
-        each shard is tokenized into a corpus of its own and scored by every
+        are cut into shards (at least one a thread, a few seconds of work
+        each), each tokenized into a corpus of its own and scored by every
         measure there (token ids need only agree within an evaluation), in
         steps short enough for a Ctrl-C to stop it soon."""
         o = self.options
@@ -155,33 +161,32 @@ class Run:
         params = self._kernel_params()
         table = 1 if o.stem else 0
         n = len(bounds) - 1
-        shards = min(self.threads, len(texts) // _corpus.SHARD_MIN_TEXTS) or 1
-        # Shard k starts at the first evaluation whose peer is at or after
-        # text len(texts) * k / shards (about equal numbers of summaries).
-        cuts = sorted({0, n} | {bisect.bisect_left(bounds, len(texts) * k // shards)
-                                for k in range(1, shards)})
-        cuts = cuts if n else [0, 0]
+        cuts = [0, n]                 # shards: evaluations e0 to e1 - 1
         small = len(texts) < THREAD_MIN_DOCS
+        if not small and n:
+            # Shards of about SHARD_NS, at least one a thread when there
+            # are SHARD_MIN_TEXTS summaries a thread; tokens: about a sixth
+            # of the characters.
+            size = _lengths(texts) / 6
+            first = np.asarray(bounds, dtype=np.intp)
+            total = np.concatenate(([0.0], np.cumsum(size)))
+            squares = np.concatenate(([0.0], np.cumsum(size * size)))
+            cost = np.cumsum(self.costs(size[first[:-1]], total[first[1:]] - total[first[:-1] + 1],
+                                        squares[first[1:]] - squares[first[:-1] + 1],
+                                        tokenize=True))
+            parts = min(self.threads, len(texts) // _corpus.SHARD_MIN_TEXTS) or 1
+            cuts = _workers.cuts(cost, SHARD_NS, parts)
 
         def score_shard(k):
-            # In steps of about ``budget``: each step's texts tokenized into
+            # In steps of about ITEM_NS: each step's texts tokenized into
             # the shard's corpus (its stems kept from step to step), then
-            # each step's evaluations scored on its own slice of the arrays.
+            # each step's evaluations scored on its own slice of its arrays.
             e0, e1 = cuts[k], cuts[k + 1]
             t0 = bounds[e0]
             steps = [e0, e1]
             if not small and e1 > e0:
-                # Tokens: about a sixth of the characters.
-                size = np.fromiter(map(len, texts[t0:bounds[e1]]), dtype=np.float64,
-                                   count=bounds[e1] - t0) / 6
-                local = np.asarray(bounds[e0:e1 + 1], dtype=np.intp) - t0
-                peer = size[local[:-1]]
-                total = np.concatenate(([0.0], np.cumsum(size)))
-                squares = np.concatenate(([0.0], np.cumsum(size * size)))
-                models = total[local[1:]] - total[local[:-1] + 1]
-                squared = squares[local[1:]] - squares[local[:-1] + 1]
-                cost = self.costs(peer, models, squared, tokenize=True)
-                steps = [e0 + c for c in _workers.cuts(np.cumsum(cost), ITEM_NS)]
+                steps = [e0 + c for c in _workers.cuts(
+                    cost[e0:e1] - (cost[e0 - 1] if e0 else 0.0), ITEM_NS)]
             steps = list(zip(steps, steps[1:]))
             tokens = self.corpus.new_tokens()
             spans = []
@@ -326,7 +331,9 @@ class Run:
     def _execute(self, plans: list) -> Rouge155Result:
         """Every (system, measure) of the plans scored, averaged and resampled."""
         corpus = self.corpus
-        arrays = corpus.arrays()
+        # A copy of every token (a second on a large corpus): on a worker,
+        # left to end by itself on Ctrl-C (the corpus is this run's alone).
+        arrays = _workers.call(corpus.arrays, detach=True)
         kernel = _backend.rouge155
         params = self._kernel_params()
         # Each distinct measure of each jobs (a system's evaluations; under
@@ -453,6 +460,14 @@ def _score_measures(kernel, measures, arrays, jobs, params) -> list:
     return [(together[m.n - 1], -1) if m.kind == "N" and together is not None else
             kernel.score_evals(m.kind, arrays, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
             for m in measures]
+
+
+def _lengths(texts: List[Text]) -> np.ndarray:
+    """``len`` of each text (float64), 65,536 at a time (a Ctrl-C can
+    land between them)."""
+    return np.concatenate([np.fromiter(map(len, texts[i:i + 65536]), dtype=np.float64,
+                                       count=min(65536, len(texts) - i))
+                           for i in range(0, len(texts), 65536)] or [np.zeros(0)])
 
 
 def sub_run(arrays, jobs, e0: int, e1: int):
