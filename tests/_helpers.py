@@ -250,6 +250,8 @@ def corpus_sentences(pairs):
 #: SIGINT, as a Ctrl-C would, and records when in ``SENT``. It waits on those
 #: events rather than on the clock, so a busy machine slows it down without
 #: changing what it tests: the signal always lands while the work runs.
+#: ``function_name`` may be a path, ``"caller/callee"``: a frame of callee
+#: called by caller (one phase of a function that calls callee in several).
 INTERRUPT_WHEN_BUSY = """
 import os, signal, sys, threading, time
 # SIGINT as a terminal delivers it: a process started in the background by a
@@ -259,10 +261,14 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 SENT = []
 def interrupt_when_busy(function_name):
     main = threading.main_thread()
+    names = function_name.split("/")[::-1]       # callee first
     def inside():
         frame = sys._current_frames().get(main.ident)
         while frame is not None:
-            if frame.f_code.co_name == function_name:
+            f, k = frame, 0
+            while f is not None and k < len(names) and f.f_code.co_name == names[k]:
+                f, k = f.f_back, k + 1
+            if k == len(names):
                 return True
             frame = frame.f_back
         return False

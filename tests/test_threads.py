@@ -1,17 +1,15 @@
 """One RougeScorer shared by many threads gives the serial results (stem
-cache included); score_batch with threads > 1 equals serial use; Ctrl-C
-stops score_batch promptly."""
+cache included); score_batch with threads > 1 equals serial use. (Ctrl-C
+during score_batch: test_interrupt.py.)"""
 import os
 import random
 import subprocess
 import sys
-import textwrap
 import threading
 
 import pytest
 
 import rougekit
-from _helpers import INTERRUPT_WHEN_BUSY, child_env
 from rougekit import rouge_scorer
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
@@ -104,41 +102,6 @@ def test_score_multi_batch_threads_equal_serial(pairs):
     preds = [pairs[i][1] for i in range(0, 300, 3)]
     serial = [scorer.score_multi(g, p) for g, p in zip(groups, preds)]
     assert scorer.score_multi_batch(groups, preds, threads=4) == serial
-
-
-_CHILD = INTERRUPT_WHEN_BUSY + textwrap.dedent("""
-    from rougekit import rouge_scorer
-    words = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda "
-             "mu nu xi omicron pi rho sigma tau upsilon").split()
-    text_a = " ".join(words[i * 7 % 20] for i in range(6000))
-    text_b = " ".join(words[i * 3 % 20] for i in range(6000))
-    n = int(sys.argv[1]); threads = int(sys.argv[2])
-    scorer = rouge_scorer.RougeScorer(["rougeL", "rougeLsum", "rouge2"])
-    interrupt_when_busy("score_batch")
-    try:
-        scorer.score_batch([text_a] * n, [text_b] * n, threads=threads)
-    except KeyboardInterrupt:
-        print("interrupted %.3f" % (time.monotonic() - SENT[0]), flush=True)
-        sys.exit(3)
-    print("finished", flush=True)
-""")
-
-
-@pytest.mark.parametrize("threads", [
-    1,
-    4])
-def test_score_batch_ctrl_c(threads):
-    """SIGINT in the middle of a long score_batch (200,000 pairs, minutes of
-    work): KeyboardInterrupt, soon. The child signals itself once it is busy
-    scoring (see INTERRUPT_WHEN_BUSY), so load on the machine cannot make the
-    signal land before or after the work; only a hang fails the timeout."""
-    if sys.platform == "win32":
-        pytest.skip("SIGINT to a child process is POSIX only")
-    proc = subprocess.run([sys.executable, "-c", _CHILD, "200000", str(threads)],
-                          capture_output=True, text=True, env=child_env(), timeout=300)
-    assert proc.returncode == 3, (proc.returncode, proc.stdout, proc.stderr)
-    waited = float(proc.stdout.split()[-1])
-    assert waited < 10, f"{waited:.1f} s from SIGINT to KeyboardInterrupt"
 
 
 needs_engine = pytest.mark.skipif(rougekit.BACKEND != "compiled",

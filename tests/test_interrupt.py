@@ -1,0 +1,189 @@
+"""Ctrl-C stops every threaded path within a second, whatever the size of the
+input and the load on the machine: score_batch, score_columns, RougeIndex,
+deduplicate, Rouge155 and the command line (`rougekit score`).
+
+Each case runs the real work on 200,000 long pairs (or texts) in a child
+process, minutes of it. The child sends itself SIGINT, as a Ctrl-C would,
+once its main thread is inside the named function (one phase of the work)
+and has used some CPU there (tests/_helpers.py's INTERRUPT_WHEN_BUSY: it
+waits on those events, not on the clock, so a busy machine slows the child
+down without changing what is tested), and records when. The test measures
+from that moment to the child's exit, as this process sees it
+(``time.monotonic`` is one clock for every process of the machine), and
+asks for KeyboardInterrupt (the command line: its one-line message and
+status 130) within a second: however long a kernel call of the work would
+take, the calling thread only waits, and the workers stop at their next
+check (rougekit._workers).
+"""
+import subprocess
+import sys
+import time
+
+import pytest
+
+import rougekit
+from _helpers import INTERRUPT_WHEN_BUSY, child_env
+
+pytestmark = [pytest.mark.threads, pytest.mark.skipif(
+    sys.platform == "win32", reason="SIGINT to a child process is POSIX only")]
+
+#: From the signal to the child's exit, at most (seconds).
+LIMIT = 1.0
+
+_PRELUDE = INTERRUPT_WHEN_BUSY + '''
+import warnings
+warnings.simplefilter("ignore")
+WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
+         "omicron pi rho sigma tau upsilon phi chi psi omega").split()
+
+def text(n, step=7, start=0, per_line=0):
+    """n words; every per_line words a new line (0: one line)."""
+    out = [WORDS[(start + i * step) % len(WORDS)] for i in range(n)]
+    if per_line:
+        return "\\n".join(" ".join(out[i:i + per_line]) for i in range(0, n, per_line))
+    return " ".join(out)
+
+def windows(count, n):
+    """count different texts of n words, windows of one long text."""
+    long = text(n + 5000, step=3).split()
+    return [" ".join(long[i % 5000:i % 5000 + n]) for i in range(count)]
+'''
+
+# The objects of the set-up (and of the modules imported) are frozen out of
+# the collector: else the child's exit spends a good part of a second
+# collecting them, seconds for a large set-up (the interpreter's work, not
+# rougekit's), and on a busy machine that alone can pass the limit.
+_RUN = '''
+import gc
+gc.freeze()
+interrupt_when_busy({where!r})
+try:
+    {run}
+except KeyboardInterrupt:
+    print("interrupted", repr(SENT[0]), flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+'''
+
+N = 200000
+
+# id: (set-up, the function the main thread is in when the signal comes, the work)
+CASES = {
+    # 6,000-word pairs: a second or so per chunk of pairs; the engine polls
+    # its Cancel between pairs.
+    "score_batch": (
+        "from rougekit import rouge_scorer\n"
+        "a, b = text(6000), text(6000, step=3)\n"
+        "scorer = rouge_scorer.RougeScorer(['rougeL', 'rougeLsum', 'rouge2'])\n",
+        "score_batch", f"scorer.score_batch([a] * {N}, [b] * {N})"),
+    "score_batch-1-thread": (
+        "from rougekit import rouge_scorer\n"
+        "a, b = text(6000), text(6000, step=3)\n"
+        "scorer = rouge_scorer.RougeScorer(['rougeL', 'rougeLsum', 'rouge2'])\n",
+        "score_batch", f"scorer.score_batch([a] * {N}, [b] * {N}, threads=1)"),
+    "score_columns": (
+        "from rougekit import rouge_scorer\n"
+        "a, b = text(6000), text(6000, step=3)\n"
+        "scorer = rouge_scorer.RougeScorer(['rouge1', 'rougeL'], use_stemmer=True)\n",
+        "score_columns", f"scorer.score_columns([a] * {N}, [b] * {N})"),
+    # Storing 300-word texts: tokenized in short kernel calls.
+    "RougeIndex-extend": (
+        "from rougekit import RougeIndex\n"
+        "texts = [text(300, start=k) for k in range(20)] * 10000\n",
+        "extend", "RougeIndex(texts)"),
+    # A 6,000-word query against 50-word texts: seconds of rougeL a call.
+    "RougeIndex-scores": (
+        "from rougekit import RougeIndex\n"
+        f"index = RougeIndex(windows({N}, 50))\n"
+        "query = text(6000, step=3)\n",
+        "scores", "index.top_k(query, 10)"),
+    "deduplicate-tokenizing": (
+        "from rougekit import deduplicate\n"
+        "texts = [text(300, start=k) for k in range(20)] * 10000\n",
+        "store", "deduplicate(texts)"),
+    # Dedup's set-up is one kernel call of seconds: left to end by itself.
+    "deduplicate-set-up": (
+        "from rougekit import deduplicate\n"
+        f"texts = windows({N}, 60)\n",
+        "_run_dedup/call", "deduplicate(texts)"),
+    "deduplicate-blocks": (
+        "from rougekit import deduplicate\n"
+        f"texts = windows({N}, 60)\n",
+        "run_parts", "deduplicate(texts)"),
+    "Rouge155-shards": (
+        "from rougekit.rouge155 import Rouge155\n"
+        "cands = [text(100, start=k, per_line=20) for k in range(20)] * 10000\n"
+        "refs = [[text(100, step=3, start=k, per_line=20)] for k in range(20)] * 10000\n",
+        "run_texts", "Rouge155(max_n=2, stem=True, weight=1.2).score_corpus(cands, refs)"),
+    # Short texts, scored soon; then 10,000 resamples of 200,000 instances.
+    "Rouge155-bootstrap": (
+        "from rougekit.rouge155 import Rouge155\n"
+        "cands = [text(4, start=k) for k in range(20)] * 10000\n"
+        "refs = [[text(4, step=3, start=k)] for k in range(20)] * 10000\n",
+        "_bootstrap", "Rouge155(max_n=2, resamples=10000).score_corpus(cands, refs)"),
+    # A configuration (the CLI's path): its documents built, then scored in
+    # chunks of evaluations. 20,000 of 300 words: as much work as 200,000
+    # short ones, and ten times fewer objects to free on the way out (the
+    # interpreter's work, not rougekit's: 200,000 evaluations take a
+    # third of a second on a busy machine).
+    "Rouge155-configuration": (
+        "from rougekit.rouge155 import Rouge155, Config, Evaluation\n"
+        "from rougekit.rouge155._corpus import summary\n"
+        "cands = [text(300, start=k, per_line=20) for k in range(20)] * 1000\n"
+        "refs = [text(300, step=3, start=k, per_line=20) for k in range(20)] * 1000\n"
+        "config = Config(evaluations=[Evaluation(id=str(i + 1), input_format='SPL',"
+        " peers={'A': summary(c, i)}, models=[('1', summary(r, i, 0))])"
+        " for i, (c, r) in enumerate(zip(cands, refs))], systems=['A'])\n",
+        "_execute", "Rouge155(max_n=2, stem=True, weight=1.2).score_config(config)"),
+}
+
+
+def _run_child(code, args=(), timeout=600):
+    """(exit status, stdout, stderr, when it exited)."""
+    proc = subprocess.Popen([sys.executable, "-c", code, *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=child_env())
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+    return proc.returncode, out, err, time.monotonic()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_ctrl_c_stops_within_a_second(case):
+    if case == "Rouge155-bootstrap" and rougekit.BACKEND == "pure":
+        pytest.skip("the pure twin's resample_means loops over the instances: one call, "
+                    "of the fewest resamples, takes seconds on 200,000 of them")
+    setup, where, run = CASES[case]
+    code, out, err, exited = _run_child(_PRELUDE + setup + _RUN.format(where=where, run=run))
+    assert code == 3, (code, out, err[-3000:])
+    sent = float(out.split()[-1])
+    waited = exited - sent
+    print(f"{case}: {waited:.3f} s from SIGINT to exit")
+    assert waited < LIMIT, f"{case}: {waited:.2f} s from SIGINT to exit"
+
+
+def test_ctrl_c_stops_the_command_line_within_a_second(tmp_path):
+    """`rougekit score` on 200,000 pairs of 60 words: the one-line message,
+    status 130 and no traceback, within a second of the signal."""
+    line = " ".join(["the cat sat on the mat and the dog ran under the big red rug"] * 4)
+    c, r = tmp_path / "c.txt", tmp_path / "r.txt"
+    c.write_text((line + "\n") * N)
+    r.write_text((line[::-1] + "\n") * N)
+    code, out, err, exited = _run_child(
+        INTERRUPT_WHEN_BUSY + "interrupt_when_busy('score_items')\n"
+        "import gc, rougekit.cli\n"
+        "gc.freeze()\n"                  # as in _RUN: the modules' objects
+        "status = rougekit.cli.main(sys.argv[1:])\n"
+        "print(repr(SENT[0]) if SENT else 'none', flush=True)\n"
+        "sys.exit(status)\n",
+        ["score", "--candidates", c, "--references", r, "--rouge-types", "rougeL,rougeLsum"])
+    assert code == 130, (code, out, err[-3000:])
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == "rougekit: interrupted"
+    waited = exited - float(out.split()[-1])
+    print(f"cli: {waited:.3f} s from SIGINT to exit")
+    assert waited < LIMIT, f"{waited:.2f} s from SIGINT to exit"
