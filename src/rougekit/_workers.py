@@ -329,5 +329,11 @@ def cuts(cumulative: Any, budget: float, parts: int = 1) -> List[int]:
     if total <= budget or budget <= 0:
         return [0, n]
     marks = np.arange(1, math.ceil(total / budget)) * budget
-    ends = np.searchsorted(cum, marks, side="left") + 1
-    return np.unique(np.concatenate(([0], ends, [n]))).tolist()
+    if cum.dtype.kind in "iu":      # (float marks would convert all of cum)
+        marks = np.ceil(marks).astype(cum.dtype)
+    out = [0]
+    for end in (np.searchsorted(cum, marks, side="left") + 1).tolist():
+        if out[-1] < end < n:
+            out.append(end)
+    out.append(n)
+    return out
