@@ -67,7 +67,9 @@ print("finished", flush=True)
 
 N = 200000
 
-# id: (set-up, the function the main thread is in when the signal comes, the work)
+# id: (set-up, where the main thread is when the signal comes: a call that
+# hands work to the pool, so that the signal lands while workers run it;
+# the work)
 CASES = {
     # 6,000-word pairs: a second or so per chunk of pairs; the engine polls
     # its Cancel between pairs.
@@ -75,32 +77,32 @@ CASES = {
         "from rougekit import rouge_scorer\n"
         "a, b = text(6000), text(6000, step=3)\n"
         "scorer = rouge_scorer.RougeScorer(['rougeL', 'rougeLsum', 'rouge2'])\n",
-        "score_batch", f"scorer.score_batch([a] * {N}, [b] * {N})"),
+        "score_batch/map_chunks", f"scorer.score_batch([a] * {N}, [b] * {N})"),
     "score_batch-1-thread": (
         "from rougekit import rouge_scorer\n"
         "a, b = text(6000), text(6000, step=3)\n"
         "scorer = rouge_scorer.RougeScorer(['rougeL', 'rougeLsum', 'rouge2'])\n",
-        "score_batch", f"scorer.score_batch([a] * {N}, [b] * {N}, threads=1)"),
+        "score_batch/map_chunks", f"scorer.score_batch([a] * {N}, [b] * {N}, threads=1)"),
     "score_columns": (
         "from rougekit import rouge_scorer\n"
         "a, b = text(6000), text(6000, step=3)\n"
         "scorer = rouge_scorer.RougeScorer(['rouge1', 'rougeL'], use_stemmer=True)\n",
-        "score_columns", f"scorer.score_columns([a] * {N}, [b] * {N})"),
+        "score_matrix/map_chunks", f"scorer.score_columns([a] * {N}, [b] * {N})"),
     # Storing 300-word texts: tokenized in short kernel calls.
     "RougeIndex-extend": (
         "from rougekit import RougeIndex\n"
         "texts = [text(300, start=k) for k in range(20)] * 10000\n",
-        "extend", "RougeIndex(texts)"),
+        "store/call", "RougeIndex(texts)"),
     # A 6,000-word query against 50-word texts: seconds of rougeL a call.
     "RougeIndex-scores": (
         "from rougekit import RougeIndex\n"
         f"index = RougeIndex(windows({N}, 50))\n"
         "query = text(6000, step=3)\n",
-        "scores", "index.top_k(query, 10)"),
+        "scores/map_items", "index.top_k(query, 10)"),
     "deduplicate-tokenizing": (
         "from rougekit import deduplicate\n"
         "texts = [text(300, start=k) for k in range(20)] * 10000\n",
-        "store", "deduplicate(texts)"),
+        "store/call", "deduplicate(texts)"),
     # Dedup's set-up is one kernel call of seconds: left to end by itself.
     "deduplicate-set-up": (
         "from rougekit import deduplicate\n"
@@ -109,20 +111,20 @@ CASES = {
     "deduplicate-blocks": (
         "from rougekit import deduplicate\n"
         f"texts = windows({N}, 60)\n",
-        "run_parts", "deduplicate(texts)"),
+        "_run_dedup/run_parts", "deduplicate(texts)"),
     "Rouge155-shards": (
         "from rougekit.rouge155 import Rouge155\n"
         "cands = [text(100, start=k, per_line=20) for k in range(20)] * 10000\n"
         "refs = [[text(100, step=3, start=k, per_line=20)] for k in range(20)] * 10000\n",
-        "run_texts", "Rouge155(max_n=2, stem=True, weight=1.2).score_corpus(cands, refs)"),
+        "run_texts/_map", "Rouge155(max_n=2, stem=True, weight=1.2).score_corpus(cands, refs)"),
     # Short texts, scored soon; then 10,000 resamples of 200,000 instances.
     "Rouge155-bootstrap": (
         "from rougekit.rouge155 import Rouge155\n"
         "cands = [text(4, start=k) for k in range(20)] * 10000\n"
         "refs = [[text(4, step=3, start=k)] for k in range(20)] * 10000\n",
-        "_bootstrap", "Rouge155(max_n=2, resamples=10000).score_corpus(cands, refs)"),
-    # A configuration (the CLI's path): its documents built, then scored in
-    # chunks of evaluations. 20,000 of 300 words: as much work as 200,000
+        "_bootstrap/_map", "Rouge155(max_n=2, resamples=10000).score_corpus(cands, refs)"),
+    # A configuration (the CLI's path): its documents built (in bounded
+    # kernel calls too), then scored in chunks of evaluations. 20,000 of 300 words: as much work as 200,000
     # short ones, and ten times fewer objects to free on the way out (the
     # interpreter's work, not rougekit's: 200,000 evaluations take a
     # third of a second on a busy machine).
@@ -134,7 +136,7 @@ CASES = {
         "config = Config(evaluations=[Evaluation(id=str(i + 1), input_format='SPL',"
         " peers={'A': summary(c, i)}, models=[('1', summary(r, i, 0))])"
         " for i, (c, r) in enumerate(zip(cands, refs))], systems=['A'])\n",
-        "_execute", "Rouge155(max_n=2, stem=True, weight=1.2).score_config(config)"),
+        "_execute/_map", "Rouge155(max_n=2, stem=True, weight=1.2).score_config(config)"),
 }
 
 
@@ -174,7 +176,7 @@ def test_ctrl_c_stops_the_command_line_within_a_second(tmp_path):
     c.write_text((line + "\n") * N)
     r.write_text((line[::-1] + "\n") * N)
     code, out, err, exited = _run_child(
-        INTERRUPT_WHEN_BUSY + "interrupt_when_busy('score_items')\n"
+        INTERRUPT_WHEN_BUSY + "interrupt_when_busy('score_matrix/map_chunks')\n"
         "import gc, rougekit.cli\n"
         "gc.freeze()\n"                  # as in _RUN: the modules' objects
         "status = rougekit.cli.main(sys.argv[1:])\n"
