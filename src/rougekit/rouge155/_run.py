@@ -189,12 +189,12 @@ class Run:
                     cost[e0:e1] - (cost[e0 - 1] if e0 else 0.0), ITEM_NS)]
             steps = list(zip(steps, steps[1:]))
             tokens = self.corpus.new_tokens()
-            spans = []
+            added = []
             for a, b in steps:
                 if _workers.cancelled():
                     return -1
-                spans.append(tokens.add_texts(texts[bounds[a]:bounds[b]], table))
-            spans = np.concatenate(spans).astype(np.int64)
+                added.append(tokens.add_texts(texts[bounds[a]:bounds[b]], table))
+            spans = np.concatenate(added).astype(np.int64)
             tok, starts, ends_ = tokens.arrays()
             vocab = max(tokens.vocab_size(), 1)
             for a, b in steps:
@@ -365,8 +365,8 @@ class Run:
             job_arrays, _, measures, e0, e1 = item
             if e0 == 0 and e1 == len(job_arrays[0]):
                 return _score_measures(kernel, measures, arrays, job_arrays, params)
-            return _score_measures(kernel, measures, *sub_run(arrays, job_arrays, e0, e1),
-                                   params)
+            chunk_arrays, chunk_jobs = sub_run(arrays, job_arrays, e0, e1)
+            return _score_measures(kernel, measures, chunk_arrays, chunk_jobs, params)
 
         parts: Dict[tuple, list] = {}
         bad_model: Dict[tuple, int] = {}
