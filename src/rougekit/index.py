@@ -392,7 +392,7 @@ def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
                 spent = time.perf_counter() - start
                 if spent < 0.025 and block < 65536:
                     block *= 2
-                elif spent > 0.1 and block > 16:
+                elif spent > 0.1 and block > 1:
                     block //= 2
                 lo = hi
                 bar.update(lo - first, f", {kept} kept")

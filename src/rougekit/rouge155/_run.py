@@ -21,8 +21,8 @@ from rougekit.rouge155.results import (
     SystemResult,
 )
 
-__all__ = ["ITEM_NS", "RESAMPLE_CALL_NS", "RESAMPLE_NS", "Run", "SHARD_NS", "THREAD_MIN_DOCS",
-           "numeral_order", "sub_run"]
+__all__ = ["ITEM_NS", "PURE_SLOWER", "RESAMPLE_CALL_NS", "RESAMPLE_NS", "Run", "SHARD_NS",
+           "THREAD_MIN_DOCS", "numeral_order", "sub_run"]
 
 # Below this many summaries a run stays on one thread.
 THREAD_MIN_DOCS = 2000
@@ -41,6 +41,11 @@ SHARD_NS = 2_000_000_000
 # table of a large corpus does not fit in the caches).
 RESAMPLE_CALL_NS = 14.0
 RESAMPLE_NS = 2.5
+# The pure twins (ROUGEKIT_PURE_PYTHON=1) take these many times as long as
+# the compiled kernels, as measured; their resample_means loops over the
+# instances, drawing every resample of the call at each (1,500 and 5 ns).
+PURE_SLOWER = {"tokenize": 10.0, "N": 30.0, "L": 200.0, "W": 100.0, "S": 50.0,
+               "S*": 170.0, "call": 100.0, "resample": 2.0}
 
 
 class Run:
@@ -75,20 +80,21 @@ class Run:
         ROUGE-N, 0.6 (L) and 2.5 (W) a cell of the peer x models table, 25
         a token and skip for S (twice the squares without a limit), and 300
         a token to tokenize and stem."""
+        slower = _slower()
         tokens = peer + models
-        cost = 1000.0 + tokens * (300.0 if tokenize else 0.0)
+        cost = 1000.0 + tokens * (300.0 * slower["tokenize"] if tokenize else 0.0)
         skip = self.options.skip_distance
         for m in self.measures:
             if m.kind == "N":
-                cost = cost + 50.0 * tokens
+                cost = cost + 50.0 * slower["N"] * tokens
             elif m.kind == "L":
-                cost = cost + 50.0 * tokens + 0.6 * peer * models
+                cost = cost + slower["L"] * (50.0 * tokens + 0.6 * peer * models)
             elif m.kind == "W":
-                cost = cost + 120.0 * tokens + 2.5 * peer * models
+                cost = cost + slower["W"] * (120.0 * tokens + 2.5 * peer * models)
             elif skip is None or skip < 0:
-                cost = cost + 100.0 * tokens + 2.0 * (peer * peer + squares)
+                cost = cost + slower["S*"] * (100.0 * tokens + 2.0 * (peer * peer + squares))
             else:
-                cost = cost + 25.0 * (skip + 1) * tokens
+                cost = cost + slower["S"] * 25.0 * (skip + 1) * tokens
         return cost
 
     def _evaluation_cuts(self, arrays, jobs, parts: int) -> List[int]:
@@ -125,7 +131,12 @@ class Run:
         # takes longer (any cut gives the same draws: a resample depends
         # only on its seed).
         cuts = [min(count, (count * k // parts + 4) // 8 * 8) for k in range(parts)] + [count]
-        step = max(1, int((ITEM_NS / max(table.size, 1) - RESAMPLE_CALL_NS) / RESAMPLE_NS))
+        slower = _slower()
+        call = RESAMPLE_CALL_NS * slower["call"]
+        each = RESAMPLE_NS * slower["resample"]
+        # As many as ITEM_NS allows, and never so few that the call's read
+        # of the table outweighs its draws.
+        step = max(int((ITEM_NS / max(table.size, 1) - call) / each), math.ceil(call / each))
         step = step // 8 * 8 or step
 
         def draw(k):
@@ -460,6 +471,14 @@ def _score_measures(kernel, measures, arrays, jobs, params) -> list:
     return [(together[m.n - 1], -1) if m.kind == "N" and together is not None else
             kernel.score_evals(m.kind, arrays, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
             for m in measures]
+
+
+def _slower() -> Dict[str, float]:
+    """How many times the compiled kernels' time the backend's take."""
+    return PURE_SLOWER if _backend.NAME == "pure" else _SAME
+
+
+_SAME = dict.fromkeys(PURE_SLOWER, 1.0)
 
 
 def _lengths(texts: List[Text]) -> np.ndarray:
