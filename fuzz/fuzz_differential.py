@@ -142,13 +142,13 @@ def _scorers(rouge_types, use_stemmer):
     key = (tuple(rouge_types), use_stemmer)
     if key not in _SCORERS:
         compiled = rouge_scorer.RougeScorer(rouge_types, use_stemmer=use_stemmer)
-        assert compiled._engine is not None or not rouge_types, "engine not in use"
+        assert compiled._pairs.engine is not None or not rouge_types, "engine not in use"
         pure = rouge_scorer.RougeScorer(
             rouge_types, tokenizer=_PythonPathTokenizer(use_stemmer))
-        assert pure._engine is None
+        assert pure._pairs.engine is None
         ref = ref_rouge_scorer.RougeScorer(rouge_types, use_stemmer=use_stemmer)
         # The pure engine (_engine's twin), non-str pairs to the Python path.
-        pure_engine = _engine_py.Engine(compiled._kinds, use_stemmer, compiled._keys,
+        pure_engine = _engine_py.Engine(compiled._pairs.kinds, use_stemmer, compiled._pairs.keys,
                                        rougekit.Score, pure.score)
         _SCORERS[key] = (compiled, pure, ref, pure_engine)
     return _SCORERS[key]
