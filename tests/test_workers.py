@@ -128,7 +128,8 @@ def test_interrupt_while_work_is_handed_out(monkeypatch):
             time.sleep(0.005)
         saw_cancel.append(cancel.is_set())
 
-    monkeypatch.setattr(_workers, "_pool", _workers._Pool())     # no thread yet
+    pool = _workers._Pool()                                      # no thread yet
+    monkeypatch.setattr(_workers, "_pool", pool)
     monkeypatch.setattr(threading.Thread, "start", start)
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
@@ -136,6 +137,8 @@ def test_interrupt_while_work_is_handed_out(monkeypatch):
     monkeypatch.undo()
     assert time.monotonic() - t0 < 5
     assert saw_cancel and all(saw_cancel)
+    # the tasks no thread was started for are not left queued
+    assert not pool.tasks
 
 
 def test_nested_call_stops_when_the_outer_call_is_cancelled():
@@ -160,6 +163,25 @@ def test_nested_call_stops_when_the_outer_call_is_cancelled():
         _workers.map_items(outer, range(2), threads=2, meanwhile=interrupt)
     assert time.monotonic() - t0 < 5
     assert sorted(stopped) == [0, 1]
+
+
+def test_the_pool_keeps_nothing_of_a_call():
+    """An idle worker holds no task: a call's items and results (which may
+    be large) go when the caller drops them."""
+    import weakref
+
+    class Big:
+        pass
+
+    held = [Big()]
+    ref = weakref.ref(held[0])
+    _workers.map_items(lambda x: held[0], range(8), threads=3)
+    _workers.map_chunks(100, 2, lambda lo, hi, cancel: held[0])
+    held.clear()
+    deadline = time.monotonic() + 5
+    while ref() is not None and time.monotonic() < deadline:
+        time.sleep(0.01)            # (a worker drops its task just after the call ends)
+    assert ref() is None
 
 
 def test_no_thread_leak():

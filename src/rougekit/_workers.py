@@ -92,6 +92,15 @@ class _Pool:
         for k in range(first, last + 1):
             threading.Thread(target=self.work, name=f"rougekit-worker-{k}", daemon=True).start()
 
+    def discard(self, owner: Any) -> None:
+        """Drop the queued tasks of a cancelled call (a Ctrl-C in ``submit``
+        may leave them queued and no thread woken: they would hold the
+        call, and all it refers to, until the next call woke a thread)."""
+        with self.lock:
+            if any(getattr(t, "__self__", None) is owner for t in self.tasks):
+                self.tasks = collections.deque(
+                    t for t in self.tasks if getattr(t, "__self__", None) is not owner)
+
     def work(self) -> None:
         _local.worker = True
         wake = self.wake
@@ -110,6 +119,9 @@ class _Pool:
                 try:
                     task()
                 finally:
+                    # Not kept while idle: it holds its call, whose items
+                    # and results may be large.
+                    task = None
                     self.lock.acquire()
 
 
@@ -247,6 +259,7 @@ def _run(fn: Callable[[int], Any], n: int, threads: int, cancel: Any = None,
         while True:
             try:
                 job.halt()
+                _pool.discard(job)
                 if not detach:
                     _wait(job.done)
                 break
