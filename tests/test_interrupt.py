@@ -57,9 +57,12 @@ _RUN = '''
 import gc
 gc.freeze()
 interrupt_when_busy({where!r})
+interrupted = False
 try:
     {run}
 except KeyboardInterrupt:
+    interrupted = True      # (exiting here would keep the work's objects alive to the end)
+if interrupted:
     print("interrupted", repr(SENT[0]), flush=True)
     sys.exit(3)
 print("finished", flush=True)
