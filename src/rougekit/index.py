@@ -188,6 +188,7 @@ class RougeIndex:
         self._kernel = self._tokens.kernel(self._kind)
         self._costs = array("q")     # each stored text's cost (_Tokens.costs_of)
         self._cum = np.zeros(0, dtype=np.int64)
+        self._total = 0
         self._lock = threading.Lock()
         self.extend(texts)
 
@@ -231,6 +232,7 @@ class RougeIndex:
         while len(costs) < n:
             costs.append(6 * self._kernel.count(len(costs)) + _TEXT_COST)
         self._cum = np.cumsum(np.frombuffer(costs, dtype=np.int64))
+        self._total = int(self._cum[-1]) if n else 0
         return self._cum
 
     def scores(self, query: Text) -> np.ndarray:
@@ -246,7 +248,7 @@ class RougeIndex:
             budget = _SCORE_BUDGET / words
             cum = self._cumulative_costs(n)
             threads = min(self._threads, n)
-            if cum[-1] <= budget and (threads == 1 or n < _PARALLEL_TEXTS):
+            if self._total <= budget and (threads == 1 or n < _PARALLEL_TEXTS):
                 self._kernel.score_range(0, n, out)
                 return out
             bounds = _workers.cuts(cum, budget, threads if n >= _PARALLEL_TEXTS else 1)
