@@ -135,8 +135,19 @@ class Corpus:
     def new_tokens(self):
         """An empty kernel ``TokenCorpus`` with this run's stopwords and
         exceptions."""
+        return self._template.empty_copy()
+
+    @functools.cached_property
+    def _template(self):
         return _empty_tokens(_backend.rouge155, self.options.lexicon,
-                             self.options.remove_stopwords).empty_copy()
+                             self.options.remove_stopwords)
+
+    def prepare(self) -> None:
+        """Read the run's stopwords and exceptions into the template every
+        ``new_tokens`` copies, here, before threads need it (else the first
+        worker threads build it side by side, slowly, with the GIL disabled,
+        and a Ctrl-C then waits for them)."""
+        self._template  # noqa: B018
 
     def _data(self, source) -> bytes:
         return source.data if isinstance(source, InMemory) else _read(source)

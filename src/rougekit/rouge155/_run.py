@@ -57,6 +57,7 @@ class Run:
         self.threads = threads if threads is not None else (os.cpu_count() or 1)
         self.config = config
         self.corpus = Corpus(options, self.threads)
+        self.corpus.prepare()
         self.measures = options.measures()
         self.missing: List = []
 
