@@ -28,14 +28,11 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
 
-from rougekit._core._lcs cimport lcs_length_ids
+from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
 from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init, vocab_intern
-
-cdef extern from "bits.h" nogil:
-    int rk_popcount64(uint64_t x)
 
 cdef extern from "compat.h" nogil:
     int rk_flag_try_acquire(long* f)
@@ -243,21 +240,6 @@ cdef int32_t _gram_intern(GramTable* t, int32_t parent, int32_t tok) noexcept no
 
 # --- one text's match masks (the bit-vector side of the LCS) ------------------------
 
-cdef inline void _advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
-    """One table row: S = (S + (S & M)) | (S - (S & M)) over W words."""
-    cdef uint64_t carry = 0, s, u, t, x
-    cdef Py_ssize_t w
-    for w in range(W):
-        s = S[w]
-        u = s & M[w]
-        t = s + carry
-        carry = t < s
-        x = t + u
-        carry |= x < t
-        # u is a subset of s, so s - u never borrows across words.
-        S[w] = x | (s - u)
-
-
 ctypedef struct Masks:
     # The bit side's units: unit v occurs at the positions set in
     # pm[loc[v] * W : (loc[v] + 1) * W] (rougeL), cnt[loc[v]] times (rougeN);
@@ -362,34 +344,28 @@ cdef Py_ssize_t _lcs_hits(const Masks* mk, const int32_t* y, Py_ssize_t b,
     """LCS length of the masked text and y[0:b] (units >= 0 below the loc
     cover); -1 when out of memory. S has room for mk.W words; head (used
     only with sparse masks) holds -1 for every unit."""
-    cdef Py_ssize_t a = mk.len, W = mk.W, j, w, z
+    cdef Py_ssize_t a = mk.len, W = mk.W, j, w
     cdef int32_t loc
-    cdef uint64_t s, t, tail
+    cdef uint64_t s
     if b == 0 or mk.ndist == 0:
         return 0
     if mk.sparse:
         # Units no stored text has never match: leaving them out keeps the LCS.
         return lcs_length_ids(mk.known, mk.nknown, y, b, head)
-    tail = ONES if (a & 63) == 0 else ((<uint64_t>1) << (a & 63)) - 1
     if W == 1:
         s = ONES
         for j in range(b):
             loc = mk.loc[y[j]]
             if loc >= 0:
-                t = s & mk.pm[loc]
-                s = (s + t) | (s - t)
-        return a - rk_popcount64(s & tail)
+                s = lcs_step64(s, mk.pm[loc])
+        return lcs_zeros_below(&s, a)
     for w in range(W):
         S[w] = ONES
     for j in range(b):
         loc = mk.loc[y[j]]
         if loc >= 0:
-            _advance(S, mk.pm + loc * W, W)
-    z = 0
-    for w in range(W - 1):
-        z += rk_popcount64(S[w])
-    z += rk_popcount64(S[W - 1] & tail)
-    return a - z
+            lcs_advance(S, mk.pm + loc * W, W)
+    return lcs_zeros_below(S, a)
 
 
 cdef Py_ssize_t _ngram_hits(const Masks* mk, const int32_t* y, Py_ssize_t b,

@@ -1,4 +1,48 @@
+"""The bit-parallel LCS: its row step (inline, shared by every module that
+runs one: ``_lcs`` and ``_index``) and the C entry points of ``_lcs``.
+
+A row of the table of LCS lengths is held as a bit vector over the columns
+(Allison-Dix / Hyyro): bit ``j`` of row ``i`` is 0 exactly when
+``L[i][j+1] == L[i][j] + 1``, so ``L[i][j]`` is the number of zero bits below
+``j``. A row starts as all ones; the token of the next row, whose match mask
+``M`` has a bit at each column holding it, advances it by
+``S = (S + (S & M)) | (S - (S & M))``, with the carry running across words.
+"""
 from libc.stdint cimport int32_t, int64_t, uint64_t
+
+cdef extern from "bits.h" nogil:
+    int rk_popcount64(uint64_t x)
+
+
+cdef inline uint64_t lcs_step64(uint64_t s, uint64_t m) noexcept nogil:
+    """One row of at most 64 columns: s advanced by the match mask m."""
+    cdef uint64_t u = s & m
+    return (s + u) | (s - u)
+
+
+cdef inline void lcs_advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
+    """One row of W words: S advanced by the match mask M (W words)."""
+    cdef uint64_t carry = 0, s, u, t, x
+    cdef Py_ssize_t w
+    for w in range(W):
+        s = S[w]
+        u = s & M[w]
+        t = s + carry
+        carry = t < s
+        x = t + u
+        carry |= x < t
+        # u is a subset of s, so s - u never borrows across words.
+        S[w] = x | (s - u)
+
+
+cdef inline Py_ssize_t lcs_zeros_below(const uint64_t* S, Py_ssize_t j) noexcept nogil:
+    """L[row][j]: the zero bits of row S below column j."""
+    cdef Py_ssize_t w, full = j >> 6, r = j & 63, z = 0
+    for w in range(full):
+        z += 64 - rk_popcount64(S[w])
+    if r:
+        z += r - rk_popcount64(S[full] & (((<uint64_t>1) << r) - 1))
+    return z
 
 ctypedef struct LcsScratch:
     # Buffers reused across calls by one thread. Between calls, pm and cnt

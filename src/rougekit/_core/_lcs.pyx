@@ -2,11 +2,9 @@
 # cython: freethreading_compatible=True
 """Compiled longest-common-subsequence kernels on integer token ids.
 
-The table of LCS lengths is never built. Each row of it is held as a bit
-vector over the columns (Allison-Dix / Hyyro): bit ``j`` of row ``i`` is 0
-exactly when ``L[i][j+1] == L[i][j] + 1``, so ``L[i][j]`` is the number of
-zero bits below ``j`` and one row advances with a handful of word operations
-per 64 columns.
+The table of LCS lengths is never built. Each row of it is a bit vector
+over the columns, advanced by a handful of word operations per 64 columns
+(``_lcs.pxd``: the row step, shared with ``_index``).
 
 ``lcs_mark_ids`` reads out the same LCS as rouge-score's table walk (take a
 match; else move left only when the left cell is strictly greater than the
@@ -24,7 +22,6 @@ from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_toke
 from rougekit._core._mem cimport grow_array
 
 cdef extern from "bits.h" nogil:
-    int rk_popcount64(uint64_t x)
     int rk_high_bit64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
@@ -57,31 +54,6 @@ ctypedef struct RowStore:
     uint64_t* blk
     uint64_t* M
     Py_ssize_t W, K, m, base
-
-
-cdef inline void _advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
-    """One table row: S = (S + (S & M)) | (S - (S & M)) over W words."""
-    cdef uint64_t carry = 0, s, u, t, x
-    cdef Py_ssize_t w
-    for w in range(W):
-        s = S[w]
-        u = s & M[w]
-        t = s + carry
-        carry = t < s
-        x = t + u
-        carry |= x < t
-        # u is a subset of s, so s - u never borrows across words.
-        S[w] = x | (s - u)
-
-
-cdef inline Py_ssize_t _zeros_below(const uint64_t* S, Py_ssize_t j) noexcept nogil:
-    """L[row][j]: the zero bits of the row below column j."""
-    cdef Py_ssize_t w, full = j >> 6, r = j & 63, z = 0
-    for w in range(full):
-        z += 64 - rk_popcount64(S[w])
-    if r:
-        z += r - rk_popcount64(S[full] & (((<uint64_t>1) << r) - 1))
-    return z
 
 
 cdef inline int _step(const uint64_t* S, Py_ssize_t k) noexcept nogil:
@@ -186,10 +158,10 @@ cdef inline void _row(const ColIndex* ci, int32_t t, uint64_t* S) noexcept nogil
     if p == -1:
         return                          # no match: the row is unchanged
     if p <= -2:
-        _advance(S, ci.dense + (-2 - p) * ci.W, ci.W)
+        lcs_advance(S, ci.dense + (-2 - p) * ci.W, ci.W)
     else:
         _set_bits(ci.M, ci.nxt, p)
-        _advance(S, ci.M, ci.W)
+        lcs_advance(S, ci.M, ci.W)
         _clear_bits(ci.M, ci.nxt, p)
 
 
@@ -209,7 +181,7 @@ cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
                                const int32_t* b, Py_ssize_t nb,
                                int32_t* head) noexcept nogil:
     cdef Py_ssize_t i, W, z
-    cdef uint64_t s, u
+    cdef uint64_t s
     cdef ColIndex ci
     if na == 0 or nb == 0:
         return 0
@@ -229,15 +201,14 @@ cdef Py_ssize_t lcs_length_ids(const int32_t* a, Py_ssize_t na,
         s = ONES
         for i in range(na):
             if head[a[i]] != -1:
-                u = s & _mask64(&ci, a[i])
-                s = (s + u) | (s - u)
-        z = _zeros_below(&s, nb)
+                s = lcs_step64(s, _mask64(&ci, a[i]))
+        z = lcs_zeros_below(&s, nb)
     else:
         memset(S, 0xFF, W * sizeof(uint64_t))
         memset(S + W, 0, W * sizeof(uint64_t))
         for i in range(na):
             _row(&ci, a[i], S)
-        z = _zeros_below(S, nb)
+        z = lcs_zeros_below(S, nb)
     _release_index(&ci, b, nb)
     free(S)
     free(nxt)
@@ -324,8 +295,8 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     j = n
     _fetch_row(&st, i, cur)
     _fetch_row(&st, i - 1, prev)
-    a = _zeros_below(cur, j)
-    bv = _zeros_below(prev, j)
+    a = lcs_zeros_below(cur, j)
+    bv = lcs_zeros_below(prev, j)
     while True:
         if ref[i - 1] == can[j - 1]:
             marks[i - 1] = 1
@@ -353,7 +324,7 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
         cur = prev
         prev = tmp
         _fetch_row(&st, i - 1, prev)
-        bv = _zeros_below(prev, j)
+        bv = lcs_zeros_below(prev, j)
 
     _release_index(&ci, can, n)
     free(nxt)
@@ -374,13 +345,12 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
     column j. pm[id] has the bits of the reference positions holding id;
     cols has room for n + 1 words.
     """
-    cdef uint64_t S = ONES, u, stop
+    cdef uint64_t S = ONES, stop
     cdef uint64_t mask = ONES if m == 64 else ((<uint64_t>1) << m) - 1
     cdef Py_ssize_t i, j
     cols[0] = S
     for j in range(n):
-        u = S & pm[can[j]]
-        S = (S + u) | (S - u)
+        S = lcs_step64(S, pm[can[j]])
         cols[j + 1] = S
     if (~S & mask) == 0:
         return                         # no common token
@@ -420,7 +390,7 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     """lcs_length_ids using the caller's zeroed mask table (sc.pm) instead of
     allocating and indexing the columns; ids < vocab."""
     cdef Py_ssize_t i, j, w, W
-    cdef uint64_t s0, u
+    cdef uint64_t s0
     cdef uint64_t S[PM_MAX_WORDS]
     if na == 0 or nb == 0:
         return 0
@@ -439,17 +409,16 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     if W == 1:
         s0 = ONES
         for i in range(na):
-            u = s0 & sc.pm[a[i]]
-            s0 = (s0 + u) | (s0 - u)
+            s0 = lcs_step64(s0, sc.pm[a[i]])
         S[0] = s0
     else:
         for w in range(W):
             S[w] = ONES
         for i in range(na):
-            _advance(S, sc.pm + a[i] * W, W)
+            lcs_advance(S, sc.pm + a[i] * W, W)
     for j in range(nb):
         sc.pm[b[j] * W + (j >> 6)] = 0
-    return _zeros_below(S, nb)
+    return lcs_zeros_below(S, nb)
 
 
 cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil:
