@@ -162,3 +162,32 @@ def test_twins_have_the_same_signatures(name):
             differ.append(f"{label}: compiled {expected}, pure "
                           f"{_parameters(theirs) if theirs is not None else 'missing'}")
     assert not differ, differ
+
+
+def test_the_rouge_kinds_have_one_definition_in_c_and_one_in_python():
+    """C takes the rouge kinds as compile-time constants (the enum of
+    ``_kinds.pxd``), the pure backend, which loads no extension, as Python
+    ints (``_kinds_py``, which ``rougekit._rouge_types`` and the twins
+    import). The compiled kernels export the enum's values, which must be
+    Python's; no other file defines them."""
+    from rougekit import _rouge_types
+    from rougekit._core import _kinds_py
+    expected = {"KIND_L": _kinds_py.ROUGE_L, "KIND_LSUM": _kinds_py.ROUGE_LSUM}
+    assert (_rouge_types.ROUGE_L, _rouge_types.ROUGE_LSUM) == (expected["KIND_L"],
+                                                               expected["KIND_LSUM"])
+    names = ["engine", "index"]
+    modules = [importlib.import_module(f"rougekit._core._{name}_py") for name in names]
+    if _backend.NAME == "compiled":
+        modules += [importlib.import_module(f"rougekit._core._{name}") for name in names]
+    for module in modules:
+        assert module.KIND_L == expected["KIND_L"], module.__name__
+        if hasattr(module, "KIND_LSUM"):
+            assert module.KIND_LSUM == expected["KIND_LSUM"], module.__name__
+    copies = []
+    pattern = re.compile(r"^\s*(?:KIND|ROUGE)_L(?:SUM|CS)?\s*=\s*-\d", re.M)
+    for path in ROOT.rglob("*"):
+        if path.suffix in (".py", ".pyx", ".pxd") and path.name not in ("_kinds.pxd",
+                                                                        "_kinds_py.py"):
+            if pattern.search(path.read_text("utf-8")):
+                copies.append(str(path.relative_to(ROOT)))
+    assert not copies, copies

@@ -18,11 +18,9 @@ import re
 from typing import Any, Iterable, List, Tuple
 
 from rougekit._checks import as_list
+from rougekit._core._kinds_py import ROUGE_L, ROUGE_LSUM
 
 __all__ = ["ROUGE_L", "ROUGE_LSUM", "VALID", "kind_of", "parse_rouge_types"]
-
-ROUGE_L = -1
-ROUGE_LSUM = -2
 
 #: What every "unknown rouge type" message says is valid.
 VALID = "valid types are rouge1 to rouge9, rougeL and rougeLsum"

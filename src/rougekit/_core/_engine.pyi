@@ -1,5 +1,8 @@
 from typing import Any, Callable, Optional, Sequence
 
+KIND_L: int
+KIND_LSUM: int
+
 class Cancel:
     def set(self) -> None: ...
     def is_set(self) -> bool: ...

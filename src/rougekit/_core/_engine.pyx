@@ -34,6 +34,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from rougekit._core._kinds cimport ROUGE_L, ROUGE_LSUM
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                    summary_hits_scratch)
@@ -92,9 +93,11 @@ cdef extern from *:
     void PyTuple_SET_ITEM(object p, Py_ssize_t pos, object o)
     void Py_INCREF(object o)
 
+# The rouge kinds of _kinds.pxd, for Python.
+KIND_L = ROUGE_L
+KIND_LSUM = ROUGE_LSUM
+
 cdef enum:
-    KIND_L = -1
-    KIND_LSUM = -2
     # score_pair's return codes
     RC_OK = 0
     RC_NOMEM = -1
@@ -172,7 +175,7 @@ cdef class Engine:
             raise MemoryError()
         for k in range(self.ntypes):
             self.kinds[k] = kinds[k]
-            if self.kinds[k] == 0 or self.kinds[k] < KIND_LSUM:
+            if self.kinds[k] == 0 or self.kinds[k] < ROUGE_LSUM:
                 raise ValueError(f"bad rouge kind {kinds[k]!r}")
         self.stem = use_stemmer
         if vocab_init(&self.vocab) < 0:
@@ -285,7 +288,7 @@ cdef class Engine:
             elif nt == 0 or np_ == 0:
                 int_zero[k] = 1
                 p = r = 0.0
-            elif n == KIND_L:
+            elif n == ROUGE_L:
                 hits = lcs_length_scratch(dt, nt, dp, np_, nloc, &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM

@@ -27,14 +27,13 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from rougekit._core import _lcs_py, _overlap_py
+from rougekit._core._kinds_py import ROUGE_L as KIND_L
+from rougekit._core._kinds_py import ROUGE_LSUM as KIND_LSUM
 from rougekit._core._porter_py import StemCache
 from rougekit._core._tokenizer_py import kept_chars, words
 
 __all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
            "fmeasure", "gc_track"]
-
-KIND_L = -1
-KIND_LSUM = -2
 
 # The stem cache starts afresh past this many words, as _engine's vocabulary
 # (a testing hook lowers it).

@@ -28,6 +28,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
 
+from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
@@ -46,10 +47,10 @@ cdef extern from "compat.h" nogil:
 __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_length",
            "length_range"]
 
-KIND_L = -1
+# rougeL's kind (_kinds.pxd), for Python.
+KIND_L = ROUGE_L
 
 cdef enum:
-    KIND_LCS = -1
     # Unit ids and text numbers stay below this (int32 everywhere).
     MAX_IDS = 0x7FFFFFF0
     # Texts tokenized per nogil section in add_texts.
@@ -459,10 +460,10 @@ cdef class TextIndex:
     cdef long state               # readers-writer state (compat.h)
 
     def __cinit__(self, int kind, bint use_stemmer, bint default_tokens):
-        if kind != KIND_LCS and not 1 <= kind <= 9:
-            raise ValueError(f"kind must be {KIND_LCS} (rougeL) or 1 to 9 (rougeN), got {kind}")
+        if kind != ROUGE_L and not 1 <= kind <= 9:
+            raise ValueError(f"kind must be {KIND_L} (rougeL) or 1 to 9 (rougeN), got {kind}")
         self.kind = kind
-        self.lcs = kind == KIND_LCS
+        self.lcs = kind == ROUGE_L
         self.default_tokens = default_tokens
         self.stem = use_stemmer and default_tokens
         self.token_ids = {}

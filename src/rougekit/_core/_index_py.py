@@ -61,13 +61,12 @@ import threading
 from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
 from rougekit._core._engine_py import lcs_prf
+from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._porter_py import StemCache
 from rougekit._core._tokenizer_py import words
 
 __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_length",
            "length_range"]
-
-KIND_L = -1
 
 # Relative margin on every bound computed in floating point. The bounds
 # compare rouge-score's computed F, which is within a few units in the last
