@@ -11,7 +11,8 @@ the multi-reference policies' (zeros when either side is empty).
 import numpy as np
 
 from rougekit import _backend
-from rougekit.scoring import Score, fmeasure
+from rougekit._core._prf_py import fmeasure
+from rougekit.scoring import Score
 
 __all__ = ["Numbering", "counts_score", "ngram_counts", "lcs_counts", "summary_lcs_counts",
            "lcs_positions", "rouge155_pair_counts"]

@@ -44,7 +44,7 @@ import numpy as np
 from rougekit import _backend, tokenizers
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
-from rougekit._core._engine_py import lcs_prf, ngram_prf
+from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars
 from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._letters import may_lose_letters

@@ -52,7 +52,7 @@ import numpy as np
 
 from rougekit import _backend, scoring
 from rougekit._checks import as_list
-from rougekit._core._engine_py import ngram_prf
+from rougekit._core._prf_py import ngram_prf
 from rougekit._counts import lcs_positions
 from rougekit._pipeline import (
     PairScorer,

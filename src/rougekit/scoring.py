@@ -18,6 +18,7 @@ __all__ = ["Score", "AggregateScore", "BaseScorer", "BootstrapAggregator",
 
 from rougekit._backend import engine as _engine
 from rougekit._checks import check_int, check_real
+from rougekit._core import _prf_py
 
 _gc_track = _engine.gc_track
 
@@ -53,14 +54,14 @@ class BaseScorer(object, metaclass=abc.ABCMeta):
 def fmeasure(precision: float, recall: float) -> float:
     """Harmonic mean of precision and recall; 0.0 when both are 0.
 
+    rouge-score's expression in its order of operations, so that every
+    float rounds the same way: the arithmetic every path of rougekit runs
+    (``rougekit._core._prf_py``, its one definition; this is its public name).
+
     >>> fmeasure(0.5, 1.0)
     0.6666666666666666
     """
-    # The expression and its evaluation order are rouge-score's, so that
-    # every float rounds the same way.
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
+    return _prf_py.fmeasure(precision, recall)
 
 
 class BootstrapAggregator(object):

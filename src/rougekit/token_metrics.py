@@ -25,6 +25,7 @@ import sys
 from typing import Hashable, Iterable, Optional
 
 from rougekit._checks import as_list, check_int, check_real
+from rougekit._core._prf_py import fmeasure
 from rougekit._counts import (
     counts_score,
     lcs_counts,
@@ -32,7 +33,7 @@ from rougekit._counts import (
     rouge155_pair_counts,
     summary_lcs_counts,
 )
-from rougekit.scoring import Score, fmeasure
+from rougekit.scoring import Score
 
 __all__ = ["rouge_n", "rouge1", "rouge2", "rouge_l", "rouge_lsum", "rouge_w", "rouge_s",
            "overlap", "lcs", "f1", "fbeta", "LSUM_MODES"]

@@ -5,12 +5,10 @@
 An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
 a Python object per token: the compiled tokenizer writes token ids, the ids
 of the pair are renumbered densely, and the kernels of ``_overlap`` and
-``_lcs`` count hits. Precision, recall and F are computed here in C with
-rouge-score's expressions, in its order of operations (``hits / total`` of
-two integers below 2**53 is the correctly rounded quotient in C as in
-Python; the extension is built with ``-ffp-contract=off``), so the floats
-are rouge-score's to the last bit. ``_engine_py`` is its pure-Python twin and
-the readable specification of that arithmetic (``ngram_prf``, ``lcs_prf``).
+``_lcs`` count hits. Precision, recall and F are computed in C by
+``_prf.pxd``, with rouge-score's expressions in its order of operations, so
+the floats are rouge-score's to the last bit (``_prf_py`` is the Python
+definition and the specification). ``_engine_py`` is the pure-Python twin.
 
 An engine holds mutable state (its vocabulary and stem cache) and is used by
 one thread at a time, which an atomic "in use" flag enforces whether or not
@@ -38,6 +36,7 @@ from rougekit._core._kinds cimport ROUGE_L, ROUGE_LSUM
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                    summary_hits_scratch)
+from rougekit._core._prf cimport lcs_prf, ngram_prf
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
 from rougekit._core._tokenizer cimport TokenBuf, str_buffer, tokbuf_free, tokbuf_init, tokenize_text
@@ -120,13 +119,6 @@ def _set_vocab_reset(Py_ssize_t tokens):
     old = VOCAB_RESET
     VOCAB_RESET = tokens
     return old
-
-
-cdef inline double _fmeasure(double p, double r) noexcept nogil:
-    # rouge-score: 2 * precision * recall / (precision + recall), else 0.0
-    if p + r > 0:
-        return 2.0 * p * r / (p + r)
-    return 0.0
 
 
 cdef class Engine:
@@ -251,7 +243,6 @@ cdef class Engine:
         cdef int rc
         cdef Py_ssize_t k, n, nt, np_, nloc, ct, cp
         cdef int64_t hits
-        cdef double p, r
         cdef int32_t* dt
         cdef int32_t* dp
         # (slots is NULL only after a restart that ran out of memory)
@@ -283,17 +274,15 @@ cdef class Engine:
                     return RC_NOMEM
                 ct = nt - n + 1 if nt - n + 1 > 0 else 0
                 cp = np_ - n + 1 if np_ - n + 1 > 0 else 0
-                p = <double>hits / <double>(cp if cp > 1 else 1)
-                r = <double>hits / <double>(ct if ct > 1 else 1)
+                ngram_prf(hits, ct, cp, out + 3 * k)
             elif nt == 0 or np_ == 0:
                 int_zero[k] = 1
-                p = r = 0.0
+                lcs_prf(0, nt, np_, out + 3 * k)        # zeros
             elif n == ROUGE_L:
                 hits = lcs_length_scratch(dt, nt, dp, np_, nloc, &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM
-                p = <double>hits / <double>np_
-                r = <double>hits / <double>nt
+                lcs_prf(hits, nt, np_, out + 3 * k)
             else:
                 # Every token lies in exactly one sentence, so the sentence
                 # totals are nt and np_.
@@ -302,11 +291,7 @@ cdef class Engine:
                                             &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM
-                p = <double>hits / <double>np_
-                r = <double>hits / <double>nt
-            out[3 * k] = p
-            out[3 * k + 1] = r
-            out[3 * k + 2] = _fmeasure(p, r)
+                lcs_prf(hits, nt, np_, out + 3 * k)
         return RC_OK
 
     def score(self, target, prediction):

@@ -11,9 +11,8 @@ pair goes to ``overflow`` (or raises ``RuntimeError`` without one).
 ``letters_check`` and ``score_range``'s ``suspicious`` are the "no silent
 zeros" pre-check, as in ``_engine``.
 
-The arithmetic is rouge-score's, in its order of operations, and lives here
-once: ``ngram_prf`` and ``lcs_prf`` (``_engine`` does the same in C, and
-``rouge_scorer``'s helpers call these).
+The arithmetic is rouge-score's, in its order of operations: ``_prf_py``'s
+``ngram_prf`` and ``lcs_prf`` (``_engine`` runs ``_prf.pxd``'s in C).
 
 >>> from collections import namedtuple
 >>> Score = namedtuple("Score", "precision recall fmeasure")
@@ -30,49 +29,14 @@ from rougekit._core import _lcs_py, _overlap_py
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._kinds_py import ROUGE_LSUM as KIND_LSUM
 from rougekit._core._porter_py import StemCache
+from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars, words
 
-__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "ngram_prf", "lcs_prf",
-           "fmeasure", "gc_track"]
+__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track"]
 
 # The stem cache starts afresh past this many words, as _engine's vocabulary
 # (a testing hook lowers it).
 _VOCAB_RESET = 1 << 21
-
-Triple = Tuple[Any, Any, Any]
-
-
-def fmeasure(precision: float, recall: float) -> float:
-    """rouge-score's F: ``2 * P * R / (P + R)``, 0.0 when P + R is 0."""
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
-
-
-def ngram_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
-    """rougeN's (P, R, F) from the clipped overlap and the n-gram counts.
-
-    >>> ngram_prf(2, 3, 2)
-    (1.0, 0.6666666666666666, 0.8)
-    """
-    precision = hits / max(prediction_count, 1)
-    recall = hits / max(target_count, 1)
-    return precision, recall, fmeasure(precision, recall)
-
-
-def lcs_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
-    """rougeL's and rougeLsum's (P, R, F) from the LCS hits and the token
-    counts; the int zeros rouge-score returns when either side is empty.
-
-    >>> lcs_prf(0, 0, 5)
-    (0, 0, 0)
-    """
-    if not target_count or not prediction_count:
-        return 0, 0, 0
-    precision = hits / prediction_count
-    recall = hits / target_count
-    return precision, recall, fmeasure(precision, recall)
-
 
 def gc_track(obj: object) -> None:
     """``_engine.gc_track``'s twin: the pure engine never untracks a score."""

@@ -15,9 +15,9 @@ The query is the bit-vector side of the LCS: its match masks are built once
 (ceil(len / 64) words per distinct query unit), then each stored text is
 one pass over its units, a table look-up and a few word operations per
 unit. ``score_range`` runs with the GIL released, so threads scoring
-different ranges run in parallel. P, R and F are computed in C with
-rouge-score's expressions, in its order of operations (the extension is
-built with -ffp-contract=off), so every F equals rouge-score's.
+different ranges run in parallel. P, R and F are computed in C by
+``_prf.pxd``, with rouge-score's expressions in its order of operations, so
+every F equals rouge-score's.
 
 Several threads may read an index at once (``score_range``, a live
 ``Dedup``); changing it (adding texts, setting the query) needs it unread.
@@ -31,6 +31,7 @@ from libc.string cimport memcpy, memset
 from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
 from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._prf cimport lcs_prf
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
 from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init, vocab_intern
@@ -75,15 +76,11 @@ _BUSY = ("this index is in use by another thread (being read, or a deduplication
 # --- rouge-score's F and the filter's bounds (_index_py has the reasoning) -----
 
 cdef inline double _fmeasure_of(Py_ssize_t h, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """F of h common units; a units in the target, b in the prediction."""
-    cdef double p, r
-    if a == 0 or b == 0:
-        return 0.0
-    p = <double>h / <double>b
-    r = <double>h / <double>a
-    if p + r > 0:
-        return 2.0 * p * r / (p + r)
-    return 0.0
+    """F of h common units; a units in the target, b in the prediction
+    (rougeL's F of _prf.pxd, which rougeN's is too when a, b > 0)."""
+    cdef double prf[3]
+    lcs_prf(h, a, b, prf)
+    return prf[2]
 
 
 cdef Py_ssize_t _min_hits(Py_ssize_t a, Py_ssize_t b, double thr) noexcept nogil:

@@ -60,9 +60,9 @@ import math
 import threading
 from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
-from rougekit._core._engine_py import lcs_prf
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._porter_py import StemCache
+from rougekit._core._prf_py import lcs_prf
 from rougekit._core._tokenizer_py import words
 
 __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_length",
@@ -84,7 +84,7 @@ def fmeasure_of(hits: int, target_count: int, prediction_count: int) -> float:
     ``target_count`` units and a prediction of ``prediction_count``: 0.0
     when either is empty, else ``2 * P * R / (P + R)`` with
     ``P = hits / prediction_count`` and ``R = hits / target_count``, in
-    rouge-score's order of operations (``_engine_py``'s arithmetic).
+    rouge-score's order of operations (``_prf_py.lcs_prf``).
 
     >>> fmeasure_of(2, 3, 2)
     0.8
