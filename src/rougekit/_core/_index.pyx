@@ -6,10 +6,10 @@ the readable specification (its docstring explains the filter's bounds).
 
 A ``TextIndex`` stores texts as *units* in C arrays, with no Python object
 per text: token ids for rougeL, n-gram ids for rougeN (an n-gram's id comes
-from a trie of exact tables, (id of its first n-1 tokens, last token) -> id,
-so two n-grams never share one). Texts are tokenized by the compiled default
-tokenizer into the index's own vocabulary, or come as token lists (a custom
-tokenizer) numbered through a dict.
+from a trie of exact tables, (id of its first n-1 tokens, last token) -> id in
+``_grams.pxd``'s table, so two n-grams never share one). Texts are tokenized
+by the compiled default tokenizer into the index's own vocabulary, or come as
+token lists (a custom tokenizer) numbered through a dict.
 
 The query is the bit-vector side of the LCS: its match masks are built once
 (ceil(len / 64) words per distinct query unit), then each stored text is
@@ -28,6 +28,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
 
+from rougekit._core._grams cimport GramTable, gram_find, gram_intern, gram_table_free
 from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
 from rougekit._core._mem cimport grow_array, grow_to
@@ -65,7 +66,6 @@ cdef enum:
 # with many distinct units is compared pair by pair with lcs_length_ids.
 cdef Py_ssize_t MASK_BUDGET_WORDS = 4194304
 cdef uint64_t ONES = ~(<uint64_t>0)
-cdef uint64_t EMPTY_KEY = ~(<uint64_t>0)
 # See _index_py.MARGIN.
 cdef double MARGIN = 1e-9
 
@@ -163,77 +163,18 @@ def length_range(Py_ssize_t count, double threshold):
     return low, (None if high == MAX_IDS else high)
 
 
-# --- n-gram ids: (id of the first n-1 tokens, last token) -> id ---------------
-
-ctypedef struct GramTable:
-    uint64_t* keys          # EMPTY_KEY marks a free slot
-    int32_t* vals
-    Py_ssize_t cap          # a power of two, or 0 before the first n-gram
-    Py_ssize_t n
-
+# --- n-gram ids: (id of the first n-1 tokens, last token) -> id -----------------
+# (in _grams.pxd's table; one table per n-gram length)
 
 cdef inline uint64_t _gram_key(int32_t parent, int32_t tok) noexcept nogil:
     return (<uint64_t><uint32_t>parent << 32) | <uint64_t><uint32_t>tok
 
 
-cdef inline Py_ssize_t _gram_slot(const uint64_t* keys, Py_ssize_t cap,
-                                  uint64_t key) noexcept nogil:
-    cdef Py_ssize_t mask = cap - 1
-    cdef uint64_t h = key * 0x9E3779B97F4A7C15ULL
-    cdef Py_ssize_t s = <Py_ssize_t>((h ^ (h >> 29)) & <uint64_t>mask)
-    while keys[s] != EMPTY_KEY and keys[s] != key:
-        s = (s + 1) & mask
-    return s
-
-
-cdef int32_t _gram_find(const GramTable* t, int32_t parent, int32_t tok) noexcept nogil:
+cdef inline int32_t _gram_find(const GramTable* t, int32_t parent, int32_t tok) noexcept nogil:
     """The id of (parent, tok), or -1 if absent (or either part is -1)."""
-    cdef uint64_t key
-    cdef Py_ssize_t s
-    if parent < 0 or tok < 0 or t.cap == 0:
+    if parent < 0 or tok < 0:
         return -1
-    key = _gram_key(parent, tok)
-    s = _gram_slot(t.keys, t.cap, key)
-    return t.vals[s] if t.keys[s] == key else -1
-
-
-cdef int _gram_grow(GramTable* t) noexcept nogil:
-    cdef Py_ssize_t cap = t.cap * 2 if t.cap else 1024, k, s
-    cdef uint64_t* keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
-    cdef int32_t* vals = <int32_t*>malloc(cap * sizeof(int32_t))
-    if keys == NULL or vals == NULL:
-        free(keys)
-        free(vals)
-        return -1
-    memset(keys, 0xFF, cap * sizeof(uint64_t))
-    for k in range(t.cap):
-        if t.keys[k] != EMPTY_KEY:
-            s = _gram_slot(keys, cap, t.keys[k])
-            keys[s] = t.keys[k]
-            vals[s] = t.vals[k]
-    free(t.keys)
-    free(t.vals)
-    t.keys = keys
-    t.vals = vals
-    t.cap = cap
-    return 0
-
-
-cdef int32_t _gram_intern(GramTable* t, int32_t parent, int32_t tok) noexcept nogil:
-    """The id of (parent, tok), added if new; -1 when out of memory or ids."""
-    cdef uint64_t key = _gram_key(parent, tok)
-    cdef Py_ssize_t s
-    if 2 * (t.n + 1) > t.cap and _gram_grow(t) < 0:
-        return -1
-    s = _gram_slot(t.keys, t.cap, key)
-    if t.keys[s] == key:
-        return t.vals[s]
-    if t.n >= MAX_IDS:
-        return -1
-    t.keys[s] = key
-    t.vals[s] = <int32_t>t.n
-    t.n += 1
-    return t.vals[s]
+    return gram_find(t, _gram_key(parent, tok))
 
 
 # --- one text's match masks (the bit-vector side of the LCS) ------------------------
@@ -484,8 +425,7 @@ cdef class TextIndex:
         tokbuf_free(&self.tb)
         if self.grams != NULL:
             for k in range(self.ngrams):
-                free(self.grams[k].keys)
-                free(self.grams[k].vals)
+                gram_table_free(&self.grams[k])
             free(self.grams)
         free(self.units)
         free(self.off)
@@ -537,7 +477,8 @@ cdef class TextIndex:
             # tmp[i]: the id of the (lev-1)-gram at i, then of the lev-gram.
             for i in range(m - lev + 1):
                 if add:
-                    v = _gram_intern(&self.grams[lev - 2], self.tmp[i], tok[i + lev - 1])
+                    v = gram_intern(&self.grams[lev - 2],
+                                    _gram_key(self.tmp[i], tok[i + lev - 1]))
                     if v < 0:
                         return -1
                 else:

@@ -3,9 +3,9 @@
 """Compiled clipped n-gram overlap on integer token ids.
 
 Each n-gram gets a dense id without building tuples: the (n-1)-gram id at a
-position and the next token id form a 64-bit key, and an open-addressing
-table keyed by the whole key (so no two n-grams can share an id) numbers
-the keys in order of first appearance. The clipped overlap
+position and the next token id form a 64-bit key, which the gram table
+(``_grams.pxd``: the whole key stored, so no two n-grams can share an id)
+numbers in order of first appearance. The clipped overlap
 sum_g min(count_a(g), count_b(g)) is then a pass over counts.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
@@ -14,42 +14,36 @@ from libc.string cimport memset
 
 from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
                                  token_table_free, token_table_init)
+from rougekit._core._grams cimport (GramTable, gram_intern, gram_table_clear,
+                                    gram_table_free, gram_table_reserve)
 from rougekit._core._mem cimport grow_array
 
-cdef uint64_t EMPTY = ~(<uint64_t>0)
 
-
-cdef Py_ssize_t _renumber(int32_t* ids, Py_ssize_t count, const int32_t* tok,
-                          Py_ssize_t vocab, uint64_t* keys, int32_t* vals,
-                          Py_ssize_t cap, Py_ssize_t next_id) noexcept nogil:
-    """ids[i] <- id of (ids[i], tok[i]) for i < count; returns the next free id."""
-    cdef Py_ssize_t i, slot, mask = cap - 1
-    cdef uint64_t key
+cdef int _renumber(int32_t* ids, Py_ssize_t count, const int32_t* tok,
+                   Py_ssize_t vocab, GramTable* t) noexcept nogil:
+    """ids[i] <- id in t of (ids[i], tok[i]) for i < count; -1 when out of
+    memory or ids."""
+    cdef Py_ssize_t i
+    cdef int32_t g
     for i in range(count):
-        key = <uint64_t>ids[i] * <uint64_t>vocab + <uint64_t>tok[i]
-        slot = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask
-        while keys[slot] != EMPTY and keys[slot] != key:
-            slot = (slot + 1) & mask
-        if keys[slot] == EMPTY:
-            keys[slot] = key
-            vals[slot] = <int32_t>next_id
-            next_id += 1
-        ids[i] = vals[slot]
-    return next_id
+        g = gram_intern(t, <uint64_t>ids[i] * <uint64_t>vocab + <uint64_t>tok[i])
+        if g < 0:
+            return -1
+        ids[i] = g
+    return 0
 
 
 cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
                                  const int32_t* b, Py_ssize_t nb,
                                  Py_ssize_t vocab, Py_ssize_t n) noexcept nogil:
     """sum over n-grams g of min(count in a, count in b); -1 if out of memory."""
-    cdef Py_ssize_t ca = na - n + 1, cb = nb - n + 1, i, k, cap, nid
+    cdef Py_ssize_t ca = na - n + 1, cb = nb - n + 1, i, k, nid
     cdef int64_t hits = 0
+    cdef GramTable grams
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     cdef int32_t* ids = <int32_t*>malloc((ca + cb) * sizeof(int32_t))
     cdef int32_t* cnt = NULL
-    cdef uint64_t* keys = NULL
-    cdef int32_t* vals = NULL
     if ids == NULL:
         return -1
     # Level 1: the n-gram ids start as the ids of their first tokens.
@@ -59,24 +53,22 @@ cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
         ids[ca + i] = b[i]
     nid = vocab
     if n > 1:
-        cap = 16
-        while cap < 2 * (ca + cb):
-            cap <<= 1
-        keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
-        vals = <int32_t*>malloc(cap * sizeof(int32_t))
-        if keys == NULL or vals == NULL:
+        memset(&grams, 0, sizeof(GramTable))
+        # Room for every n-gram of a and b: no growth while numbering.
+        if gram_table_reserve(&grams, ca + cb) < 0:
             free(ids)
-            free(keys)
-            free(vals)
             return -1
         for k in range(1, n):
-            memset(keys, 0xFF, cap * sizeof(uint64_t))
+            gram_table_clear(&grams)
             # Ids of level k are < vocab (level 1) or < ca + cb (later levels),
             # and token ids are < vocab, so the keys are distinct and exact.
-            nid = _renumber(ids, ca, a + k, vocab, keys, vals, cap, 0)
-            nid = _renumber(ids + ca, cb, b + k, vocab, keys, vals, cap, nid)
-        free(keys)
-        free(vals)
+            if (_renumber(ids, ca, a + k, vocab, &grams) < 0
+                    or _renumber(ids + ca, cb, b + k, vocab, &grams) < 0):
+                gram_table_free(&grams)
+                free(ids)
+                return -1
+        nid = grams.n
+        gram_table_free(&grams)
     cnt = <int32_t*>malloc((nid if nid > 0 else 1) * sizeof(int32_t))
     if cnt == NULL:
         free(ids)

@@ -34,6 +34,8 @@ import numpy as np
 
 from rougekit._core._lcs cimport (LcsScratch, lcs_mark_ids, lcs_scratch_free,
                                    summary_hits_scratch)
+from rougekit._core._grams cimport (GramTable, gram_find, gram_intern, gram_table_clear,
+                                    gram_table_free, gram_table_reserve)
 from rougekit._core._mem cimport grow_array
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
@@ -331,66 +333,51 @@ cdef inline double _f_measure(double p, double r, double alpha) noexcept nogil:
 # Skip-bigram counts: the peer's grams in a hash table, models streamed
 # ---------------------------------------------------------------------------
 
-cdef uint64_t EMPTY = ~(<uint64_t>0)
-
-ctypedef struct GramTable:
-    uint64_t* keys
-    int64_t* count       # the peer's occurrences of the key
-    int64_t* used        # occurrences matched by the current model
-    Py_ssize_t cap       # a power of two, or 0
-    Py_ssize_t size      # keys stored
+ctypedef struct PeerGrams:
+    # The peer's skip-bigrams: ids from the gram table (_grams.pxd), counts by id.
+    GramTable table
+    int64_t* count       # the peer's occurrences of each id
+    int64_t* used        # occurrences matched by the current model, 0 between models
+    Py_ssize_t count_cap
 
 
-cdef void _table_free(GramTable* t) noexcept nogil:
-    free(t.keys)
+cdef void _table_free(PeerGrams* t) noexcept nogil:
+    gram_table_free(&t.table)
     free(t.count)
     free(t.used)
-    memset(t, 0, sizeof(GramTable))
+    memset(t, 0, sizeof(PeerGrams))
 
 
-cdef int _table_clear(GramTable* t, Py_ssize_t grams) noexcept nogil:
-    """An empty table with room for ``grams`` keys at most half full."""
-    cdef Py_ssize_t cap = 16
-    while cap < 2 * grams + 2:
-        if cap > (<Py_ssize_t>1 << 58):
-            return -1
-        cap <<= 1
-    if cap > t.cap:
-        _table_free(t)
-        t.keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
-        t.count = <int64_t*>malloc(cap * sizeof(int64_t))
-        t.used = <int64_t*>malloc(cap * sizeof(int64_t))
-        if t.keys == NULL or t.count == NULL or t.used == NULL:
-            _table_free(t)
-            return -1
-        t.cap = cap
-    memset(t.keys, 0xFF, t.cap * sizeof(uint64_t))
-    memset(t.count, 0, t.cap * sizeof(int64_t))
-    memset(t.used, 0, t.cap * sizeof(int64_t))
-    t.size = 0
+cdef int _table_clear(PeerGrams* t, Py_ssize_t grams) noexcept nogil:
+    """An empty table with room for ``grams`` keys (no growth while the
+    peer's are added), their counts zero."""
+    cdef Py_ssize_t cap = t.count_cap
+    if gram_table_reserve(&t.table, grams) < 0:
+        return -1
+    gram_table_clear(&t.table)
+    if grow_array(<void**>&t.count, &cap, grams + 1, sizeof(int64_t), -1) < 0:
+        return -1
+    cap = t.count_cap
+    if grow_array(<void**>&t.used, &cap, grams + 1, sizeof(int64_t), -1) < 0:
+        return -1
+    t.count_cap = cap
+    memset(t.count, 0, (grams + 1) * sizeof(int64_t))
+    memset(t.used, 0, (grams + 1) * sizeof(int64_t))
     return 0
 
 
-cdef inline Py_ssize_t _slot(const GramTable* t, uint64_t key) noexcept nogil:
-    cdef Py_ssize_t mask = t.cap - 1
-    cdef Py_ssize_t s = <Py_ssize_t>((key * 0x9E3779B97F4A7C15ULL) >> 17) & mask
-    while t.keys[s] != EMPTY and t.keys[s] != key:
-        s = (s + 1) & mask
-    return s
+cdef inline int _add_peer(PeerGrams* t, uint64_t key) noexcept nogil:
+    cdef int32_t g = gram_intern(&t.table, key)
+    if g < 0:
+        return -1
+    t.count[g] += 1
+    return 0
 
 
-cdef inline void _add_peer(GramTable* t, uint64_t key) noexcept nogil:
-    cdef Py_ssize_t s = _slot(t, key)
-    if t.keys[s] == EMPTY:
-        t.keys[s] = key
-        t.size += 1
-    t.count[s] += 1
-
-
-cdef inline int64_t _match_model(GramTable* t, uint64_t key) noexcept nogil:
-    cdef Py_ssize_t s = _slot(t, key)
-    if t.keys[s] == key and t.used[s] < t.count[s]:
-        t.used[s] += 1
+cdef inline int64_t _match_model(PeerGrams* t, uint64_t key) noexcept nogil:
+    cdef int32_t g = gram_find(&t.table, key)
+    if g >= 0 and t.used[g] < t.count[g]:
+        t.used[g] += 1
         return 1
     return 0
 
@@ -424,21 +411,22 @@ cdef Py_ssize_t _skip_count(Py_ssize_t T, double distance, bint unigrams) noexce
     return total
 
 
-cdef int _skip_peer(GramTable* t, const int32_t* p, Py_ssize_t T, double distance,
+cdef int _skip_peer(PeerGrams* t, const int32_t* p, Py_ssize_t T, double distance,
                     bint unigrams) noexcept nogil:
     cdef Py_ssize_t i, j, hi
     if _table_clear(t, _skip_count(T, distance, unigrams)) < 0:
         return -1
     for i in range(T - 1):
-        if unigrams:
-            _add_peer(t, _unigram_key(p[i]))
+        if unigrams and _add_peer(t, _unigram_key(p[i])) < 0:
+            return -1
         hi = _skip_hi(i, T - 1, distance)
         for j in range(i + 1, hi + 1):
-            _add_peer(t, _bigram_key(p[i], p[j]))
+            if _add_peer(t, _bigram_key(p[i], p[j])) < 0:
+                return -1
     return 0
 
 
-cdef int64_t _skip_model(GramTable* t, const int32_t* q, Py_ssize_t T, double distance,
+cdef int64_t _skip_model(PeerGrams* t, const int32_t* q, Py_ssize_t T, double distance,
                          bint unigrams, int64_t* grams) noexcept nogil:
     """Clipped hits of the model's grams against the peer's table."""
     cdef Py_ssize_t i, j, hi
@@ -451,7 +439,7 @@ cdef int64_t _skip_model(GramTable* t, const int32_t* q, Py_ssize_t T, double di
         for j in range(i + 1, hi + 1):
             hits += _match_model(t, _bigram_key(q[i], q[j]))
             count += 1
-    memset(t.used, 0, t.cap * sizeof(int64_t))
+    memset(t.used, 0, t.table.n * sizeof(int64_t))
     grams[0] = count
     return hits
 
@@ -801,7 +789,7 @@ cdef int _ngram_evals(const Corpus* c, const int32_t* ps, const int64_t* mo,
 ctypedef struct Scratch:
     LcsScratch lcs
     OverlapScratch overlap
-    GramTable grams
+    PeerGrams grams
     int32_t* head            # vocab entries, -1 between uses
     int32_t* bag_model       # vocab entries, 0 between uses
     int32_t* bag_peer        # vocab entries, 0 between uses
