@@ -729,7 +729,7 @@ cdef class TextIndex:
 
 # --- the greedy filter ----------------------------------------------------------------
 
-ctypedef struct Scratch:
+ctypedef struct DedupScratch:
     # One thread's working memory in a Dedup.
     Masks mk                # the probed text's masks (rougeL)
     PairScratch ps
@@ -788,7 +788,7 @@ cdef inline Py_ssize_t _overlap(const int32_t* x, Py_ssize_t a, const int32_t* y
 
 
 cdef inline uint32_t _seen_bit(int32_t y) noexcept nogil:
-    """Which of Scratch.seen's 4096 bits stands for text y."""
+    """Which of DedupScratch.seen's 4096 bits stands for text y."""
     return (<uint32_t>y * <uint32_t>2654435761u) >> 20
 
 
@@ -813,7 +813,7 @@ cdef class Dedup:
     cdef int32_t* fill         # pool[3 * start[r - nunique]], fill[r - nunique] of
     cdef int32_t* pool         # them: (kept text, position of r in it, its size),
                                # texts ascending
-    cdef Scratch* sc           # parts + 1: the last one is commit's
+    cdef DedupScratch* sc           # parts + 1: the last one is commit's
     cdef long state            # probes read the lists, commit writes them
     cdef long taken            # texts of the current block taken by probes
 
@@ -846,7 +846,7 @@ cdef class Dedup:
         for i in range(self.n):
             if self.off[i + 1] - self.off[i] > self.longest:
                 self.longest = self.off[i + 1] - self.off[i]
-        self.sc = <Scratch*>calloc(parts + 1, sizeof(Scratch))
+        self.sc = <DedupScratch*>calloc(parts + 1, sizeof(DedupScratch))
         if self.sc == NULL:
             raise MemoryError()
         with nogil:
@@ -1020,14 +1020,14 @@ cdef class Dedup:
 
     # -- one text against the kept ones ---------------------------------------------
 
-    cdef inline Py_ssize_t _need(self, Scratch* sc, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    cdef inline Py_ssize_t _need(self, DedupScratch* sc, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
         """min_hits(a, b), remembered per size b for the current probe."""
         if sc.stamp[b] != sc.probe:
             sc.stamp[b] = sc.probe
             sc.need[b] = <int32_t>_min_hits(a, b, self.thr)
         return sc.need[b]
 
-    cdef int _check(self, Scratch* sc, Py_ssize_t x, Py_ssize_t a, const int32_t* cd,
+    cdef int _check(self, DedupScratch* sc, Py_ssize_t x, Py_ssize_t a, const int32_t* cd,
                     bint* built) noexcept nogil:
         """Score candidate cd of text x: 1 if F > threshold, 0 if not, -1
         when out of memory. Its exact element overlap is the cd[1] shared
@@ -1055,7 +1055,7 @@ cdef class Dedup:
                 return -1
         return 1 if _fmeasure_of(h, a, b) > self.thr else 0
 
-    cdef int _violates(self, Scratch* sc, Py_ssize_t x, Py_ssize_t id_lo,
+    cdef int _violates(self, DedupScratch* sc, Py_ssize_t x, Py_ssize_t id_lo,
                        Py_ssize_t id_hi) noexcept nogil:
         """1 if text x has F > threshold against a listed text y with
         id_lo <= y < id_hi, else 0; -1 when out of memory."""
@@ -1195,7 +1195,7 @@ cdef class Dedup:
             if not self.reading:
                 raise ValueError("this Dedup is closed")
             return
-        cdef Scratch* sc = &self.sc[part]
+        cdef DedupScratch* sc = &self.sc[part]
         cdef unsigned char* fl = &flags[0]
         cdef Py_ssize_t i
         cdef int r = 0
@@ -1232,7 +1232,7 @@ cdef class Dedup:
             if not self.reading:
                 raise ValueError("this Dedup is closed")
             return 0
-        cdef Scratch* sc = &self.sc[self.parts]
+        cdef DedupScratch* sc = &self.sc[self.parts]
         cdef unsigned char* fl = &flags[0]
         cdef Py_ssize_t i, kept = 0
         cdef int r = 0
