@@ -234,7 +234,7 @@ def profile_steps(api, candidates, references, calls=7):
     from rougekit import _backend
     from rougekit.rouge155 import _corpus
 
-    kernel = _backend.rouge155
+    counts, bootstrap = _backend.rouge155_counts, _backend.rouge155_bootstrap
     steps = []
     t0 = [0.0]
 
@@ -256,11 +256,11 @@ def profile_steps(api, candidates, references, calls=7):
         def __getattr__(self, name):
             return getattr(self._tokens, name)
 
-    saved = (kernel.score_evals, kernel.resample_means, _corpus.Corpus.new_tokens)
+    saved = (counts.score_evals, bootstrap.resample_means, _corpus.Corpus.new_tokens)
     new_tokens = saved[2]
-    kernel.score_evals = timed(lambda a, k: "ROUGE-" + a[0] + (
+    counts.score_evals = timed(lambda a, k: "ROUGE-" + a[0] + (
         "1..%d" % k["n"] if k.get("all_n") else ""), saved[0])
-    kernel.resample_means = timed(lambda a, k: "bootstrap", saved[1])
+    bootstrap.resample_means = timed(lambda a, k: "bootstrap", saved[1])
     _corpus.Corpus.new_tokens = lambda self: Tokens(new_tokens(self))
     try:
         best = None
@@ -272,7 +272,7 @@ def profile_steps(api, candidates, references, calls=7):
             if best is None or total < best[0]:
                 best = (total, sorted(steps, key=lambda s: s[2]))
     finally:
-        kernel.score_evals, kernel.resample_means, _corpus.Corpus.new_tokens = saved
+        counts.score_evals, bootstrap.resample_means, _corpus.Corpus.new_tokens = saved
     names = {}
     lines = ["| thread | step | start (ms) | ms |", "|---|---|---:|---:|"]
     for ident, name, start, took in best[1]:

@@ -33,9 +33,9 @@ export PYTHONPATH="$WORK/tree/src" ROUGEKIT_REQUIRE_EXTENSIONS=1
 export ROUGEKIT_COMPILED_ONLY=1
 export ROUGEKIT_SHARED="${ROUGEKIT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
 "$PY" -c 'import os
-from rougekit._core import _rouge155
-assert _rouge155.__file__.startswith(os.environ["PYTHONPATH"])
-assert _rouge155._resample_lanes() == 2, "the wide bootstrap kernels were built in"'
+from rougekit._core import _rouge155_bootstrap
+assert _rouge155_bootstrap.__file__.startswith(os.environ["PYTHONPATH"])
+assert _rouge155_bootstrap._resample_lanes() == 2, "the wide bootstrap kernels were built in"'
 TESTS=("$@")
 [ ${#TESTS[@]} -gt 0 ] || TESTS=(-m "kernel or simd" tests)
 "$PY" -m pytest -q -p no:cacheprovider "${TESTS[@]}"

@@ -30,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -276,11 +277,33 @@ def kernel_names():
     return ["compiled", "pure"]
 
 
+#: The kernels of the ROUGE-1.5.5 mode (stemmer, token ids, counts, L/W,
+#: bootstrap), as ``_backend`` names them.
+ROUGE155_KERNELS = tuple(k for k in _backend.KERNELS if k.startswith("rouge155_"))
+
+
+def kernels(name):
+    """The ROUGE-1.5.5 kernels, compiled or pure (``name``), as one namespace:
+    the public names of each (``TokenCorpus``, ``score_evals``,
+    ``resample_means``, ...) and the bootstrap's testing hooks."""
+    namespace = types.SimpleNamespace(modules={})
+    for k in ROUGE155_KERNELS:
+        module = importlib.import_module(
+            f"rougekit._core._{k}" + ("" if name == "compiled" else "_py"))
+        namespace.modules[k] = module
+        for attr in [*module.__all__, "_resample_lanes", "_set_resample_lanes"]:
+            if hasattr(module, attr):
+                setattr(namespace, attr, getattr(module, attr))
+    return namespace
+
+
 def use_kernel(monkeypatch, name):
-    module = importlib.import_module(
-        "rougekit._core._rouge155" + ("" if name == "compiled" else "_py"))
-    monkeypatch.setattr(_backend, "rouge155", module)
-    return module
+    """Run rougekit.rouge155 on the compiled or the pure kernels (``name``);
+    returns them (``kernels(name)``)."""
+    chosen = kernels(name)
+    for k, module in chosen.modules.items():
+        monkeypatch.setattr(_backend, k, module)
+    return chosen
 
 
 def first_difference(expected: bytes, got: bytes) -> str:

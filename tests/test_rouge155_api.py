@@ -9,7 +9,6 @@
 - bad options and inputs raise ``ValueError``/``TypeError`` naming the
   keyword, ``FileNotFoundError`` naming the file.
 """
-import importlib
 import random
 
 import numpy as np
@@ -19,6 +18,7 @@ import rougekit
 from _rouge155 import (
     items_to_evals,
     kernel_names,
+    kernels,
     oracle,
     run_kit,
     run_perl,
@@ -353,7 +353,6 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     """The compiled tokenizer (16 bytes at a time, words from a bitmap)
     gives the pure one's ids on random bytes: every byte class, runs across
     64-byte words of the bitmap, lines of every length, NUL and 0xFF."""
-    from rougekit._core import _rouge155, _rouge155_py
     rng = random.Random(5)
     alphabet = b"aAbBzZ09 \n\t\r-'.,\x80\xc3\xa9\xff\x00Il"
     texts = [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))
@@ -362,8 +361,8 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
     texts += [b"ab" * 40 + b"\n" + b"Q" * 70, b"said Mice\n\nGEESE " * 50, b"\n" * 65]
     # newlines on either side of each 64-byte word boundary, lines of no token
     texts += [b"w" * k + b"\n" + b". " * k + b"\n" + b"v" * (130 - k) for k in range(60, 70)]
-    corpora = [m.TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
-               for m in (_rouge155, _rouge155_py)]
+    corpora = [kernels(name).TokenCorpus(lexicon.stopwords(), lexicon.exceptions())
+               for name in ("compiled", "pure")]
     spans = [tc.add_texts(texts, table) for tc in corpora]
     assert (spans[0] == spans[1]).all()
     assert all((a == b).all() for a, b in zip(corpora[0].arrays(), corpora[1].arrays()))
@@ -380,19 +379,21 @@ def test_compiled_token_corpus_equals_the_pure_one(table):
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
 def test_compiled_kernel_checks_every_index():
-    """The compiled score_evals reads its arrays without bounds checks, so it
-    checks every index first: a bad one is a ValueError naming it, never a
-    read out of bounds."""
-    from rougekit._core import _rouge155
-    tc = _rouge155.TokenCorpus()
+    """The compiled score_evals reads its arrays without bounds checks, so a
+    Corpus and a Jobs check every index when they are made, and score_evals
+    that the jobs' documents are the corpus's: a bad one is a ValueError
+    naming it, never a read out of bounds. Their arrays are copies that
+    cannot be made writeable, so nothing changes them after the checks."""
+    k = kernels("compiled")
+    tc = k.TokenCorpus()
     spans = tc.add_texts([b"a b c", b"a b", b"b c d"], 0).astype(np.int32)
     tokens, starts, ends = tc.arrays()
     corpus = [tokens, starts, ends, spans[:, 2].copy(), spans[:, 0].copy(),
               spans[:, 1].copy(), tc.vocab_size()]
     jobs = [np.array([0], np.int32), np.array([0], np.int32), np.array([0, 2], np.int64),
             np.array([1, 2], np.int32), np.array([1, 2], np.int32)]
-    for kind in _rouge155.METRICS:
-        out, bad = _rouge155.score_evals(kind, tuple(corpus), tuple(jobs), n=2)
+    for kind in k.METRICS:
+        out, bad = k.score_evals(kind, k.Corpus(*corpus), k.Jobs(*jobs), n=2)
         assert out.shape == (1, 6) and bad == -1
     for where, index, value, message in [
             (corpus, 0, -1, r"tokens\[1\] = -1 is outside \[0, 4\)"),
@@ -408,7 +409,14 @@ def test_compiled_kernel_checks_every_index():
         broken[index] = array
         args = (broken, jobs) if where is corpus else (corpus, broken)
         with pytest.raises(ValueError, match=message):
-            _rouge155.score_evals("N", tuple(args[0]), tuple(args[1]), n=1)
+            k.score_evals("N", k.Corpus(*args[0]), k.Jobs(*args[1]), n=1)
+    checked = k.Corpus(*corpus)
+    corpus[0][:] = 99                       # the caller's arrays: not the corpus's
+    assert checked.tokens.max() < checked.vocab
+    for array in (checked.tokens, checked.doc_ngram, k.Jobs(*jobs).model_off):
+        assert isinstance(array.base, bytes)            # immutable storage
+        with pytest.raises(ValueError):
+            array.flags.writeable = True
 
 
 def _small_corpus(kernel):
@@ -442,7 +450,7 @@ def _evals(where, index, value, metric="N", **params):
             corpus = _broken(corpus, index, value)
         elif where == "jobs":
             jobs = _broken(jobs, index, value)
-        return k.score_evals(metric, tuple(corpus), tuple(jobs), **params)
+        return k.score_evals(metric, k.Corpus(*corpus), k.Jobs(*jobs), **params)
     return call
 
 
@@ -485,6 +493,25 @@ TWIN_CALLS = {
     "TokenCorpus.add_span(2, 1)": lambda k: k.TokenCorpus().add_span(2, 1),
     "TokenCorpus.extend(5)": lambda k: k.TokenCorpus().extend(5),
     "TokenCorpus.extend(None)": lambda k: k.TokenCorpus().extend(None),
+    **{f"lcs_hits{args!r}": (lambda k, args=args: k.lcs_hits(*args[:4], weight=args[4]))
+       for args in [
+           ([[0, 1, 2]], [[0, 2], [1]], [0, 1, 2], [0, 2], None),
+           ([[0, 1, 2], [2, 1]], [[0, 2], [1, 2]], [0, 1, 2, 2, 1], [0, 2, 1, 2], 1.5),
+           ([[0, 1, 2]], [[0, 2]], [0, 1, 2], [0, 2], 0.0),
+           ([[0, 1, 2]], [[0, 2]], [0, 1, 2], [0, 2], float("nan")),
+           ([[0, -1]], [[0]], [0], [0], None), ([[0, 1.5]], [[0]], [0], [0], None),
+           ([[0, 2**31]], [[0]], [0], [0], None), ([], [[0]], [], [0], None),
+           ([], [], [], [], 1.2), ([[]], [[]], [], [], None)]},
+    "Corpus(float tokens)": lambda k: k.Corpus([0.5], [0], [1], [0], [0], [1], 1),
+    "Corpus(2-d tokens)": lambda k: k.Corpus([[0]], [0], [1], [0], [0], [1], 1),
+    "Corpus(vocab=1.5)": lambda k: k.Corpus([0], [0], [1], [0], [0], [1], 1.5),
+    "Jobs(model_off=[1, 1])": lambda k: k.Jobs([0], [0], [1, 1], [0], [0]),
+    "Jobs(model_off=[0, 2, 1])": lambda k: k.Jobs([0, 0], [0, 0], [0, 2, 1], [0], [0]),
+    "score_evals(corpus=tuple)": lambda k: k.score_evals("N", (), k.Jobs([], [], [0], [], [])),
+    "score_evals(jobs=None)": lambda k: k.score_evals(
+        "L", k.Corpus([], [], [], [], [], [], 1), None),
+    "score_evals(no evaluations)": lambda k: k.score_evals(
+        "W", k.Corpus([], [], [], [], [], [], 1), k.Jobs([], [], [0], [], [])),
 }
 
 
@@ -505,10 +532,36 @@ def test_compiled_kernel_equals_the_specification_on_bad_and_edge_input(call):
     """The compiled kernel's results and errors are its pure twin's (the
     specification): every index checked in both, NaN options refused, numbers
     of any size rounded, bytes only where bytes are read."""
-    compiled = importlib.import_module("rougekit._core._rouge155")
-    pure = importlib.import_module("rougekit._core._rouge155_py")
-    got, expected = _outcome(TWIN_CALLS[call], compiled), _outcome(TWIN_CALLS[call], pure)
+    got, expected = (_outcome(TWIN_CALLS[call], kernels("compiled")),
+                     _outcome(TWIN_CALLS[call], kernels("pure")))
     assert repr(got) == repr(expected)
+
+
+@pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
+@pytest.mark.parametrize("weight", [None, 1.0, 1.2, 2.0])
+def test_compiled_lcs_hits_equal_the_specification(weight):
+    """ROUGE-L and ROUGE-W of one model against one peer, compiled (the
+    bit-parallel marks, ROUGE-W's table filled row by row) and pure (the
+    script's tables cell by cell): the same hits and base with ==, on
+    sentences of a few words that repeat, empty ones, bags that are not the
+    sentences (-M), and sentences longer than a machine word."""
+    compiled, pure = kernels("compiled"), kernels("pure")
+    rng = random.Random(31)
+
+    def sentences(count, words):
+        return [[rng.randrange(words) for _ in range(rng.choice([0, 1, 3, 8, 20, 70]))]
+                for _ in range(count)]
+
+    for _ in range(300):
+        words = rng.choice([2, 4, 30])
+        model, peer = sentences(rng.randint(0, 3), words), sentences(rng.randint(0, 3), words)
+        model_bag = [t for s in model for t in s]
+        peer_bag = [t for s in peer for t in s]
+        if rng.random() < 0.3:
+            rng.shuffle(model_bag)
+            model_bag = model_bag[:len(model_bag) // 2]
+        args = (model, peer, model_bag, peer_bag)
+        assert compiled.lcs_hits(*args, weight=weight) == pure.lcs_hits(*args, weight=weight)
 
 
 @pytest.mark.parametrize("kernel", kernel_names())
@@ -529,16 +582,16 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
     texts.append(" ".join("w%d" % (k % 900) for k in range(1500)))
     tc = kernel_module.TokenCorpus()
     spans = tc.add_texts(texts, 0).astype(np.int32)
-    corpus = (*tc.arrays(), spans[:, 2].copy(), spans[:, 0].copy(), spans[:, 1].copy(),
-              max(tc.vocab_size(), 1))
+    arrays = (*tc.arrays(), spans[:, 2], spans[:, 0], spans[:, 1], max(tc.vocab_size(), 1))
     peers, model_off, models = [], [0], []
     for e in range(len(texts)):
         peers.append(e)
         models.extend(rng.sample(range(len(texts)), rng.randint(1, 3)))
         model_off.append(len(models))
-    jobs = (np.array(peers, np.int32), np.array(peers, np.int32), np.array(model_off, np.int64),
-            np.array(models, np.int32), np.array(models, np.int32))
-    from rougekit._core import _rouge155_py  # the specification: n-gram Counters
+    job_arrays = (peers, peers, model_off, models, models)
+    corpus, jobs = kernel_module.Corpus(*arrays), kernel_module.Jobs(*job_arrays)
+    spec = kernels("pure")      # the specification: n-gram Counters
+    spec_corpus, spec_jobs = spec.Corpus(*arrays), spec.Jobs(*job_arrays)
     for n in (1, 2, 5):
         together, bad = kernel_module.score_evals("N", corpus, jobs, n=n, all_n=True,
                                                   best_model=best_model, alpha=0.3)
@@ -546,9 +599,9 @@ def test_all_ngram_orders_at_once_equal_one_by_one(monkeypatch, kernel, best_mod
         for k in range(1, n + 1):
             alone, _ = kernel_module.score_evals("N", corpus, jobs, n=k, best_model=best_model,
                                                  alpha=0.3)
-            spec, _ = _rouge155_py.score_evals("N", corpus, jobs, n=k, best_model=best_model,
-                                              alpha=0.3)
-            assert (together[k - 1] == alone).all() and (alone == spec).all(), k
+            expected, _ = spec.score_evals("N", spec_corpus, spec_jobs, n=k,
+                                           best_model=best_model, alpha=0.3)
+            assert (together[k - 1] == alone).all() and (alone == expected).all(), k
     # An order longer than any text: no grams, no error.
     huge, bad = kernel_module.score_evals("N", corpus, jobs, n=10**9, best_model=best_model)
     assert bad == -1 and (huge[:, 1] == 0).all() and (huge[:, 3:] == 0).all()
@@ -567,11 +620,9 @@ def test_resamples_drawn_in_parts_equal_all_at_once(token_counts, resamples):
     specification) with ==."""
     values = np.random.default_rng(3).integers(0, 40, size=(301, 9)).astype(float)
     values[:, 2] = np.minimum(values[:, 2], values[:, 0])      # hits <= counts
-    modules = {"compiled": "rougekit._core._rouge155", "pure": "rougekit._core._rouge155_py"}
-    kernels = [importlib.import_module(modules[name]) for name in kernel_names()]
     count = int(np.ceil(resamples))
     results = []
-    for k in kernels:
+    for k in map(kernels, kernel_names()):
         whole = k.resample_means(values, resamples, 0, count, token_counts=token_counts,
                                  alpha=0.3)
         assert whole.shape == (9, count)
@@ -603,8 +654,7 @@ def test_every_summing_kernel_gives_the_specification_s_means(token_counts):
     end inside a group of lanes, columns across several blocks of eight."""
     if "compiled" not in kernel_names():
         pytest.skip("the compiled core is not built here")
-    compiled = importlib.import_module("rougekit._core._rouge155")
-    pure = importlib.import_module("rougekit._core._rouge155_py")
+    compiled, pure = kernels("compiled"), kernels("pure")
     widest = compiled._resample_lanes()
     assert widest in (2, 4, 8)
     rng = np.random.default_rng(11)

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 #: Every kernel, by name: each is a module of this one, loaded from
 #: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
-KERNELS = ("engine", "index", "lcs", "overlap", "porter", "rouge155", "tokenizer")
+KERNELS = ("engine", "index", "lcs", "overlap", "porter", "rouge155_bootstrap",
+           "rouge155_counts", "rouge155_lcs", "rouge155_stem", "rouge155_tokens", "tokenizer")
 
 __all__ = ["NAME", "PURE_REQUESTED", "KERNELS", *KERNELS]
 
@@ -45,7 +46,11 @@ if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
     from rougekit._core import _lcs as lcs  # noqa: F401
     from rougekit._core import _overlap as overlap  # noqa: F401
     from rougekit._core import _porter as porter  # noqa: F401
-    from rougekit._core import _rouge155 as rouge155  # noqa: F401
+    from rougekit._core import _rouge155_bootstrap as rouge155_bootstrap  # noqa: F401
+    from rougekit._core import _rouge155_counts as rouge155_counts  # noqa: F401
+    from rougekit._core import _rouge155_lcs as rouge155_lcs  # noqa: F401
+    from rougekit._core import _rouge155_stem as rouge155_stem  # noqa: F401
+    from rougekit._core import _rouge155_tokens as rouge155_tokens  # noqa: F401
     from rougekit._core import _tokenizer as tokenizer  # noqa: F401
 else:
     _kernels = None

@@ -8,7 +8,6 @@ into precision, recall and F is left to the caller, which knows its own
 conventions for empty inputs: ``counts_score`` is the token functions' and
 the multi-reference policies' (zeros when either side is empty).
 """
-import numpy as np
 
 from rougekit import _backend
 from rougekit._core._prf_py import fmeasure
@@ -116,18 +115,19 @@ def rouge155_pair_counts(metric, target_tokens, prediction_tokens, **params):
     ids_p = number(prediction_tokens)
     ids_t = number(target_tokens)
     n_p = len(ids_p)
-    tokens = np.array(ids_p + ids_t, dtype=np.int32)
-    corpus = (tokens, np.array([0, n_p], dtype=np.int64),
-              np.array([n_p, len(tokens)], dtype=np.int64),
-              np.array([0, 1], dtype=np.int32), np.array([0, 1], dtype=np.int32),
-              np.array([1, 2], dtype=np.int32), max(len(set(ids_p + ids_t)), 1))
-    jobs = (np.array([0], dtype=np.int32), np.array([0], dtype=np.int32),
-            np.array([0, 1], dtype=np.int64), np.array([1], dtype=np.int32),
-            np.array([1], dtype=np.int32))
-    values, bad = _backend.rouge155.score_evals(metric, corpus, jobs, **params)
-    if bad >= 0:
+    kernel = _backend.rouge155_counts
+    # Two documents of one sentence each, the prediction's (sequence 0) and
+    # the target's (sequence 1), each its own n-gram tokens.
+    corpus = kernel.Corpus(tokens=ids_p + ids_t, seq_start=[0, n_p],
+                           seq_end=[n_p, n_p + len(ids_t)], doc_ngram=[0, 1],
+                           doc_sent_lo=[0, 1], doc_sent_hi=[1, 2],
+                           vocab=max(len(set(ids_p + ids_t)), 1))
+    jobs = kernel.Jobs(peer_seq=[0], peer_bag=[0], model_off=[0, 1], model_seq=[1],
+                       model_bag=[1])
+    evals = kernel.score_evals(metric, corpus, jobs, **params)
+    if evals.bad >= 0:
         return 0.0, 0.0, float(n_p)
-    target_total, hits, prediction_total = values[0, :3].tolist()
+    target_total, hits, prediction_total = evals.values[0, :3].tolist()
     return hits, target_total, prediction_total
 
 

@@ -139,7 +139,7 @@ class Corpus:
 
     @functools.cached_property
     def _template(self):
-        return _empty_tokens(_backend.rouge155, self.options.lexicon,
+        return _empty_tokens(_backend.rouge155_tokens, self.options.lexicon,
                              self.options.remove_stopwords)
 
     def prepare(self) -> None:
@@ -279,13 +279,13 @@ class Corpus:
             ngram = tc.add_span(first, last)
         return self._register(key, first, last, ngram)
 
-    def arrays(self):
+    def kernel_corpus(self):
+        """The documents as the kernel's ``Corpus`` (``score_evals``'s)."""
         tokens, starts, ends = self.tokens.arrays()
-        return (tokens, starts, ends,
-                np.array(self.doc_ngram, dtype=np.int32),
-                np.array(self.doc_sent_lo, dtype=np.int32),
-                np.array(self.doc_sent_hi, dtype=np.int32),
-                max(self.tokens.vocab_size(), 1))
+        return _backend.rouge155_counts.Corpus(
+            tokens=tokens, seq_start=starts, seq_end=ends, doc_ngram=self.doc_ngram,
+            doc_sent_lo=self.doc_sent_lo, doc_sent_hi=self.doc_sent_hi,
+            vocab=max(self.tokens.vocab_size(), 1))
 
 
 class Jobs:
@@ -299,10 +299,9 @@ class Jobs:
         self.model_seq = array("i")
         self.model_bag = array("i")
 
-    def arrays(self):
-        def np_(a, dt):
-            return np.frombuffer(a, dtype=dt) if len(a) else np.zeros(0, dtype=dt)
-        return (np_(self.peer_seq, np.int32), np_(self.peer_bag, np.int32),
-                np_(self.model_off, np.int64), np_(self.model_seq, np.int32),
-                np_(self.model_bag, np.int32))
+    def kernel_jobs(self):
+        """The evaluations as the kernel's ``Jobs`` (``score_evals``'s)."""
+        return _backend.rouge155_counts.Jobs(
+            peer_seq=self.peer_seq, peer_bag=self.peer_bag, model_off=self.model_off,
+            model_seq=self.model_seq, model_bag=self.model_bag)
 

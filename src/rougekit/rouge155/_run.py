@@ -98,13 +98,12 @@ class Run:
                 cost = cost + slower["S"] * 25.0 * (skip + 1) * tokens
         return cost
 
-    def _evaluation_cuts(self, arrays, jobs, parts: int) -> List[int]:
-        """Where to cut the evaluations of ``jobs`` into chunks of about
-        ITEM_NS (``costs`` of their documents' n-gram tokens), at least
-        ``parts`` of them."""
-        _, starts, ends, doc_ngram = arrays[:4]
-        peer_seq, _, model_off, model_seq, _ = jobs
-        size = (ends - starts)[doc_ngram].astype(np.float64)
+    def _evaluation_cuts(self, corpus, jobs, parts: int) -> List[int]:
+        """Where to cut the evaluations of ``jobs`` (the kernel's ``Jobs`` on
+        its ``Corpus`` ``corpus``) into chunks of about ITEM_NS (``costs`` of
+        their documents' n-gram tokens), at least ``parts`` of them."""
+        peer_seq, model_off, model_seq = jobs.peer_seq, jobs.model_off, jobs.model_seq
+        size = (corpus.seq_end - corpus.seq_start)[corpus.doc_ngram].astype(np.float64)
         models = np.concatenate(([0.0], np.cumsum(size[model_seq])))
         squares = np.concatenate(([0.0], np.cumsum(size[model_seq] ** 2)))
         cost = self.costs(size[peer_seq], models[model_off[1:]] - models[model_off[:-1]],
@@ -123,7 +122,7 @@ class Run:
         Each resample depends only on its seed, so parts of them are drawn
         on several threads and joined before they are ranked."""
         o = self.options
-        kernel = _backend.rouge155
+        kernel = _backend.rouge155_bootstrap
         count = math.ceil(o.resamples)
         parts = min(self.threads, count) if len(table) >= THREAD_MIN_DOCS else 1
         # Cut at multiples of 8, the most resamples a compiled kernel sums
@@ -169,7 +168,7 @@ class Run:
         measure there (token ids need only agree within an evaluation), in
         steps short enough for a Ctrl-C to stop it soon."""
         o = self.options
-        kernel = _backend.rouge155
+        kernel = _backend.rouge155_counts
         params = self._kernel_params()
         table = 1 if o.stem else 0
         n = len(bounds) - 1
@@ -219,20 +218,22 @@ class Run:
                 part = spans[bounds[a] - t0:bounds[b] - t0]
                 s0, s1 = int(part[0, 0]), int(part[-1, 2]) + 1
                 first_token, end_token = int(starts[s0]), int(ends_[s1 - 1])
-                arrays = (tok[first_token:end_token], starts[s0:s1] - first_token,
-                          ends_[s0:s1] - first_token, (part[:, 2] - s0).astype(np.int32),
-                          (part[:, 0] - s0).astype(np.int32), (part[:, 1] - s0).astype(np.int32),
-                          vocab)
+                corpus = kernel.Corpus(tokens=tok[first_token:end_token],
+                                       seq_start=starts[s0:s1] - first_token,
+                                       seq_end=ends_[s0:s1] - first_token,
+                                       doc_ngram=part[:, 2] - s0, doc_sent_lo=part[:, 0] - s0,
+                                       doc_sent_hi=part[:, 1] - s0, vocab=vocab)
                 local = np.asarray(bounds[a:b + 1], dtype=np.int64) - bounds[a]
                 is_peer = np.zeros(int(local[-1]), dtype=bool)
                 is_peer[local[:-1]] = True
                 docs = np.arange(int(local[-1]), dtype=np.int32)
                 peers, models = docs[is_peer], docs[~is_peer]
                 model_off = np.concatenate(([0], np.cumsum(np.diff(local) - 1))).astype(np.int64)
-                jobs = (peers, peers, model_off, models, models)
+                jobs = kernel.Jobs(peer_seq=peers, peer_bag=peers, model_off=model_off,
+                                   model_seq=models, model_bag=models)
                 # Each measure's values go straight to their instances' rows.
                 at = position[a:b]
-                for m, (out, bad) in enumerate(_score_measures(kernel, self.measures, arrays,
+                for m, (out, bad) in enumerate(_score_measures(kernel, self.measures, corpus,
                                                                jobs, params)):
                     if bad >= 0:
                         return bounds[a] + int(models[bad])
@@ -345,8 +346,8 @@ class Run:
         corpus = self.corpus
         # A copy of every token (a second on a large corpus): on a worker,
         # left to end by itself on Ctrl-C (the corpus is this run's alone).
-        arrays = _workers.call(corpus.arrays, detach=True)
-        kernel = _backend.rouge155
+        kernel_corpus = _workers.call(corpus.kernel_corpus, detach=True)
+        kernel = _backend.rouge155_counts
         params = self._kernel_params()
         # Each distinct measure of each jobs (a system's evaluations; under
         # -M, one measure's), and the measures of each jobs together (a
@@ -367,27 +368,27 @@ class Run:
         whole = len(corpus.doc_ngram) < THREAD_MIN_DOCS
         items = []
         for jobs, keys, measures in groups.values():
-            job_arrays = jobs.arrays()
-            n = len(job_arrays[0])
+            kernel_jobs = jobs.kernel_jobs()
+            n = len(kernel_jobs)
             cuts = [0, n] if whole or not n else self._evaluation_cuts(
-                arrays, job_arrays, self.threads)
-            items += [(job_arrays, keys, measures, e0, e1) for e0, e1 in zip(cuts, cuts[1:])]
+                kernel_corpus, kernel_jobs, self.threads)
+            items += [(kernel_jobs, keys, measures, e0, e1) for e0, e1 in zip(cuts, cuts[1:])]
 
         def score(item):
-            job_arrays, _, measures, e0, e1 = item
-            if e0 == 0 and e1 == len(job_arrays[0]):
-                return _score_measures(kernel, measures, arrays, job_arrays, params)
-            chunk_arrays, chunk_jobs = sub_run(arrays, job_arrays, e0, e1)
-            return _score_measures(kernel, measures, chunk_arrays, chunk_jobs, params)
+            kernel_jobs, _, measures, e0, e1 = item
+            if e0 == 0 and e1 == len(kernel_jobs):
+                return _score_measures(kernel, measures, kernel_corpus, kernel_jobs, params)
+            chunk_corpus, chunk_jobs = sub_run(kernel_corpus, kernel_jobs, e0, e1)
+            return _score_measures(kernel, measures, chunk_corpus, chunk_jobs, params)
 
         parts: Dict[tuple, list] = {}
         bad_model: Dict[tuple, int] = {}
-        for (job_arrays, keys, _, e0, _), done in zip(items, self._map(
+        for (kernel_jobs, keys, _, e0, _), done in zip(items, self._map(
                 score, items, len(corpus.doc_ngram))):
             for key, (values, bad) in zip(keys, done):
                 parts.setdefault(key, []).append(values)
                 if bad >= 0:                  # a model index of the chunk's
-                    bad_model.setdefault(key, int(job_arrays[2][e0]) + bad)
+                    bad_model.setdefault(key, int(kernel_jobs.model_off[e0]) + bad)
         for key in calls:
             if key in bad_model:
                 empty = int(calls[key][1].model_seq[bad_model[key]])
@@ -460,17 +461,18 @@ def numeral_order(n: int) -> np.ndarray:
     return np.lexsort((digits, padded))
 
 
-def _score_measures(kernel, measures, arrays, jobs, params) -> list:
-    """``score_evals`` of each measure on the same jobs, ``(values, bad)``
-    each; ROUGE-1 to N (when the measures hold all of them) in one call."""
+def _score_measures(kernel, measures, corpus, jobs, params) -> list:
+    """``score_evals`` of each measure on the same ``Corpus`` and ``Jobs``,
+    an ``Evals`` (values, bad) each; ROUGE-1 to N (when the measures hold all
+    of them) in one call."""
     ngram_orders = [m.n for m in measures if m.kind == "N"]
     together = None
     if len(ngram_orders) > 1 and sorted(ngram_orders) == list(range(1, len(ngram_orders) + 1)) \
             and len(ngram_orders) <= 64:
-        together = kernel.score_evals("N", arrays, jobs, n=len(ngram_orders), all_n=True,
-                                      **params)[0]
-    return [(together[m.n - 1], -1) if m.kind == "N" and together is not None else
-            kernel.score_evals(m.kind, arrays, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
+        together = kernel.score_evals("N", corpus, jobs, n=len(ngram_orders), all_n=True,
+                                      **params).values
+    return [kernel.Evals(together[m.n - 1], -1) if m.kind == "N" and together is not None else
+            kernel.score_evals(m.kind, corpus, jobs, n=m.n, skip_unigrams=m.unigrams, **params)
             for m in measures]
 
 
@@ -490,16 +492,19 @@ def _lengths(texts: List[Text]) -> np.ndarray:
                            for i in range(0, len(texts), 65536)] or [np.zeros(0)])
 
 
-def sub_run(arrays, jobs, e0: int, e1: int):
-    """``(corpus, jobs)`` of evaluations ``e0`` to ``e1 - 1`` alone, for
-    ``score_evals``: their documents' sequences and tokens copied into
-    arrays of their own, documents renumbered (the kernel checks and reads
-    only these). A document's sentences stay contiguous, and its n-gram
-    sequence spans them exactly when it did (the kernel's fast ROUGE-L
-    path depends on it); other n-gram sequences (``-b``) get their own copy.
-    The token ids and the vocabulary size stay the same."""
-    tokens, starts, ends, doc_ngram, sent_lo, sent_hi, vocab = arrays
-    peer_seq, peer_bag, model_off, model_seq, model_bag = jobs
+def sub_run(corpus, jobs, e0: int, e1: int):
+    """The kernel's ``(Corpus, Jobs)`` of evaluations ``e0`` to ``e1 - 1``
+    of ``jobs`` on ``corpus`` alone, for ``score_evals``: their documents'
+    sequences and tokens copied into arrays of their own, documents
+    renumbered (the kernel reads only these). A document's sentences stay
+    contiguous, and its n-gram sequence spans them exactly when it did (the
+    kernel's fast ROUGE-L path depends on it); other n-gram sequences
+    (``-b``) get their own copy. The token ids and the vocabulary size stay
+    the same."""
+    tokens, starts, ends = corpus.tokens, corpus.seq_start, corpus.seq_end
+    doc_ngram, sent_lo, sent_hi = corpus.doc_ngram, corpus.doc_sent_lo, corpus.doc_sent_hi
+    peer_seq, peer_bag, model_off = jobs.peer_seq, jobs.peer_bag, jobs.model_off
+    model_seq, model_bag = jobs.model_seq, jobs.model_bag
     m0, m1 = int(model_off[e0]), int(model_off[e1])
     used = np.unique(np.concatenate((peer_seq[e0:e1], peer_bag[e0:e1],
                                      model_seq[m0:m1], model_bag[m0:m1])))
@@ -528,17 +533,18 @@ def sub_run(arrays, jobs, e0: int, e1: int):
         nsent[spans] > 0, sentence_tokens[spans], 0)
     take = np.repeat(starts[old] - (np.cumsum(copied) - copied), copied) + \
         np.arange(int(copied.sum()), dtype=np.int64)
-    corpus = (np.ascontiguousarray(tokens[take]), new_start, new_end,
-              gram_at.astype(np.int32), first.astype(np.int32), gram_at.astype(np.int32),
-              vocab)
+    kernel = _backend.rouge155_counts
+    chunk_corpus = kernel.Corpus(tokens=tokens[take], seq_start=new_start, seq_end=new_end,
+                                 doc_ngram=gram_at, doc_sent_lo=first, doc_sent_hi=gram_at,
+                                 vocab=corpus.vocab)
 
     def doc(a):
-        return np.searchsorted(used, a).astype(np.int32)
+        return np.searchsorted(used, a)
 
-    chunk = (doc(peer_seq[e0:e1]), doc(peer_bag[e0:e1]),
-             (model_off[e0:e1 + 1] - m0).astype(np.int64), doc(model_seq[m0:m1]),
-             doc(model_bag[m0:m1]))
-    return corpus, chunk
+    chunk_jobs = kernel.Jobs(peer_seq=doc(peer_seq[e0:e1]), peer_bag=doc(peer_bag[e0:e1]),
+                             model_off=model_off[e0:e1 + 1] - m0,
+                             model_seq=doc(model_seq[m0:m1]), model_bag=doc(model_bag[m0:m1]))
+    return chunk_corpus, chunk_jobs
 
 
 def _printed(x) -> float:

@@ -53,7 +53,7 @@ def porter_stem(word: str) -> str:
     >>> porter_stem("agreement"), porter_stem("biology"), porter_stem("apology")
     ('agreem', 'biologi', 'apolog')
     """
-    return _backend.rouge155.porter_stem(word)
+    return _backend.rouge155_stem.porter_stem(word)
 
 
 def data_file(name: str) -> bytes:
@@ -93,7 +93,7 @@ def morph_stem(token: str) -> str:
     if it has one, else its Porter stem. (The script calls it only for
     tokens longer than 3 characters.)"""
     base = exceptions().get(token)
-    return base if base is not None else _backend.rouge155.porter_stem(token)
+    return base if base is not None else _backend.rouge155_stem.porter_stem(token)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -171,4 +171,4 @@ def limit_lcs_sentences(sentences: List[bytes], word_limit: float = 0,
 def raw_tokens(text: bytes) -> List[bytes]:
     """The script's tokens of a text, before stopwords and stemming: runs of
     ASCII letters and digits, lowercased."""
-    return _backend.rouge155.raw_tokens(text)
+    return _backend.rouge155_tokens.raw_tokens(text)

@@ -1,0 +1,3 @@
+"""Type stub for the compiled Porter stemmer of ROUGE-1.5.5 (twin: ``_rouge155_stem_py``)."""
+
+def porter_stem(word: str) -> str: ...
