@@ -33,7 +33,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from rougekit._core._kinds cimport ROUGE_L, ROUGE_LSUM
-from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                    summary_hits_scratch)
 from rougekit._core._prf cimport lcs_prf, ngram_prf
@@ -101,8 +101,6 @@ cdef enum:
     RC_OK = 0
     RC_NOMEM = -1
     RC_FALLBACK = -2
-    # Tokens of a pair that the kernels take (positions and counts are int32)
-    MAX_PAIR_TOKENS = 0x7FFFFFF0
 
 
 # Start the vocabulary afresh past this many distinct tokens, so a
@@ -255,7 +253,7 @@ cdef class Engine:
             return rc
         nt = self.tt.n
         np_ = self.tp.n
-        if nt + np_ >= MAX_PAIR_TOKENS:
+        if nt + np_ >= MAX_IDS:
             # The kernels count and index in 32 bits; the Python path checks
             # this bound and says so.
             return RC_FALLBACK

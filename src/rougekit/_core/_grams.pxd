@@ -19,9 +19,9 @@ from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from rougekit._core._mem cimport MAX_IDS
+
 cdef enum:
-    # Ids stay below this, so that any count of them fits an int32.
-    GRAM_MAX_IDS = 0x7FFFFFF0
     # The smallest capacity, and the capacity of a table's first growth.
     GRAM_MIN_CAP = 64
 
@@ -107,13 +107,13 @@ cdef inline int32_t gram_find(const GramTable* t, uint64_t key) noexcept nogil:
 
 cdef inline int32_t gram_intern(GramTable* t, uint64_t key) noexcept nogil:
     """The id of key, stored with the next id if new; -1 when out of memory
-    or ids (or key is GRAM_EMPTY)."""
+    or ids (MAX_IDS of them), or key is GRAM_EMPTY."""
     cdef Py_ssize_t s
     if t.cap:
         s = gram_slot(t.keys, t.cap, key)
         if t.keys[s] == key:
             return t.ids[s]
-    if key == GRAM_EMPTY or t.n >= GRAM_MAX_IDS:
+    if key == GRAM_EMPTY or t.n >= MAX_IDS:
         return -1
     if 2 * (t.n + 1) > t.cap:
         if gram_table_reserve(t, t.cap if t.cap else 1) < 0:

@@ -5,13 +5,16 @@ errors as the compiled ``ids_from`` and ``check_total``.
 """
 import operator
 
-# The compiled kernels index int32 arrays by position and id.
-_LIMIT = 0x7FFFFFFF
+# The compiled kernels index int32 arrays by position and id: ids and
+# positions from Python stay below ID_LIMIT; the ids a kernel makes itself
+# (n-grams, texts) below MAX_IDS (_mem.pxd's), so that a count of them fits too.
+ID_LIMIT = 0x7FFFFFFF
+MAX_IDS = 0x7FFFFFF0
 
 
 def check_total(total):
     """``total`` tokens in one call, or ValueError past the int32 limit."""
-    if total >= _LIMIT:
+    if total >= ID_LIMIT:
         raise ValueError("too many tokens: at most 2**31 - 2 per call")
     return total
 

@@ -31,7 +31,7 @@ from libc.string cimport memcpy, memset
 from rougekit._core._grams cimport GramTable, gram_find, gram_intern, gram_table_free
 from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
-from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 from rougekit._core._prf cimport lcs_prf
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
@@ -53,8 +53,6 @@ __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_le
 KIND_L = ROUGE_L
 
 cdef enum:
-    # Unit ids and text numbers stay below this (int32 everywhere).
-    MAX_IDS = 0x7FFFFFF0
     # Texts tokenized per nogil section in add_texts.
     ADD_CHUNK = 256
     # A text's sorted elements: insertion sort up to this size, else qsort.

@@ -60,6 +60,7 @@ import math
 import threading
 from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
+from rougekit._core._ids_py import MAX_IDS
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._porter_py import StemCache
 from rougekit._core._prf_py import lcs_prf
@@ -75,8 +76,6 @@ __all__ = ["KIND_L", "TextIndex", "Dedup", "fmeasure_of", "min_hits", "prefix_le
 # ever makes the filter let through a few more pairs, never fewer.
 MARGIN = 1e-9
 
-# Unit ids stay below this (as the compiled twin's int32 ids).
-_MAX_IDS = 0x7FFFFFF0
 
 
 def fmeasure_of(hits: int, target_count: int, prediction_count: int) -> float:
@@ -212,7 +211,7 @@ class TextIndex:
         else -1 (they match nothing stored)."""
         ids = self._token_ids
         if add:
-            if len(ids) + len(tokens) > _MAX_IDS:
+            if len(ids) + len(tokens) > MAX_IDS:
                 raise ValueError("too many distinct tokens for one index")
             tok = [ids.setdefault(t, len(ids)) for t in tokens]
         else:

@@ -4,6 +4,12 @@ from libc.stdint cimport SIZE_MAX
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
+cdef enum:
+    # Ids, counts and positions the kernels keep in int32 arrays stay below
+    # this, so that any count or sum of two of them fits an int32 (the
+    # Python twins' _ids_py.MAX_IDS).
+    MAX_IDS = 0x7FFFFFF0
+
 
 cdef inline int grow_to(void** buf, Py_ssize_t old_cap, Py_ssize_t new_cap,
                         size_t item, int fill) noexcept nogil:

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rougekit._core._ids_py import ID_LIMIT
 from rougekit._core._rouge155_lcs_py import hits_of
 from rougekit._core._rouge155_numbers_py import f_measure, round5
 
@@ -46,8 +47,6 @@ __all__ = ["Corpus", "Jobs", "Evals", "score_evals", "round5", "METRICS", "check
 
 METRICS = ("N", "S", "L", "W")
 
-# Token ids, sequence and document indices stay below this (int32).
-_LIMIT = 0x7FFFFFFF
 
 
 class Evals(NamedTuple):
@@ -125,7 +124,7 @@ def checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_
     """The arguments of ``Corpus``, every index checked (a ValueError naming
     the first that is out of range), as read-only arrays."""
     vocab = operator.index(vocab)
-    if not 1 <= vocab <= _LIMIT:
+    if not 1 <= vocab <= ID_LIMIT:
         raise ValueError(f"vocab must be in [1, 2**31), got {vocab}")
     tok = _ints(tokens, "tokens")
     _check_range(tok, vocab, "tokens")
@@ -135,7 +134,7 @@ def checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_
     if len(end) != len(start) or len(lo) != len(ngram) or len(hi) != len(ngram):
         raise ValueError("corpus arrays of different lengths")
     ntok, nseq = len(tok), len(start)
-    if nseq > _LIMIT or len(ngram) > _LIMIT or ntok > 2 ** 62:
+    if nseq > ID_LIMIT or len(ngram) > ID_LIMIT:
         raise ValueError("too many sequences or documents (at most 2**31 - 1)")
     i = _first((start < 0) | (start > end) | (end > ntok))
     if i >= 0:
@@ -165,7 +164,7 @@ def checked_jobs(peer_seq, peer_bag, model_off, model_seq, model_bag) -> JobArra
     top = 0
     for name, a in (("peer_seq", peer_seq), ("peer_bag", peer_bag),
                     ("model_seq", model_seq), ("model_bag", model_bag)):
-        i = _first((a < 0) | (a >= _LIMIT))
+        i = _first((a < 0) | (a >= ID_LIMIT))
         if i >= 0:
             raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, 2**31 - 1)")
         if len(a):

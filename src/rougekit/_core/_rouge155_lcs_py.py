@@ -19,10 +19,10 @@ from collections import Counter
 
 import numpy as np
 
+from rougekit._core._ids_py import ID_LIMIT
+
 __all__ = ["lcs_hits"]
 
-# Token ids stay below this (the compiled kernel's int32 ids).
-_MAX_ID = 0x7FFFFFFF
 
 
 def lcs_hits(model_sents, peer_sents, model_bag, peer_bag, weight=None):
@@ -53,8 +53,8 @@ def checked_sequences(model_sents, peer_sents, model_bag, peer_bag):
     ids = np.asarray(every)
     if ids.size and (ids.ndim != 1 or ids.dtype.kind not in "iu"):
         raise TypeError("token ids must be ints")
-    if ids.size and (ids.min() < 0 or ids.max() >= _MAX_ID):
-        bad = next(int(t) for t in every if not 0 <= t < _MAX_ID)
+    if ids.size and (ids.min() < 0 or ids.max() >= ID_LIMIT):
+        bad = next(int(t) for t in every if not 0 <= t < ID_LIMIT)
         raise ValueError(f"token ids must be in [0, 2**31 - 1), got {bad}")
     return ([[int(t) for t in s] for s in model_sents], [[int(t) for t in s] for s in peer_sents],
             [int(t) for t in model_bag], [int(t) for t in peer_bag])

@@ -12,7 +12,7 @@ from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
-from rougekit._core._mem cimport grow_array, grow_to
+from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 
 cdef extern from *:
     """
@@ -27,10 +27,6 @@ cdef extern from *:
     const uint64_t RK_HASH_SEED
     const uint64_t RK_HASH_MUL
     const uint64_t RK_HASH_FIN
-
-cdef enum:
-    # Ids stay below this, so that any count of them fits an int32.
-    MAX_IDS = 0x7FFFFFF0
 
 
 ctypedef struct Slot:
