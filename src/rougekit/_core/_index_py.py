@@ -62,6 +62,7 @@ from typing import Any, Dict, Hashable, List, Sequence, Tuple
 
 from rougekit._core._ids_py import MAX_IDS
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
+from rougekit._core._lcs_py import lcs_of_masks
 from rougekit._core._porter_py import StemCache
 from rougekit._core._prf_py import lcs_prf
 from rougekit._core._tokenizer_py import words
@@ -292,16 +293,7 @@ class TextIndex:
 
     def _hits(self, units: tuple) -> int:
         if self.kind == KIND_L:
-            a = len(self._query)
-            full = (1 << a) - 1
-            S = full
-            masks = self._masks
-            for u in units:
-                m = masks.get(u)
-                if m:
-                    t = S & m
-                    S = ((S + t) | (S - t)) & full
-            return a - S.bit_count()
+            return lcs_of_masks(self._masks, len(self._query), units)
         hits = 0
         used: Dict[int, int] = {}
         q = self._qcounts
@@ -415,14 +407,7 @@ class Dedup:
             if not masks:
                 for j, u in enumerate(self._units[x]):
                     masks[u] = masks.get(u, 0) | (1 << j)
-            full = (1 << a) - 1
-            S = full
-            for u in self._units[y]:
-                m = masks.get(u)
-                if m:
-                    t = S & m
-                    S = ((S + t) | (S - t)) & full
-            h = a - S.bit_count()
+            h = lcs_of_masks(masks, a, self._units[y])
         return fmeasure_of(h, a, b) > self._thr
 
     def _violates(self, x: int, id_lo: int, id_hi: int) -> bool:

@@ -9,7 +9,9 @@ loops) and needs no quadratic memory.
 Row ``i`` of the LCS table over the columns of ``b`` is an int ``S`` whose bit
 ``j`` is 0 exactly when ``L[i][j+1] == L[i][j] + 1``. Starting from all ones,
 a row advances with ``u = S & match; S = (S + u) | (S - u)`` (Allison-Dix,
-Hyyro), where ``match`` has the bits of the columns equal to the row's token.
+Hyyro), where ``match`` has the bits of the columns equal to the row's token:
+``lcs_step`` and ``lcs_of_masks`` (``_lcs.pxd``'s row step, in Python; the
+index's twin runs them too).
 """
 from collections import Counter
 from math import isqrt
@@ -19,7 +21,7 @@ from rougekit._core._ids_py import check_ids as _check_ids
 from rougekit._core._ids_py import check_total as _check_total
 
 __all__ = ["lcs_length", "lcs_indices", "union_lcs", "summary_lcs_hits",
-           "lcs_length_tokens", "summary_lcs_hits_tokens"]
+           "lcs_length_tokens", "summary_lcs_hits_tokens", "lcs_step", "lcs_of_masks"]
 
 # Same threshold as the compiled core: above it, keep only checkpoint rows.
 _FULL_TABLE_WORDS = 2097152
@@ -74,9 +76,28 @@ class _MatchMasks:
         return _mask_of(c, self.n) if c is not None else 0
 
 
-def _advance(S, m, full):
+def lcs_step(S, m, full):
+    """Row S advanced by the match mask m (rows of ``full``'s bits)."""
     u = S & m
     return ((S + u) | (S - u)) & full
+
+
+def lcs_of_masks(masks, n, tokens):
+    """The LCS length of ``tokens`` and a sequence of ``n`` columns given by
+    its match masks (``masks.get(t)``: the bits of the columns holding t, or
+    None or 0): one row per token.
+
+    >>> lcs_of_masks({0: 0b101, 1: 0b010}, 3, [1, 0])   # [0, 1, 0] and [1, 0]
+    2
+    """
+    full = (1 << n) - 1
+    S = full
+    for t in tokens:
+        m = masks.get(t)
+        if m:
+            u = S & m
+            S = ((S + u) | (S - u)) & full
+    return n - S.bit_count()
 
 
 def lcs_length(a, b):
@@ -87,14 +108,7 @@ def lcs_length(a, b):
     _check_ids(b, bound, "b")
     if not a or not b:
         return 0
-    masks = _MatchMasks(b)
-    full = (1 << len(b)) - 1
-    S = full
-    for t in a:
-        m = masks.get(t)
-        if m:
-            S = _advance(S, m, full)
-    return len(b) - S.bit_count()
+    return lcs_of_masks(_MatchMasks(b), len(b), a)
 
 
 def _mark_lcs(ref, can, marks):
@@ -109,7 +123,7 @@ def _mark_lcs(ref, can, marks):
 
     def advance(S, i):
         mk = masks.get(ref[i])
-        return _advance(S, mk, full) if mk else S
+        return lcs_step(S, mk, full) if mk else S
 
     # Forward pass: checkpoint rows, and every row of the last block.
     checkpoints, block = [], {}
