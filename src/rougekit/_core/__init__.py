@@ -23,16 +23,31 @@ of ``_backend.KERNELS``; nothing else imports a compiled module, so
 ``index``      many texts as ids: one query scored against all
                (``RougeIndex``), the greedy de-duplication filter
                (``deduplicate``)
-``rouge155``   ROUGE-1.5.5's Porter variant, counts of N/S/SU/L/W per
-               evaluation, the summaries' token ids (``TokenCorpus``), the
-               bootstrap with Perl's drand48 (``rougekit.rouge155``)
 =============  ============================================================
 
-Shared by the extension modules (cimported, inline): ``_vocab.pxd`` (the
-token hash table), ``_mem.pxd`` (checked array growth), ``_ids.pxd`` (id
-arrays from Python, and its twin ``_ids_py.py``), and the C headers of
+``rougekit.rouge155`` (ROUGE-1.5.5 without Perl) runs five kernels:
+
+======================  ===================================================
+``rouge155_stem``       the script's Porter variant
+``rouge155_tokens``     the summaries' token ids (``TokenCorpus``)
+``rouge155_counts``     counts of N/S/SU/L/W per evaluation (``score_evals``
+                        on a ``Corpus`` and ``Jobs``, each checked once)
+``rouge155_lcs``        L and W of one model against one peer
+``rouge155_bootstrap``  the bootstrap with Perl's drand48
+======================  ===================================================
+
+Shared by the extension modules (cimported, inline), each idea defined once
+for C, beside its Python definition (``_<name>_py.py``) where Python needs
+it too: ``_kinds.pxd`` (the rouge kinds), ``_prf.pxd`` (rouge-score's
+P/R/F), ``_lcs.pxd`` (the bit-parallel LCS row step, and ``_lcs``'s entry
+points), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram and
+skip-bigram table), ``_vocab.pxd`` (the token hash table), ``_mem.pxd``
+(checked array growth, the id limit), ``_ids.pxd`` (id arrays from
+Python), ``_rouge155_numbers.pxd`` (the script's rounding and F) and
+``_rouge155_corpus.pxd`` (a run's corpus as C arrays); and the C headers of
 ``include/`` (bit scans, 16-byte character classification, the bootstrap's
-SIMD sums, portability shims).
+SIMD sums, portability shims). ``tests/test_one_definition.py`` looks for
+copies of them.
 """
 import sys as _sys
 import types as _types
