@@ -30,7 +30,8 @@ from libc.string cimport memcpy, memset
 
 from rougekit._core._grams cimport GramTable, gram_find, gram_intern, gram_table_free
 from rougekit._core._kinds cimport ROUGE_L
-from rougekit._core._lcs cimport lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below
+from rougekit._core._lcs cimport (lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below,
+                                   lcs_zeros_below64)
 from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 from rougekit._core._prf cimport lcs_prf
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
@@ -295,7 +296,7 @@ cdef Py_ssize_t _lcs_hits(const Masks* mk, const int32_t* y, Py_ssize_t b,
             loc = mk.loc[y[j]]
             if loc >= 0:
                 s = lcs_step64(s, mk.pm[loc])
-        return lcs_zeros_below(&s, a)
+        return lcs_zeros_below64(s, a)
     for w in range(W):
         S[w] = ONES
     for j in range(b):

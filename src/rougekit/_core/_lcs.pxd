@@ -35,6 +35,12 @@ cdef inline void lcs_advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexc
         S[w] = x | (s - u)
 
 
+cdef inline Py_ssize_t lcs_zeros_below64(uint64_t s, Py_ssize_t n) noexcept nogil:
+    """L[row][n] of a row of n columns, 1 <= n <= 64, in one word s (no loop:
+    the hot path of a query scored against many short texts)."""
+    return n - rk_popcount64(s & (~(<uint64_t>0) >> (64 - n)))
+
+
 cdef inline Py_ssize_t lcs_zeros_below(const uint64_t* S, Py_ssize_t j) noexcept nogil:
     """L[row][j]: the zero bits of row S below column j."""
     cdef Py_ssize_t w, full = j >> 6, r = j & 63, z = 0
