@@ -10,6 +10,7 @@
   keyword, ``FileNotFoundError`` naming the file.
 """
 import random
+from array import array
 
 import numpy as np
 import pytest
@@ -503,9 +504,23 @@ TWIN_CALLS = {
            ([[0, 2**31]], [[0]], [0], [0], None), ([], [[0]], [], [0], None),
            ([], [], [], [], 1.2), ([[]], [[]], [], [], None)]},
     "Corpus(float tokens)": lambda k: k.Corpus([0.5], [0], [1], [0], [0], [1], 1),
+    **{f"Corpus(tokens[{i}]={tokens!r})": (lambda k, tokens=tokens: _corpus_fields(
+        k.Corpus(tokens, np.array([0, 1]), np.array([2, 2]), array("i", [0]),
+                 np.array([0], np.uint8), np.array([2], np.int16), 4)))
+       for i, tokens in enumerate([np.array([1, 3], np.int32), np.array([1, 3], np.int64),
+                      np.array([1, 3], np.uint32), np.array([1, 2**31 + 5], np.uint32),
+                      np.array([1, 3], np.float32), np.array([1, -3], np.int32),
+                      np.array([[1, 3]], np.int32), np.array([1, 9, 3], np.int32)[::2],
+                      array("i", [1, 3]), array("l", [1, 3]), [1, 3], (1, 3), b"\x01\x03"])},
     "Corpus(2-d tokens)": lambda k: k.Corpus([[0]], [0], [1], [0], [0], [1], 1),
     "Corpus(vocab=1.5)": lambda k: k.Corpus([0], [0], [1], [0], [0], [1], 1.5),
     "Jobs(model_off=[1, 1])": lambda k: k.Jobs([0], [0], [1, 1], [0], [0]),
+    **{f"Jobs(peer_seq={peers!r})": (lambda k, peers=peers: (lambda j: (
+        j.peer_seq.tolist(), j.model_off.tolist(), j.documents, j.models, len(j)))(
+            k.Jobs(peers, peers, np.array([0, 1, 2]), np.array([4, 1], np.int32),
+                   array("i", [4, 1]))))
+       for peers in [np.array([0, 2], np.int32), np.array([0, -2], np.int32),
+                     np.array([0, 2**31 - 1], np.int64), [0, 2], array("i", [3, 0])]},
     "Jobs(model_off=[0, 2, 1])": lambda k: k.Jobs([0, 0], [0, 0], [0, 2, 1], [0], [0]),
     "score_evals(corpus=tuple)": lambda k: k.score_evals("N", (), k.Jobs([], [], [0], [], [])),
     "score_evals(jobs=None)": lambda k: k.score_evals(
@@ -513,6 +528,13 @@ TWIN_CALLS = {
     "score_evals(no evaluations)": lambda k: k.score_evals(
         "W", k.Corpus([], [], [], [], [], [], 1), k.Jobs([], [], [0], [], [])),
 }
+
+
+def _corpus_fields(corpus):
+    return (corpus.tokens.tolist(), corpus.seq_start.tolist(), corpus.seq_end.tolist(),
+            corpus.doc_ngram.tolist(), corpus.doc_sent_lo.tolist(),
+            corpus.doc_sent_hi.tolist(), corpus.vocab, corpus.documents, corpus.sequences,
+            [a.dtype.name for a in (corpus.tokens, corpus.seq_start, corpus.doc_ngram)])
 
 
 def _outcome(call, kernel):

@@ -3,6 +3,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memset
 from cpython.number cimport PyNumber_Index
 
+from rougekit._core._mem cimport ID_LIMIT
+
 
 cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
                               str name) except NULL:
@@ -34,7 +36,7 @@ cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
 
 
 cdef inline Py_ssize_t check_total(Py_ssize_t total) except -1:
-    if total >= 0x7FFFFFFF:
+    if total >= ID_LIMIT:
         raise ValueError("too many tokens: at most 2**31 - 2 per call")
     return total
 

@@ -9,6 +9,8 @@ cdef enum:
     # this, so that any count or sum of two of them fits an int32 (the
     # Python twins' _ids_py.MAX_IDS).
     MAX_IDS = 0x7FFFFFF0
+    # Ids and positions given from Python stay below this (_ids_py.ID_LIMIT).
+    ID_LIMIT = 0x7FFFFFFF
 
 
 cdef inline int grow_to(void** buf, Py_ssize_t old_cap, Py_ssize_t new_cap,

@@ -15,6 +15,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 import numpy as np
 
+from rougekit._core._mem cimport ID_LIMIT
 from rougekit._core._rouge155_numbers cimport alpha_fmeasure
 
 __all__ = ["bootstrap", "resample_means", "summarize_resamples"]
@@ -109,7 +110,7 @@ def resample_means(values, double resamples, Py_ssize_t first, Py_ssize_t last, 
     cdef Py_ssize_t n = arr.shape[0], cols = arr.shape[1]
     if token_counts and cols % 3:
         raise ValueError("with token_counts the columns come in triples")
-    if n > 0x7FFFFFFF:
+    if n > ID_LIMIT:
         raise ValueError(f"at most 2**31 - 1 instances, got {n}")
     if not 0 <= first <= last <= <Py_ssize_t>ceil(resamples):
         raise ValueError(f"resamples [{first}, {last}) out of range")

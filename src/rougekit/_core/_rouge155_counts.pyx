@@ -19,13 +19,13 @@ Floating point follows the script operation by operation
 from libc.math cimport floor, isnan, pow
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
 from rougekit._core._grams cimport (GramTable, gram_find, gram_intern, gram_table_clear,
                                     gram_table_free, gram_table_reserve)
-from rougekit._core._mem cimport grow_array
+from rougekit._core._mem cimport ID_LIMIT, grow_array
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
 from rougekit._core._rouge155_corpus cimport CorpusView, corpus_seq
@@ -55,12 +55,104 @@ def round5(double x):
 # The typed interface
 # ---------------------------------------------------------------------------
 
+cdef extern from "Python.h":
+    object PyBytes_FromStringAndSize(const char* v, Py_ssize_t n)
+    char* PyBytes_AS_STRING(object o)
+
+
 cdef inline const int32_t* _ptr32(const int32_t[::1] a) noexcept:
     return &a[0] if a.shape[0] > 0 else NULL
 
 
 cdef inline const int64_t* _ptr64(const int64_t[::1] a) noexcept:
     return &a[0] if a.shape[0] > 0 else NULL
+
+
+# Corpus and Jobs copy their arrays and check the copies in C: the common
+# case (buffers of the kernel's own types: numpy arrays, array.array) costs
+# a copy and a pass. Anything else, and anything these checks refuse, goes
+# to the twin's checked_corpus / checked_jobs, which convert what they can
+# and raise the errors (the checks below are the same rules).
+
+cdef object _frozen32(object a):
+    """A read-only copy of a 1-d C-contiguous buffer of int32, as a numpy
+    array backed by bytes; None when ``a`` is not one."""
+    cdef const int32_t[::1] v
+    try:
+        v = a
+    except (TypeError, ValueError, BufferError):
+        return None
+    cdef Py_ssize_t n = v.shape[0]
+    cdef object b = PyBytes_FromStringAndSize(NULL, n * sizeof(int32_t))
+    if n:
+        memcpy(PyBytes_AS_STRING(b), &v[0], n * sizeof(int32_t))
+    return np.frombuffer(b, dtype=np.int32)
+
+
+cdef object _frozen64(object a):
+    """_frozen32 for int64."""
+    cdef const int64_t[::1] v
+    try:
+        v = a
+    except (TypeError, ValueError, BufferError):
+        return None
+    cdef Py_ssize_t n = v.shape[0]
+    cdef object b = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t))
+    if n:
+        memcpy(PyBytes_AS_STRING(b), &v[0], n * sizeof(int64_t))
+    return np.frombuffer(b, dtype=np.int64)
+
+
+cdef bint _corpus_ok(const int32_t* tok, Py_ssize_t ntok, const int64_t* start,
+                     const int64_t* end, Py_ssize_t nseq, const int32_t* ngram,
+                     const int32_t* lo, const int32_t* hi, Py_ssize_t ndoc,
+                     Py_ssize_t vocab, Py_ssize_t* longest) noexcept nogil:
+    """Whether every index is in range (checked_corpus's rules); the most
+    tokens of a sequence into *longest."""
+    cdef Py_ssize_t i
+    # As unsigned 32-bit numbers a negative token is at least 2**31 > vocab:
+    # one compare per token.
+    cdef uint32_t top = <uint32_t>vocab, outside = 0
+    longest[0] = 0
+    if vocab < 1 or vocab > ID_LIMIT or nseq > ID_LIMIT or ndoc > ID_LIMIT:
+        return False
+    for i in range(ntok):
+        outside |= <uint32_t>tok[i] >= top
+    if outside:
+        return False
+    for i in range(nseq):
+        if not (0 <= start[i] <= end[i] <= ntok):
+            return False
+        if end[i] - start[i] > longest[0]:
+            longest[0] = <Py_ssize_t>(end[i] - start[i])
+    for i in range(ndoc):
+        if not (0 <= ngram[i] < nseq and 0 <= lo[i] <= hi[i] <= nseq):
+            return False
+    return True
+
+
+cdef bint _jobs_ok(const int32_t* ps, const int32_t* pb, Py_ssize_t n, const int64_t* mo,
+                   const int32_t* ms, const int32_t* mb, Py_ssize_t k,
+                   Py_ssize_t* documents) noexcept nogil:
+    """Whether the jobs are consistent (checked_jobs's rules); one more than
+    their largest document into *documents."""
+    cdef Py_ssize_t i
+    cdef int32_t top = -1
+    documents[0] = 0
+    if mo[0] != 0 or mo[n] != k:
+        return False
+    for i in range(n):
+        if mo[i] > mo[i + 1] or ps[i] < 0 or pb[i] < 0 or ps[i] >= ID_LIMIT or pb[i] >= ID_LIMIT:
+            return False
+        top = ps[i] if ps[i] > top else top
+        top = pb[i] if pb[i] > top else top
+    for i in range(k):
+        if ms[i] < 0 or mb[i] < 0 or ms[i] >= ID_LIMIT or mb[i] >= ID_LIMIT:
+            return False
+        top = ms[i] if ms[i] > top else top
+        top = mb[i] if mb[i] > top else top
+    documents[0] = <Py_ssize_t>top + 1
+    return True
 
 
 cdef class Corpus:
@@ -83,16 +175,37 @@ cdef class Corpus:
 
     def __cinit__(self, tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_hi,
                   vocab):
-        arrays = checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo,
-                                doc_sent_hi, vocab)
-        self.tokens = arrays.tokens
-        self.seq_start = arrays.seq_start
-        self.seq_end = arrays.seq_end
-        self.doc_ngram = arrays.doc_ngram
-        self.doc_sent_lo = arrays.doc_sent_lo
-        self.doc_sent_hi = arrays.doc_sent_hi
-        self.vocab = arrays.vocab
-        self.longest = arrays.longest
+        cdef Py_ssize_t ntok = 0, nseq = 0, ndoc = 0, v = -1
+        cdef bint ok
+        copies = [_frozen32(tokens), _frozen64(seq_start), _frozen64(seq_end),
+                  _frozen32(doc_ngram), _frozen32(doc_sent_lo), _frozen32(doc_sent_hi)]
+        if type(vocab) is int and 1 <= vocab <= ID_LIMIT:
+            v = vocab
+        ok = v > 0 and all([c is not None for c in copies])
+        if ok:
+            ntok, nseq, ndoc = len(copies[0]), len(copies[1]), len(copies[3])
+            ok = (len(copies[2]) == nseq and len(copies[4]) == ndoc
+                  and len(copies[5]) == ndoc)
+        if ok:
+            self.view.tok = _ptr32(copies[0])
+            self.view.start = _ptr64(copies[1])
+            self.view.end = _ptr64(copies[2])
+            self.view.ngram = _ptr32(copies[3])
+            self.view.lo = _ptr32(copies[4])
+            self.view.hi = _ptr32(copies[5])
+            with nogil:
+                ok = _corpus_ok(self.view.tok, ntok, self.view.start, self.view.end, nseq,
+                                self.view.ngram, self.view.lo, self.view.hi, ndoc, v,
+                                &self.longest)
+        if not ok:      # the twin's conversions and errors
+            arrays = checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo,
+                                    doc_sent_hi, vocab)
+            copies = list(arrays[:6])
+            v = arrays.vocab
+            self.longest = arrays.longest
+        self.tokens, self.seq_start, self.seq_end = copies[0], copies[1], copies[2]
+        self.doc_ngram, self.doc_sent_lo, self.doc_sent_hi = copies[3], copies[4], copies[5]
+        self.vocab = v
         self.documents = len(self.doc_ngram)
         self.sequences = len(self.seq_start)
         self.view.tok = _ptr32(self.tokens)
@@ -123,13 +236,29 @@ cdef class Jobs:
     cdef const int32_t* mb
 
     def __cinit__(self, peer_seq, peer_bag, model_off, model_seq, model_bag):
-        arrays = checked_jobs(peer_seq, peer_bag, model_off, model_seq, model_bag)
-        self.peer_seq = arrays.peer_seq
-        self.peer_bag = arrays.peer_bag
-        self.model_off = arrays.model_off
-        self.model_seq = arrays.model_seq
-        self.model_bag = arrays.model_bag
-        self.documents = arrays.documents
+        cdef Py_ssize_t n = 0, k = 0
+        cdef bint ok
+        copies = [_frozen32(peer_seq), _frozen32(peer_bag), _frozen64(model_off),
+                  _frozen32(model_seq), _frozen32(model_bag)]
+        ok = all([c is not None for c in copies])
+        if ok:
+            n, k = len(copies[0]), len(copies[3])
+            ok = len(copies[1]) == n and len(copies[2]) == n + 1 and len(copies[4]) == k
+        if ok:
+            self.ps = _ptr32(copies[0])
+            self.pb = _ptr32(copies[1])
+            self.mo = _ptr64(copies[2])
+            self.ms = _ptr32(copies[3])
+            self.mb = _ptr32(copies[4])
+            with nogil:
+                ok = _jobs_ok(self.ps, self.pb, n, self.mo, self.ms, self.mb, k,
+                              &self.documents)
+        if not ok:      # the twin's conversions and errors
+            arrays = checked_jobs(peer_seq, peer_bag, model_off, model_seq, model_bag)
+            copies = list(arrays[:5])
+            self.documents = arrays.documents
+        self.peer_seq, self.peer_bag, self.model_off = copies[0], copies[1], copies[2]
+        self.model_seq, self.model_bag = copies[3], copies[4]
         self.n = len(self.peer_seq)
         self.models = len(self.model_seq)
         self.ps = _ptr32(self.peer_seq)

@@ -89,8 +89,9 @@ class JobArrays(NamedTuple):
     documents: int              # one more than the largest document index
 
 
-def _ints(values, name):
-    """``values`` as a 1-d int64 array (a copy when it was not one); ints only."""
+def _ints(values, name, wide=False):
+    """``values`` as a 1-d array of ints (of its own int dtype: no copy;
+    ``wide``: as int64); anything else is a TypeError or ValueError."""
     a = np.asarray(values)
     if a.ndim != 1:
         raise ValueError(f"{name} must be 1-d, not {a.ndim}-d")
@@ -98,12 +99,13 @@ def _ints(values, name):
         return np.zeros(0, dtype=np.int64)
     if a.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold ints, not {a.dtype}")
-    return a.astype(np.int64)
+    return a.astype(np.int64, copy=False) if wide else a
 
 
 def _frozen(a, dtype):
-    """A read-only copy of ``a`` as ``dtype``, backed by an immutable bytes."""
-    return np.frombuffer(a.astype(dtype).tobytes(), dtype=dtype)
+    """A read-only copy of ``a`` (checked to fit) as ``dtype``, backed by an
+    immutable bytes."""
+    return np.frombuffer(a.astype(dtype, copy=False).tobytes(), dtype=dtype)
 
 
 def _first(bad):
@@ -114,9 +116,10 @@ def _first(bad):
 
 def _check_range(a, bound, name):
     """ValueError naming the first entry of ``a`` outside [0, bound)."""
+    if not len(a) or (a.min() >= 0 and a.max() < bound):
+        return
     i = _first((a < 0) | (a >= bound))
-    if i >= 0:
-        raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, {bound})")
+    raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, {bound})")
 
 
 def checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_hi,
@@ -128,7 +131,7 @@ def checked_corpus(tokens, seq_start, seq_end, doc_ngram, doc_sent_lo, doc_sent_
         raise ValueError(f"vocab must be in [1, 2**31), got {vocab}")
     tok = _ints(tokens, "tokens")
     _check_range(tok, vocab, "tokens")
-    start, end = _ints(seq_start, "seq_start"), _ints(seq_end, "seq_end")
+    start, end = _ints(seq_start, "seq_start", True), _ints(seq_end, "seq_end", True)
     ngram = _ints(doc_ngram, "doc_ngram")
     lo, hi = _ints(doc_sent_lo, "doc_sent_lo"), _ints(doc_sent_hi, "doc_sent_hi")
     if len(end) != len(start) or len(lo) != len(ngram) or len(hi) != len(ngram):
@@ -155,7 +158,7 @@ def checked_jobs(peer_seq, peer_bag, model_off, model_seq, model_bag) -> JobArra
     ``model_off`` running from 0 to the number of models without
     decreasing), as read-only arrays."""
     peer_seq, peer_bag = _ints(peer_seq, "peer_seq"), _ints(peer_bag, "peer_bag")
-    model_off = _ints(model_off, "model_off")
+    model_off = _ints(model_off, "model_off", True)
     model_seq, model_bag = _ints(model_seq, "model_seq"), _ints(model_bag, "model_bag")
     n_evals = len(peer_seq)
     if (len(peer_bag) != n_evals or len(model_off) != n_evals + 1
@@ -164,8 +167,8 @@ def checked_jobs(peer_seq, peer_bag, model_off, model_seq, model_bag) -> JobArra
     top = 0
     for name, a in (("peer_seq", peer_seq), ("peer_bag", peer_bag),
                     ("model_seq", model_seq), ("model_bag", model_bag)):
-        i = _first((a < 0) | (a >= ID_LIMIT))
-        if i >= 0:
+        if len(a) and not (a.min() >= 0 and a.max() < ID_LIMIT):
+            i = _first((a < 0) | (a >= ID_LIMIT))
             raise ValueError(f"{name}[{i}] = {a[i]} is outside [0, 2**31 - 1)")
         if len(a):
             top = max(top, int(a.max()) + 1)

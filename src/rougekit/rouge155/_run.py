@@ -221,8 +221,10 @@ class Run:
                 corpus = kernel.Corpus(tokens=tok[first_token:end_token],
                                        seq_start=starts[s0:s1] - first_token,
                                        seq_end=ends_[s0:s1] - first_token,
-                                       doc_ngram=part[:, 2] - s0, doc_sent_lo=part[:, 0] - s0,
-                                       doc_sent_hi=part[:, 1] - s0, vocab=vocab)
+                                       doc_ngram=(part[:, 2] - s0).astype(np.int32),
+                                       doc_sent_lo=(part[:, 0] - s0).astype(np.int32),
+                                       doc_sent_hi=(part[:, 1] - s0).astype(np.int32),
+                                       vocab=vocab)
                 local = np.asarray(bounds[a:b + 1], dtype=np.int64) - bounds[a]
                 is_peer = np.zeros(int(local[-1]), dtype=bool)
                 is_peer[local[:-1]] = True
@@ -535,11 +537,12 @@ def sub_run(corpus, jobs, e0: int, e1: int):
         np.arange(int(copied.sum()), dtype=np.int64)
     kernel = _backend.rouge155_counts
     chunk_corpus = kernel.Corpus(tokens=tokens[take], seq_start=new_start, seq_end=new_end,
-                                 doc_ngram=gram_at, doc_sent_lo=first, doc_sent_hi=gram_at,
-                                 vocab=corpus.vocab)
+                                 doc_ngram=gram_at.astype(np.int32),
+                                 doc_sent_lo=first.astype(np.int32),
+                                 doc_sent_hi=gram_at.astype(np.int32), vocab=corpus.vocab)
 
     def doc(a):
-        return np.searchsorted(used, a)
+        return np.searchsorted(used, a).astype(np.int32)
 
     chunk_jobs = kernel.Jobs(peer_seq=doc(peer_seq[e0:e1]), peer_bag=doc(peer_bag[e0:e1]),
                              model_off=model_off[e0:e1 + 1] - m0,
