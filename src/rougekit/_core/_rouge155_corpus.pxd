@@ -5,8 +5,9 @@ through it (inline, shared).
 Sequence ``s`` is ``tok[start[s]:end[s]]``; document ``d`` has its n-gram
 reader's tokens in sequence ``ngram[d]`` and its LCS reader's sentences in
 sequences ``lo[d]`` to ``hi[d] - 1``. Every index in it was checked when the
-``Corpus`` was made (``_rouge155_counts_py.checked_corpus``) and its arrays
-are read-only, so the kernels read it without bounds checks.
+``Corpus`` was made (the rules of ``_rouge155_counts_py.checked_corpus``)
+and its arrays are read-only copies, so the kernels read it without bounds
+checks.
 """
 from libc.stdint cimport int32_t, int64_t
 

@@ -8,10 +8,10 @@ evaluations: ROUGE-N (the peer's n-grams numbered level by level, or
 ``_overlap``'s clipped overlap), S/SU (the peer's skip-bigrams counted by
 local ids, or by ids from ``_grams.pxd``'s table, the models streamed
 through them), L and W (``_rouge155_lcs``). Its typed interface is a
-``Corpus`` and a ``Jobs``, each checked once when made (by the twin's
-``checked_corpus`` and ``checked_jobs``, the one definition of what is
-valid) and read-only afterwards, so ``score_evals`` reads them in C without
-bounds checks and without the GIL; it returns an ``Evals``.
+``Corpus`` and a ``Jobs``, each copied and checked once when made (in C,
+by the rules of the twin's ``checked_corpus`` and ``checked_jobs``, which
+give the errors) and read-only afterwards, so ``score_evals`` reads them in
+C without bounds checks and without the GIL; it returns an ``Evals``.
 
 Floating point follows the script operation by operation
 (``_rouge155_numbers.pxd``; ``pow`` is the C library's, as Perl's ``**``).

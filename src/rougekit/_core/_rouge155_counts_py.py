@@ -25,10 +25,11 @@ Its typed interface:
     What ``score_evals`` returns.
 
 A ``Corpus`` and a ``Jobs`` check every index when they are made
-(``checked_corpus``, ``checked_jobs``: the compiled kernel runs these same
-checks, then reads the arrays in C without bounds checks), copy their arrays
-and hold them read-only (backed by ``bytes``: they cannot be made writeable
-again), so they can be shared by threads and used for many calls.
+(``checked_corpus``, ``checked_jobs``: the compiled kernel checks its own
+copies by the same rules in C, and calls these for any other input and for
+the errors, then reads the arrays in C without bounds checks), copy their
+arrays and hold them read-only (backed by ``bytes``: they cannot be made
+writeable again), so they can be shared by threads and used for many calls.
 ``score_evals`` checks that the jobs' documents are in the corpus.
 """
 import math
