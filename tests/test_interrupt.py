@@ -158,16 +158,10 @@ def _run_child(code, args=(), timeout=600):
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_ctrl_c_stops_within_a_second(case, request):
+def test_ctrl_c_stops_within_a_second(case):
     if case == "Rouge155-bootstrap" and rougekit.BACKEND == "pure":
         pytest.skip("the pure twin's resample_means loops over the instances: one call, "
                     "of the fewest resamples, takes seconds on 200,000 of them")
-    if case.startswith("Rouge155") and not getattr(sys, "_is_gil_enabled", lambda: True)():
-        # Known, not fixed yet (issue 20): with the GIL disabled, on a loaded
-        # machine, rouge155's shards took 3.6 s and its bootstrap 1.2 s to stop
-        # (CI's free-threaded step at 7bfc82b); with the GIL they stop in time.
-        request.applymarker(pytest.mark.xfail(
-            reason="rouge155 stops late without the GIL (issue 20)", strict=False))
     setup, where, run = CASES[case]
     code, out, err, exited = _run_child(_PRELUDE + setup + _RUN.format(where=where, run=run))
     assert code == 3, (code, out, err[-3000:])
