@@ -52,6 +52,7 @@ export PYTHONPATH="$WORK/tree/src"
 export ROUGEKIT_REQUIRE_EXTENSIONS=1
 # Tests over both kernels run the compiled one only (this build changes no pure twin).
 export ROUGEKIT_COMPILED_ONLY=1
+export ROUGEKIT_SANITIZED=1          # tests/_helpers.py: sweep(..., sanitized=)
 export ROUGEKIT_SHARED="${ROUGEKIT_SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
 [ "${ROUGEKIT_SANITIZE_HUGE:-0}" != 0 ] || export ROUGEKIT_SKIP_HUGE=1
 

@@ -40,10 +40,21 @@ DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
 QUICK_SWEEPS = os.environ.get("ROUGEKIT_TEST_SWEEPS", "full") == "quick"
 
 
-def sweep(full, quick):
+#: Set by ``scripts/sanitize.sh``: the suite runs under AddressSanitizer and
+#: UBSan with every Python allocation through ASan's malloc, where the Python
+#: reference computations cost several times more; what the sanitizers look
+#: for (an access out of bounds, undefined behaviour) is found by a smaller
+#: sample of the same sweep.
+SANITIZED = os.environ.get("ROUGEKIT_SANITIZED") == "1"
+
+
+def sweep(full, quick, sanitized=None):
     """``full`` normally, ``quick`` under ``ROUGEKIT_TEST_SWEEPS=quick``: the
-    size of a slow sweep (how many items, what stride)."""
-    return quick if QUICK_SWEEPS else full
+    size of a slow sweep (how many items, what stride). ``sanitized``, if
+    given, replaces ``quick`` under the sanitizers (``SANITIZED``)."""
+    if not QUICK_SWEEPS:
+        return full
+    return sanitized if SANITIZED and sanitized is not None else quick
 
 
 def examples(n):
