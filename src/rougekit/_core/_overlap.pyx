@@ -105,6 +105,7 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
     cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1, key
     cdef int64_t hits = 0
     cdef int32_t* cnt
+    cdef int32_t c, left
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
@@ -114,9 +115,11 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
         for i in range(na):
             cnt[a[i]] += 1
         for i in range(nb):
-            if cnt[b[i]] > 0:
-                cnt[b[i]] -= 1
-                hits += 1
+            # Without a branch: whether a count is left is unpredictable.
+            c = cnt[b[i]]
+            left = c > 0
+            cnt[b[i]] = c - left
+            hits += left
         for i in range(na):
             cnt[a[i]] = 0
         return hits
@@ -128,9 +131,10 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
             cnt[a[i] * vocab + a[i + 1]] += 1
         for i in range(cb):
             key = b[i] * vocab + b[i + 1]
-            if cnt[key] > 0:
-                cnt[key] -= 1
-                hits += 1
+            c = cnt[key]
+            left = c > 0
+            cnt[key] = c - left
+            hits += left
         for i in range(ca):
             cnt[a[i] * vocab + a[i + 1]] = 0
         return hits
