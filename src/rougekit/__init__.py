@@ -9,7 +9,8 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
-``RougeIndex`` (one query against many stored texts) and ``deduplicate``
+``score_ids`` (ROUGE of token-id batches, columns out; ``rougekit.rewards``
+for RL reward functions); ``RougeIndex`` (one query against many stored texts) and ``deduplicate``
 (the Self-Instruct / Alpaca ROUGE-L filter); ``score_frame`` (scores as
 columns of a pandas, polars or pyarrow table; ``rougekit.dask`` and
 ``rougekit.spark`` for clusters);
@@ -43,6 +44,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
     )
     from rougekit.frames import score_frame
     from rougekit.hf import compute
+    from rougekit.ids import score_ids
     from rougekit.index import RougeIndex, deduplicate
     from rougekit.scoring import Score
     from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
@@ -87,6 +89,7 @@ _LAZY = {
     "rouge_1_score": ("rougekit.evaluator", "rouge_1_score"),
     "score_frame": ("rougekit.frames", "score_frame"),
     "compute": ("rougekit.hf", "compute"),
+    "score_ids": ("rougekit.ids", "score_ids"),
     "RougeIndex": ("rougekit.index", "RougeIndex"),
     "deduplicate": ("rougekit.index", "deduplicate"),
     "Score": ("rougekit.scoring", "Score"),
@@ -152,4 +155,6 @@ __all__ = [
     "RougekitWarning", "TokenizationWarning", "SentenceSplitWarning",
     # many texts at once: one query against a collection, de-duplication
     "RougeIndex", "deduplicate",
+    # token ids in, columns out (training signals: rougekit.rewards)
+    "score_ids",
 ]
