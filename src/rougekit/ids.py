@@ -55,8 +55,9 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 # DLPack's device type of CPU memory (kDLCPU); kDLCUDAHost (3) is readable too.
 _DLPACK_CPU = (1, 3)
 
-# The kernels' scratch buffers, one per thread at work, kept for the next call.
-_scratch: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+# The kernel's scratch buffers, one per thread at work, kept for the next call
+# (by kernel module: the tests run both).
+_scratch: Dict[str, "queue.SimpleQueue[Any]"] = {}
 
 
 def score_ids(predictions: Any, references: Any,
@@ -151,6 +152,7 @@ def _score(preds: Any, batches: List[Tuple[Any, int, int, int]], per_item: int,
     """Every (prediction, reference) pair scored into its column, on the
     pool's threads in chunks of predictions."""
     kernel = _backend.ids_score
+    pool = _scratch.setdefault(kernel.__name__, queue.SimpleQueue())
     # Ids per prediction and its references (padding included: an estimate).
     tokens = 1 + (preds.values.size + sum(b.values.size for b, *_ in batches)) // \
         max(preds.rows, 1)
@@ -159,7 +161,7 @@ def _score(preds: Any, batches: List[Tuple[Any, int, int, int]], per_item: int,
 
     def run(lo: int, hi: int, cancel: Any) -> None:
         try:
-            scratch = _scratch.get_nowait()
+            scratch = pool.get_nowait()
         except queue.Empty:
             scratch = kernel.IdScratch()
         try:
@@ -168,7 +170,7 @@ def _score(preds: Any, batches: List[Tuple[Any, int, int, int]], per_item: int,
                                   col_step, lo * per_pred, hi * per_pred, out, counts,
                                   cancel)
         finally:
-            _scratch.put(scratch)
+            pool.put(scratch)
 
     map_chunks(preds.rows, threads, run, min_chunk=min(16, chunk), max_chunk=chunk)
 

@@ -77,8 +77,8 @@ cdef class IdRows:
     """
     cdef readonly object values
     cdef readonly object offsets
-    cdef const int32_t[:, ::1] v32
-    cdef const int64_t[:, ::1] v64
+    cdef const int32_t[:, :] v32      # strided views: the last axis is checked
+    cdef const int64_t[:, :] v64      # to be contiguous, rows may be apart
     cdef const int64_t[::1] off
     cdef Rows c
     cdef readonly str name
@@ -108,7 +108,10 @@ cdef class IdRows:
                 raise ValueError(f"{name}: values with offsets must be 1-D, not "
                                  f"{values.ndim}-D")
             view = values.reshape(1, values.shape[0])
-        if view.shape[0] > 1 and view.strides[0] % view.itemsize:
+        # (An empty array has strides 0: nothing to read, nothing to check.)
+        if view.size and view.shape[1] > 1 and view.strides[1] != view.itemsize:
+            raise ValueError(f"{name}: the values of a row must be contiguous")
+        if view.size and view.shape[0] > 1 and view.strides[0] % view.itemsize:
             raise ValueError(f"{name}: rows must start on whole values")
         cdef Py_ssize_t nrows = view.shape[0], width = view.shape[1]
         if self.c.wide:
@@ -123,7 +126,7 @@ cdef class IdRows:
         self.c.width = width
         if offsets is None:
             self.c.rows = nrows
-            if nrows > 1 and self.c.stride < width:
+            if view.size and nrows > 1 and self.c.stride < width:
                 raise ValueError(f"{name}: rows overlap in memory")
             self.c.n_values = self.c.stride * (nrows - 1) + width if nrows else 0
         else:

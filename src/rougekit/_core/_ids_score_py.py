@@ -43,9 +43,13 @@ class IdRows:
         if offsets is None:
             if values.ndim != 2:
                 raise ValueError(f"{name}: a {values.ndim}-D array needs offsets (2-D without)")
-            if values.shape[0] > 1 and values.strides[0] % values.itemsize:
+            # (An empty array has strides 0: nothing to read, nothing to check.)
+            if values.size and values.shape[1] > 1 and values.strides[1] != values.itemsize:
+                raise ValueError(f"{name}: the values of a row must be contiguous")
+            if values.size and values.shape[0] > 1 and values.strides[0] % values.itemsize:
                 raise ValueError(f"{name}: rows must start on whole values")
-            if values.shape[0] > 1 and values.strides[0] < values.shape[1] * values.itemsize:
+            if values.size and values.shape[0] > 1 and \
+                    values.strides[0] < values.shape[1] * values.itemsize:
                 raise ValueError(f"{name}: rows overlap in memory")
             self._rows = values.shape[0]
         else:

@@ -1,0 +1,448 @@
+"""score_ids: ROUGE of token-id batches, equal with == to rouge-score's
+token-list functions, for every input form and both kernels; arrays read in
+place; clear errors for bad input.
+
+rouge-score's functions on the same id lists are the reference:
+``_score_ngrams(_create_ngrams(ref, n), _create_ngrams(pred, n))``,
+``_score_lcs(ref, pred)``, ``_summary_level_lcs(ref sentences, pred
+sentences)``; several references are combined as ``score_corpus``'s
+policies (``rougekit._multi_ref``) combine rouge-score's per-reference scores.
+"""
+import random
+import tracemalloc
+from collections import Counter
+
+import numpy as np
+import pytest
+from rouge_score import rouge_scorer as ref
+
+import rougekit
+from rougekit import _backend, ids
+from rougekit._multi_ref import combine_counts, combine_scores
+from _helpers import examples, sweep
+from _rouge155 import kernel_names
+
+pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
+
+TYPES = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum")
+MEASURES = ("precision", "recall", "fmeasure")
+VOCABS = (2, 7, 1000, 200_000, 2**31 - 2)   # repeated ids, unique ids, the hash path
+SEP = 1
+
+
+@pytest.fixture(params=kernel_names())
+def kernel(request, monkeypatch):
+    """score_ids on the compiled or the pure kernel."""
+    module = __import__(f"rougekit._core._ids_score{'' if request.param == 'compiled' else '_py'}",
+                        fromlist=["x"])
+    monkeypatch.setattr(_backend, "ids_score", module)
+    return request.param
+
+
+# --- the reference: rouge-score's token-list functions -----------------------------------
+
+def _sentences(seq, seps):
+    out = [[]]
+    for v in seq:
+        if v in seps:
+            out.append([])
+        else:
+            out[-1].append(v)
+    return out
+
+
+def _expected_scores(pred, target, seps):
+    """{type: Score} of rouge-score's functions on one pair of id lists."""
+    out = {}
+    for t in TYPES:
+        if t == "rougeL":
+            out[t] = ref._score_lcs(target, pred)
+        elif t == "rougeLsum":
+            out[t] = ref._summary_level_lcs(_sentences(target, seps), _sentences(pred, seps))
+        else:
+            n = int(t[5:])
+            out[t] = ref._score_ngrams(ref._create_ngrams(target, n),
+                                       ref._create_ngrams(pred, n))
+    return out
+
+
+def _counts(pred, target, seps):
+    """{type: (hits, prediction total, reference total)} of one pair."""
+    out = {}
+    for t in TYPES:
+        if t == "rougeL":
+            hits = ref._lcs_table(target, pred)[-1][-1] if target and pred else 0
+            out[t] = (hits, len(pred), len(target))
+        elif t == "rougeLsum":
+            rs, ps = _sentences(target, seps), _sentences(pred, seps)
+            m, n = sum(map(len, rs)), sum(map(len, ps))
+            score = ref._summary_level_lcs(rs, ps)
+            out[t] = (round(score.recall * m) if m and n else 0, n, m)
+        else:
+            k = int(t[5:])
+            a, b = ref._create_ngrams(target, k), ref._create_ngrams(pred, k)
+            out[t] = (sum((a & b).values()), sum(b.values()), sum(a.values()))
+    return out
+
+
+def expected_columns(preds, refs_per_item, policy="max", seps=()):
+    """The columns score_ids must give: refs_per_item[i] lists prediction
+    i's references."""
+    cols = {f"{t}_{m}": [] for t in TYPES for m in MEASURES}
+    for pred, targets in zip(preds, refs_per_item):
+        for t in TYPES:
+            if policy == "pooled" and len(targets) > 1:
+                score = combine_counts("pooled", [_counts(pred, r, seps)[t] for r in targets])
+            else:
+                score = combine_scores(policy, [_expected_scores(pred, r, seps)[t]
+                                                for r in targets])
+            for m in MEASURES:
+                cols[f"{t}_{m}"].append(float(getattr(score, m)))
+    return cols
+
+
+def assert_columns(got, expected):
+    assert list(got) == list(expected)
+    for key, values in expected.items():
+        assert got[key].dtype == np.float64
+        assert got[key].tolist() == values, key
+
+
+# --- random batches -----------------------------------------------------------------------
+
+def random_batch(rng, n, vocab, max_len, seps=()):
+    """n id lists of lengths 0 .. max_len over ``vocab`` ids (ids in
+    ``seps`` sprinkled in when given)."""
+    rows = []
+    for _ in range(n):
+        length = rng.choice([0, rng.randint(0, max_len), max_len])
+        row = [rng.randrange(vocab) for _ in range(length)]
+        for _ in range(len(seps) and rng.randint(0, 3)):
+            if row:
+                row[rng.randrange(len(row))] = rng.choice(list(seps))
+        rows.append(row)
+    return rows
+
+
+def padded(rows, pad, dtype, width=None):
+    width = max([len(r) for r in rows] + [0]) + 1 if width is None else width
+    out = np.full((len(rows), width), pad, dtype=dtype)
+    for i, r in enumerate(rows):
+        out[i, :len(r)] = r
+    return out
+
+
+def ragged(rows, dtype):
+    values = np.array([v for r in rows for v in r], dtype=dtype)
+    offsets = np.concatenate(([0], np.cumsum([len(r) for r in rows]))).astype(np.int64)
+    return values, offsets
+
+
+class DLPackOnly:
+    """A tensor that exports its memory through DLPack only (as a PyTorch or
+    JAX tensor does; numpy's own __dlpack__ is a real producer)."""
+
+    def __init__(self, array, device=(1, 0)):
+        self.array, self.device = array, device
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.device
+
+
+class ArrayOnly:
+    """An array-like with ``__array__`` only."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array
+
+
+FORMS = ("list", "tuples", "padded-int32", "padded-int64", "ragged-int32", "ragged-int64",
+         "dlpack", "array-like", "row-slice", "list-of-arrays")
+
+
+def as_form(rows, form, pad, rng):
+    """rows (lists of ids, none holding pad) in the input form ``form``; the
+    padded forms put pad after each row, and sometimes ids after the pad
+    (ignored)."""
+    if form == "list":
+        return [list(r) for r in rows]
+    if form == "tuples":
+        return tuple(tuple(r) for r in rows)
+    if form == "list-of-arrays":
+        return [np.array(r, dtype=np.int64) for r in rows]
+    if form.startswith("ragged"):
+        return ragged(rows, np.int32 if form.endswith("32") else np.int64)
+    dtype = np.int32 if form.endswith("int32") else np.int64
+    arr = padded(rows, pad, dtype)
+    # Ids after a row's first pad are ignored: put some there.
+    for i, r in enumerate(rows):
+        if len(r) + 1 < arr.shape[1] and rng.random() < 0.5:
+            arr[i, len(r) + 1:] = rng.randrange(1 << 20)
+    if form == "dlpack":
+        return DLPackOnly(arr)
+    if form == "array-like":
+        return ArrayOnly(arr)
+    if form == "row-slice":
+        wide = np.full((arr.shape[0], arr.shape[1] + 3), 5, dtype=np.int64)
+        wide[:, :arr.shape[1]] = arr
+        return wide[:, :arr.shape[1]]         # rows not contiguous with each other
+    return arr
+
+
+# --- parity ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("form", FORMS)
+def test_every_form_equals_rouge_score(kernel, form):
+    rng = random.Random(f"{form}-{kernel}")
+    pad = -100 if form != "padded-int32" else 0
+    for trial in range(sweep(12, 4)):
+        vocab = VOCABS[trial % len(VOCABS)]
+        max_len = rng.choice([0, 1, 5, 40, sweep(2000, 300) if kernel == "compiled" else 120])
+        n = rng.randint(0, 6)
+        preds = random_batch(rng, n, vocab, max_len, (SEP,))
+        refs = random_batch(rng, n, vocab, max_len, (SEP,))
+        if pad == 0:      # the padding id is no token
+            preds = [[v + 1 for v in r] for r in preds]
+            refs = [[v + 1 for v in r] for r in refs]
+        got = rougekit.score_ids(as_form(preds, form, pad, rng), as_form(refs, form, pad, rng),
+                                 TYPES, pad_id=pad, sentence_sep=SEP + (pad == 0),
+                                 threads=2)
+        assert_columns(got, expected_columns(preds, [[r] for r in refs],
+                                             seps={SEP + (pad == 0)}))
+
+
+@pytest.mark.parametrize("policy", ["max", "mean", "pooled", "best-recall", "jackknife"])
+@pytest.mark.parametrize("layout", ["batches", "3-d", "batches-ragged"])
+def test_several_references_combine_as_score_corpus(kernel, policy, layout):
+    rng = random.Random(f"{policy}-{layout}")
+    for trial in range(sweep(6, 2)):
+        n, m = rng.randint(1, 5), rng.randint(1, 4)
+        vocab = rng.choice([3, 50, 2**31 - 2])
+        preds = random_batch(rng, n, vocab, 30, (SEP,))
+        refs = [random_batch(rng, n, vocab, 30, (SEP,)) for _ in range(m)]
+        if layout == "3-d":
+            width = max(len(r) for batch in refs for r in batch) + 1
+            references = np.stack([padded(batch, -1, np.int64, width) for batch in refs],
+                                  axis=1)
+        elif layout == "batches-ragged":
+            references = [ragged(batch, np.int32) for batch in refs]
+        else:
+            references = refs
+        got = rougekit.score_ids(padded(preds, -1, np.int64), references, TYPES, pad_id=-1,
+                                 sentence_sep=[SEP], multi_ref=policy)
+        assert_columns(got, expected_columns(
+            preds, [[batch[i] for batch in refs] for i in range(n)], policy, {SEP}))
+
+
+def test_pad_id_cuts_every_form_at_its_first_pad(kernel):
+    rows = [[4, 5, 0, 6], [0, 4], [4, 5, 6]]
+    cut = [[4, 5], [], [4, 5, 6]]
+    for batch in (rows, padded(rows, 0, np.int32), ragged(rows, np.int64)):
+        got = rougekit.score_ids(batch, [[4, 5, 6]] * 3, ["rouge1"], pad_id=0)
+        assert_columns({k: v for k, v in got.items()},
+                       {k: v for k, v in expected_columns(cut, [[[4, 5, 6]]] * 3).items()
+                        if k.startswith("rouge1_")})
+
+
+def test_several_separators_and_empty_sentences(kernel):
+    pred, target = [1, 2, 7, 7, 3, 8, 2, 1], [7, 2, 1, 8, 8, 3, 1, 2, 7]
+    got = rougekit.score_ids([pred], [target], ["rougeLsum"], sentence_sep=(7, 8))
+    expected = ref._summary_level_lcs(_sentences(target, {7, 8}), _sentences(pred, {7, 8}))
+    assert [got[f"rougeLsum_{m}"][0] for m in MEASURES] == list(expected)
+
+
+def test_the_compiled_and_pure_kernels_agree_on_long_rows():
+    if "compiled" not in kernel_names() or "pure" not in kernel_names():
+        pytest.skip("needs both kernels")
+    rng = random.Random(5)
+    preds = random_batch(rng, 4, 30, sweep(2000, 600), (SEP,))
+    refs = random_batch(rng, 4, 30, sweep(2000, 600), (SEP,))
+    from rougekit._core import _ids_score, _ids_score_py
+    results = []
+    for module in (_ids_score, _ids_score_py):
+        old = _backend.ids_score
+        _backend.ids_score = module
+        try:
+            results.append(rougekit.score_ids(preds, refs, TYPES, sentence_sep=SEP))
+        finally:
+            _backend.ids_score = old
+    assert {k: v.tolist() for k, v in results[0].items()} == \
+        {k: v.tolist() for k, v in results[1].items()}
+
+
+def test_threads_give_the_same_columns(kernel):
+    rng = np.random.default_rng(3)
+    n = sweep(3000, 800) if kernel == "compiled" else 200
+    preds = rng.integers(0, 40, (n, 64), dtype=np.int32)
+    refs = rng.integers(0, 40, (n, 64), dtype=np.int32)
+    one = rougekit.score_ids(preds, refs, TYPES, pad_id=0, sentence_sep=1, threads=1)
+    two = rougekit.score_ids(preds, refs, TYPES, pad_id=0, sentence_sep=1, threads=2)
+    assert {k: v.tolist() for k, v in one.items()} == {k: v.tolist() for k, v in two.items()}
+
+
+def test_columns_are_rows_of_one_array_as_score_columns():
+    got = rougekit.score_ids([[1, 2]], [[2, 1]], ["rougeL", "rouge1"])
+    assert list(got) == [f"{t}_{m}" for t in ("rougeL", "rouge1") for m in MEASURES]
+    base = got["rougeL_precision"].base
+    assert base is not None and base.flags.c_contiguous and base.shape == (6, 1)
+    assert all(v.base is base for v in got.values())
+    scorer = rougekit.rouge_scorer.RougeScorer(["rougeL", "rouge1"])
+    assert list(scorer.score_columns(["a b"], ["b a"])) == list(got)
+
+
+def test_no_pairs_give_empty_columns(kernel):
+    got = rougekit.score_ids([], [], ["rouge1", "rougeLsum"])
+    assert [v.shape for v in got.values()] == [(0,)] * 6
+    got = rougekit.score_ids(np.zeros((0, 5), dtype=np.int64),
+                             np.zeros((0, 2, 5), dtype=np.int32), ["rouge1"])
+    assert [v.shape for v in got.values()] == [(0,)] * 3
+
+
+def test_options_object_and_keywords(kernel):
+    options = rougekit.ScoringOptions(rouge_types=["rouge2"], multi_ref="mean")
+    a = rougekit.score_ids([[1, 2, 3]], [[[1, 2]], [[2, 3]]], options=options)
+    b = rougekit.score_ids([[1, 2, 3]], [[[1, 2]], [[2, 3]]], ["rouge2"], multi_ref="mean")
+    assert {k: v.tolist() for k, v in a.items()} == {k: v.tolist() for k, v in b.items()}
+    with pytest.raises(ValueError, match="use_stemmer"):
+        rougekit.score_ids([[1]], [[1]], options=rougekit.ScoringOptions(use_stemmer=True))
+    with pytest.raises(ValueError, match="not both"):
+        rougekit.score_ids([[1]], [[1]], ["rouge1"], options=options)
+
+
+# --- in place ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_arrays_are_read_in_place(dtype):
+    arr = np.random.default_rng(0).integers(0, 1000, (50, 40)).astype(dtype)
+    view = DLPackOnly(arr)
+    values, offsets = ragged([[1, 2], [3]], dtype)
+    for given, owner in ((arr, arr), (view, arr), ((values, offsets), values),
+                         (arr[:, :30], arr)):
+        rows = ids._rows(given, "predictions", None)
+        assert rows.values.__array_interface__["data"][0] == \
+            owner.__array_interface__["data"][0]
+
+
+@pytest.mark.parametrize("make", ["numpy", "dlpack"])
+def test_a_large_padded_array_costs_no_copy(make):
+    rng = np.random.default_rng(1)
+    preds = rng.integers(0, 50_000, (4000, 512), dtype=np.int64)    # 16 MiB each
+    refs = rng.integers(0, 50_000, (4000, 512), dtype=np.int64)
+    if make == "dlpack":
+        preds, refs = DLPackOnly(preds), DLPackOnly(refs)
+    rougekit.score_ids(preds[:10] if make == "numpy" else [[1]], [[1]] * (10 if make ==
+                       "numpy" else 1), ["rouge1"])          # warm up the pool
+    tracemalloc.start()
+    try:
+        rougekit.score_ids(preds, refs, ["rouge1", "rouge2", "rougeL"], pad_id=0, threads=2)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The output (9 columns of 4000 floats, 288 KB) and small change: not
+    # the 32 MiB of ids.
+    assert peak < 2 * 2**20, peak
+
+
+# --- bad input --------------------------------------------------------------------------
+
+BAD = [
+    (np.zeros((2, 3)), [[1]] * 2, TypeError, r"predictions must hold integer token ids, "
+                                             r"not floats \(dtype float64\)"),
+    (np.zeros((2, 3), dtype=bool), [[1]] * 2, TypeError, "predictions.*booleans"),
+    ([[1]] * 2, np.zeros((2, 3), dtype=np.float32), TypeError, "references.*floats"),
+    (np.zeros(3, dtype=np.int64), [[1]] * 3, ValueError, "predictions is a 1-D array"),
+    (np.zeros((2, 2, 2), dtype=np.int64), [[1]] * 2, ValueError,
+     "predictions must be a 2-D array.*not 3-D"),
+    ([[1]] * 3, [[1]] * 2, ValueError, "predictions has 3 rows but references has 2"),
+    ([[1]] * 3, np.zeros((2, 2, 2), dtype=np.int64), ValueError,
+     "predictions has 3 rows but references has 2"),
+    ([[1]] * 2, [[[1]] * 2, [[1]] * 3], ValueError,
+     r"predictions has 2 rows but references\[1\] has 3"),
+    ([[1, -5]], [[1]], ValueError, r"predictions\[0\]\[1\]: token id -5 is outside"),
+    (np.array([[1, 2], [3, -1]], dtype=np.int32), [[1]] * 2, ValueError,
+     r"predictions\[1\]\[1\]: token id -1"),
+    ([[1]], np.array([[1, 2**31 - 1]]), ValueError,
+     r"references\[0\]\[1\]: token id 2147483647 is outside \[0, 2147483647\)"),
+    ([[1]], [[2**40]], ValueError, r"references\[0\]\[0\]: token id 1099511627776"),
+    ([[1]], [[2**70]], ValueError, r"references\[0\]\[0\]: token id 1180591620717411303424"),
+    ([[1]], np.array([[2**63]], dtype=np.uint64), ValueError, "references.*outside"),
+    ([[1, 2.0]], [[1]], TypeError, r"predictions\[0\]\[1\] must be an int token id, not float"),
+    (["a b"], [[1]], TypeError, r"predictions\[0\] is a str: score_ids takes token ids"),
+    ([1, 2], [[1], [2]], TypeError, r"predictions\[0\] must be a sequence of token ids"),
+    (5, [[1]], TypeError, "predictions must be a batch"),
+    ((np.array([1, 2, 3]), np.array([0, 2, 1])), [[1]] * 2, ValueError,
+     r"predictions: offsets must rise.*offsets\[2\] is 1"),
+    ((np.array([1, 2, 3]), np.array([0, 4])), [[1]], ValueError,
+     r"offsets\[1\] is 4"),
+    ((np.array([1, 2, 3]), np.array([0.0, 3.0])), [[1]], TypeError, r"offsets.*floats"),
+    (DLPackOnly(np.zeros((1, 2), dtype=np.int64), device=(2, 0)), [[1]], ValueError,
+     r"predictions is on a device other than the CPU \(DLPack device \(2, 0\)\).*"
+     r"tensor.cpu\(\)"),
+]
+
+
+@pytest.mark.parametrize("preds,refs,error,message", BAD,
+                         ids=[f"bad{i}" for i in range(len(BAD))])
+def test_bad_input_is_a_clear_error(kernel, preds, refs, error, message):
+    with pytest.raises(error, match=message):
+        rougekit.score_ids(preds, refs, ["rouge1", "rougeL"])
+
+
+@pytest.mark.parametrize("kwargs,error,message", [
+    (dict(pad_id=1.5), TypeError, "pad_id must be an int or None"),
+    (dict(pad_id=2**64), ValueError, "pad_id must fit an int64"),
+    (dict(sentence_sep="x"), TypeError, "sentence_sep must be an int"),
+    (dict(sentence_sep=[1.0]), TypeError, "sentence_sep must be an int"),
+    (dict(rouge_types=["rougeX"]), ValueError, "rougeX"),
+    (dict(multi_ref="best"), ValueError, "unknown multi_ref policy"),
+    (dict(threads=0), ValueError, "threads must be >= 1"),
+])
+def test_bad_options_are_clear_errors(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        rougekit.score_ids([[1]], [[1]], **kwargs)
+
+
+def test_the_kernels_check_what_they_are_given(kernel):
+    """The kernel itself refuses what would read outside its buffers."""
+    k = _backend.ids_score
+    rows = k.IdRows(np.array([1, 2, 3]), np.array([0, 3]), None, "r")
+    out = np.zeros((3, 1))
+    with pytest.raises(ValueError, match="outside the 1 reference rows"):
+        k.score_rows(k.IdScratch(), rows, rows, (1,), None, None, 1, 0, 1, 0, 2, out, None,
+                     None)
+    with pytest.raises(ValueError, match="columns 5 .. 5 outside the 1 columns"):
+        k.score_rows(k.IdScratch(), rows, rows, (1,), None, None, 1, 5, 1, 0, 1, out, None,
+                     None)
+    with pytest.raises(ValueError, match="is not one of its 1 rows"):
+        k.score_rows(k.IdScratch(), rows, rows, (1,), None, np.array([3]), 1, 0, 1, 0, 1,
+                     out, None, None)
+    with pytest.raises(TypeError, match="native int32 or int64"):
+        k.IdRows(np.array([[1.0]]), None, None, "r")
+    with pytest.raises(ValueError, match="rows overlap"):
+        k.IdRows(np.lib.stride_tricks.as_strided(np.arange(4), (3, 2), (8, 8)), None, None,
+                 "r")
+
+
+@pytest.mark.parametrize("seed", range(examples(40)))
+def test_random_garbage_never_crashes(kernel, seed):
+    """Random shapes, dtypes, offsets and ids: a result or a clean error."""
+    rng = np.random.default_rng(seed)
+    dtype = rng.choice([np.int32, np.int64])
+    n = int(rng.integers(0, 5))
+    values = rng.integers(-3, 2**31 if dtype == np.int64 else 2**31 - 1, 20).astype(dtype)
+    values[rng.random(20) < 0.7] %= 9
+    offsets = np.sort(rng.integers(-2, 24, n + 1))
+    for preds, refs in (((values, offsets), (values, offsets)),
+                        (values[:n * 4].reshape(n, 4), values[-n * 4:].reshape(n, 4)
+                         if n else np.zeros((0, 4), dtype=dtype))):
+        try:
+            rougekit.score_ids(preds, refs, TYPES, pad_id=int(rng.integers(-1, 3)),
+                               sentence_sep=int(rng.integers(0, 4)))
+        except (ValueError, TypeError):
+            pass
