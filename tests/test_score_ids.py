@@ -10,17 +10,16 @@ policies (``rougekit._multi_ref``) combine rouge-score's per-reference scores.
 """
 import random
 import tracemalloc
-from collections import Counter
 
 import numpy as np
 import pytest
 from rouge_score import rouge_scorer as ref
 
 import rougekit
-from rougekit import _backend, ids
-from rougekit._multi_ref import combine_counts, combine_scores
 from _helpers import examples, sweep
 from _rouge155 import kernel_names
+from rougekit import _backend, ids
+from rougekit._multi_ref import combine_counts, combine_scores
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
 
@@ -221,7 +220,7 @@ def test_every_form_equals_rouge_score(kernel, form):
 @pytest.mark.parametrize("layout", ["batches", "3-d", "batches-ragged"])
 def test_several_references_combine_as_score_corpus(kernel, policy, layout):
     rng = random.Random(f"{policy}-{layout}")
-    for trial in range(sweep(6, 2)):
+    for _ in range(sweep(6, 2)):
         n, m = rng.randint(1, 5), rng.randint(1, 4)
         vocab = rng.choice([3, 50, 2**31 - 2])
         preds = random_batch(rng, n, vocab, 30, (SEP,))

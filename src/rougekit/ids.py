@@ -35,6 +35,7 @@ import numpy as np
 from rougekit import _backend
 from rougekit._checks import thread_count
 from rougekit._core._ids_py import ID_LIMIT
+from rougekit._core._prf_py import fmeasure_columns
 from rougekit._multi_ref import combine_columns
 from rougekit._pipeline import ScoringOptions
 from rougekit._workers import map_chunks
@@ -131,15 +132,18 @@ def score_ids(predictions: Any, references: Any,
     batches, per_item = _references(references, n, pad)
     columns = n * per_item
     policy = options.multi_ref
-    pooled = policy == "pooled" and per_item > 1
-    out = None if pooled else np.zeros((3 * len(kinds), columns))
-    counts = np.zeros((3 * len(kinds), columns), dtype=np.int64) if pooled else None
-    if columns and kinds:
-        _score(preds, batches, per_item, kinds, seps, out, counts, threads)
-    if pooled:
+    if policy == "pooled" and per_item > 1:
+        # Hits and totals per pair, summed per prediction.
+        counts = np.zeros((3 * len(kinds), columns), dtype=np.int64)
+        if columns and kinds:
+            _score(preds, batches, per_item, kinds, seps, None, counts, threads)
         out = _pooled(counts, kinds, n, per_item)
-    elif per_item > 1:
-        out = np.ascontiguousarray(combine_columns(policy, out, np.full(n, per_item)))
+    else:
+        out = np.zeros((3 * len(kinds), columns))
+        if columns and kinds:
+            _score(preds, batches, per_item, kinds, seps, out, None, threads)
+        if per_item > 1:
+            out = np.ascontiguousarray(combine_columns(policy, out, np.full(n, per_item)))
     return {f"{name}_{measure}": out[3 * k + j]
             for k, (name, _) in enumerate(types) for j, measure in enumerate(MEASURES)}
 
@@ -188,8 +192,7 @@ def _pooled(counts: np.ndarray, kinds: Tuple[int, ...], n: int, per_item: int) -
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(ok, hits / cand, 0.0)
             r = np.where(ok, hits / ref, 0.0)
-            f = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
-        out[3 * k], out[3 * k + 1], out[3 * k + 2] = p, r, f
+        out[3 * k], out[3 * k + 1], out[3 * k + 2] = p, r, fmeasure_columns(p, r)
     return out
 
 
@@ -328,7 +331,7 @@ def _listed(seqs: Sequence[Any], name: str, pad: Optional[int]) -> Any:
                     if isinstance(v, bool) or not isinstance(v, numbers.Integral):
                         raise TypeError(f"{name}[{i}][{j}] must be an int token id, not "
                                         f"{type(v).__name__}")
-                    if not 0 <= v < ID_LIMIT:
+                    if not 0 <= int(v) < ID_LIMIT:
                         raise ValueError(f"{name}[{i}][{j}]: token id {v} is outside "
                                          f"[0, {ID_LIMIT})")
     values = _int_array(values, name)

@@ -94,9 +94,10 @@ def rouge_reward(rouge_type: str = "rougeL", measure: str = "fmeasure",
             if ids is None:
                 raise ValueError(f"{name}: {reference_column!r} holds token ids, which are "
                                  "scored against completion_ids: pass completion_ids")
-            multi = dict(multi_ref=text_options.multi_ref)
             result = score_ids(ids, references, (rouge_type,), threads=threads,
-                               **multi, **id_options)
+                               multi_ref=text_options.multi_ref,
+                               pad_id=id_options.get("pad_id"),
+                               sentence_sep=id_options.get("sentence_sep"))
             return result[f"{text_options.rouge_types[0]}_{measure}"].tolist()
         if id_options:
             raise ValueError(f"{name}: {', '.join(id_options)} apply to token ids; "

@@ -116,7 +116,7 @@ def _number(row, ids, side):
 
 def _sentences(row, seps):
     """rougeLsum's sentences: the ids, cut at each separator (dropped)."""
-    out = [[]]
+    out: list = [[]]
     for v in row:
         if v in seps:
             out.append([])
@@ -127,7 +127,7 @@ def _sentences(row, seps):
 
 def _pair(p, q, kinds, seps):
     """(hits, prediction total, reference total) of each kind."""
-    ids = {}
+    ids: dict = {}
     a = _number(p, ids, 0)
     b = _number(q, ids, 1)
     counts = []

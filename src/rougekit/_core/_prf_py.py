@@ -13,7 +13,7 @@ helpers, the pipeline's custom-tokenizer path and ``rougekit.scoring.fmeasure``
 """
 from typing import Any, Tuple
 
-__all__ = ["fmeasure", "ngram_prf", "lcs_prf"]
+__all__ = ["fmeasure", "fmeasure_columns", "ngram_prf", "lcs_prf"]
 
 Triple = Tuple[Any, Any, Any]
 
@@ -27,6 +27,20 @@ def fmeasure(precision: float, recall: float) -> float:
     if precision + recall > 0:
         return 2 * precision * recall / (precision + recall)
     return 0.0
+
+
+def fmeasure_columns(precision: Any, recall: Any) -> Any:
+    """``fmeasure`` of two float64 arrays, elementwise: the same expression
+    in the same order (numpy's float64 operations round as Python's).
+
+    >>> import numpy as np
+    >>> fmeasure_columns(np.array([0.5, 0.0]), np.array([1.0, 0.0])).tolist()
+    [0.6666666666666666, 0.0]
+    """
+    import numpy as np
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(precision + recall > 0,
+                        2 * precision * recall / (precision + recall), 0.0)
 
 
 def ngram_prf(hits: int, target_count: int, prediction_count: int) -> Triple:
