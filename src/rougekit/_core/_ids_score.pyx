@@ -24,7 +24,7 @@ an error, never a read outside the buffers); every token id must lie in
 >>> out[:, 0].tolist()
 [1.0, 1.0, 1.0]
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
@@ -303,10 +303,10 @@ cdef int _number(Scratch* sc, const Row* r, int32_t* dst, Py_ssize_t* nv,
     return 0
 
 
-cdef bint _load(const Row* r, int32_t* dst) noexcept nogil:
+cdef bint _load(const Row* r, int32_t* dst, int32_t* top) noexcept nogil:
     """dst[k] <- r's token k, each read once, if every id is in
-    [0, DIRECT_LIMIT): then True (the usual case: one pass, no branch per
-    token); else False, dst undefined."""
+    [0, DIRECT_LIMIT): then True, with *top raised to the largest id (the
+    usual case: one pass, no branch per token); else False, dst undefined."""
     cdef Py_ssize_t k
     cdef int64_t v, lo = 0, hi = 0
     cdef int32_t w, lo32 = 0, hi32 = 0
@@ -319,26 +319,30 @@ cdef bint _load(const Row* r, int32_t* dst) noexcept nogil:
             lo = v if v < lo else lo
             hi = v if v > hi else hi
             dst[k] = <int32_t>v
-        return lo >= 0 and hi < DIRECT_LIMIT
+        if lo < 0 or hi >= DIRECT_LIMIT:
+            return False
+        top[0] = <int32_t>hi if hi > top[0] else top[0]
+        return True
     p32 = <const int32_t*>r.data
     for k in range(r.n):
         w = p32[k]
         lo32 = w if w < lo32 else lo32
         hi32 = w if w > hi32 else hi32
         dst[k] = w
-    return lo32 >= 0 and hi32 < DIRECT_LIMIT
+    if lo32 < 0 or hi32 >= DIRECT_LIMIT:
+        return False
+    top[0] = hi32 if hi32 > top[0] else top[0]
+    return True
 
 
-cdef int _number_direct(Scratch* sc, const int32_t* raw, Py_ssize_t n, int32_t* dst,
-                        Py_ssize_t* nv) noexcept nogil:
-    """_number of ids already read and checked (all in [0, DIRECT_LIMIT)),
-    without a branch per token (whether an id is new is unpredictable);
-    sc.seen needs room for n more ids. -1 when out of memory."""
-    cdef Py_ssize_t k, hi = 0, count = nv[0]
+cdef int _number_direct(Scratch* sc, const int32_t* raw, Py_ssize_t n, Py_ssize_t hi,
+                        int32_t* dst, Py_ssize_t* nv) noexcept nogil:
+    """_number of ids already read and checked (all in [0, hi], hi <
+    DIRECT_LIMIT), without a branch per token (whether an id is new is
+    unpredictable); sc.seen needs room for n more ids. -1 when out of memory."""
+    cdef Py_ssize_t k, count = nv[0]
     cdef int32_t v, d, isnew
     cdef int32_t* direct
-    for k in range(n):
-        hi = raw[k] if raw[k] > hi else hi
     if hi >= sc.direct_cap and grow_array(<void**>&sc.direct, &sc.direct_cap,
                                           hi + 1 if hi + 1 > 1024 else 1024,
                                           sizeof(int32_t), 0xFF) < 0:
@@ -347,8 +351,10 @@ cdef int _number_direct(Scratch* sc, const int32_t* raw, Py_ssize_t n, int32_t* 
     for k in range(n):
         v = raw[k]
         d = direct[v]
-        isnew = d < 0
-        d = <int32_t>count if isnew else d
+        # Masks, not a conditional: compilers turn ``count if isnew else d``
+        # back into a branch.
+        isnew = <int32_t>(<uint32_t>d >> 31)
+        d = d + ((<int32_t>count - d) & -isnew)
         direct[v] = d
         sc.seen[count] = v
         count += isnew
@@ -414,6 +420,7 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
     cdef Py_ssize_t na = p.n, nb = q.n, nv = 0, k, npr, nrr, ca, cb
     cdef int rc = 0
     cdef int kind
+    cdef int32_t top = 0
     cdef int64_t hits = 0, pred_total = 0, ref_total = 0
     cdef int32_t* a
     cdef int32_t* b
@@ -424,8 +431,8 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
         return -1
     a = sc.ids
     b = sc.ids + na
-    if _load(p, sc.raw) and _load(q, sc.raw + na):
-        rc = _number_direct(sc, sc.raw, na + nb, sc.ids, &nv)
+    if _load(p, sc.raw, &top) and _load(q, sc.raw + na, &top):
+        rc = _number_direct(sc, sc.raw, na + nb, top, sc.ids, &nv)
     else:
         # An id of DIRECT_LIMIT or more, or out of range (found and named here).
         bad.side = 0
