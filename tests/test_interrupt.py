@@ -1,5 +1,5 @@
 """Ctrl-C stops every threaded path within a second, whatever the size of the
-input and the load on the machine: score_batch, score_columns, RougeIndex,
+input and the load on the machine: score_batch, score_columns, score_ids, RougeIndex,
 deduplicate, Rouge155 and the command line (`rougekit score`).
 
 Each case runs the real work on 200,000 long pairs (or texts) in a child
@@ -91,6 +91,23 @@ CASES = {
         "a, b = text(6000), text(6000, step=3)\n"
         "scorer = rouge_scorer.RougeScorer(['rouge1', 'rougeL'], use_stemmer=True)\n",
         "score_matrix/map_chunks", f"scorer.score_columns([a] * {N}, [b] * {N})"),
+    # 6,000-id rows, one row broadcast to 200,000 (read in place: no memory):
+    # a millisecond or so per pair; the kernel looks at the Cancel every few
+    # million token steps, the pool between chunks.
+    "score_ids": (
+        "import numpy as np, rougekit\n"
+        "row = (np.arange(6000, dtype=np.int32) * 7) % 500\n"
+        f"preds = np.broadcast_to(row, ({N}, 6000))\n"
+        f"refs = np.broadcast_to(row[::-1].copy(), ({N}, 6000))\n",
+        "_score/map_chunks",
+        "rougekit.score_ids(preds, refs, ['rougeL', 'rougeLsum', 'rouge2'], sentence_sep=7)"),
+    "score_ids-1-thread": (
+        "import numpy as np, rougekit\n"
+        "row = (np.arange(6000, dtype=np.int32) * 7) % 500\n"
+        f"preds = np.broadcast_to(row, ({N}, 6000))\n"
+        f"refs = np.broadcast_to(row[::-1].copy(), ({N}, 6000))\n",
+        "_score/map_chunks",
+        "rougekit.score_ids(preds, refs, ['rougeL', 'rouge1'], threads=1)"),
     # Storing 300-word texts: tokenized in short kernel calls.
     "RougeIndex-extend": (
         "from rougekit import RougeIndex\n"

@@ -423,9 +423,26 @@ def test_the_kernels_check_what_they_are_given(kernel):
                      out, None, None)
     with pytest.raises(TypeError, match="native int32 or int64"):
         k.IdRows(np.array([[1.0]]), None, None, "r")
-    with pytest.raises(ValueError, match="rows overlap"):
-        k.IdRows(np.lib.stride_tricks.as_strided(np.arange(4), (3, 2), (8, 8)), None, None,
-                 "r")
+    with pytest.raises(ValueError, match="the values of a row must be contiguous"):
+        k.IdRows(np.arange(12).reshape(3, 4)[:, ::2], None, None, "r")
+
+
+def test_overlapping_broadcast_and_reversed_rows_are_read_in_place(kernel):
+    """One reference for a whole group of completions (GRPO's G samples of a
+    prompt) as np.broadcast_to, rows overlapping, rows reversed."""
+    reference = np.array([3, 1, 4, 1, 5], dtype=np.int32)
+    preds = [[3, 1, 4], [1, 5, 9, 2], [], [4, 1, 5, 3]]
+    broadcast = np.broadcast_to(reference, (4, 5))
+    overlapping = np.lib.stride_tricks.as_strided(np.arange(8), (4, 5), (8, 8))
+    reversed_rows = padded(preds, -1, np.int64)[::-1]
+    for refs, targets in ((broadcast, [reference.tolist()] * 4),
+                          (overlapping, [list(range(i, i + 5)) for i in range(4)])):
+        assert ids._rows(refs, "references", None).values.__array_interface__["data"][0] \
+            == refs.__array_interface__["data"][0]
+        got = rougekit.score_ids(preds, refs, TYPES, sentence_sep=SEP)
+        assert_columns(got, expected_columns(preds, [[t] for t in targets], seps={SEP}))
+    got = rougekit.score_ids(reversed_rows, broadcast, TYPES, pad_id=-1, sentence_sep=SEP)
+    assert_columns(got, expected_columns(preds[::-1], [[reference.tolist()]] * 4, seps={SEP}))
 
 
 @pytest.mark.parametrize("seed", range(examples(40)))

@@ -273,11 +273,10 @@ def _int_array(arr: np.ndarray, name: str) -> np.ndarray:
 
 
 def _padded(arr: np.ndarray, name: str, pad: Optional[int], group: int = 1) -> Any:
-    """IdRows over a 2-D array, read in place when its last axis is
-    contiguous and its rows do not overlap."""
-    step = arr.strides[0] if arr.shape[0] > 1 else arr.shape[1] * arr.itemsize
-    if arr.shape[1] > 1 and arr.strides[1] != arr.itemsize or step < arr.shape[1] * \
-            arr.itemsize or step % arr.itemsize:
+    """IdRows over a 2-D array, read in place when each row's ids are
+    contiguous (rows may be anywhere: a slice, np.broadcast_to's repeats)."""
+    if arr.size and (arr.shape[1] > 1 and arr.strides[1] != arr.itemsize
+                     or arr.strides[0] % arr.itemsize):
         arr = np.ascontiguousarray(arr)
     return _backend.ids_score.IdRows(arr, None, pad, name, group)
 

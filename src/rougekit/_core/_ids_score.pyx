@@ -69,7 +69,8 @@ cdef class IdRows:
     """Rows of token ids, read in place from an int32 or int64 array.
 
     ``values`` is 2-D with ``offsets`` None (row i is ``values[i]``; the
-    last axis must be contiguous), or 1-D (contiguous) with ``offsets``, a
+    last axis must be contiguous, rows may be anywhere: sliced, reversed,
+    broadcast), or 1-D (contiguous) with ``offsets``, a
     1-D int64 array of rows + 1 entries (row i is
     ``values[offsets[i]:offsets[i+1]]``). A row ends at its first ``pad``
     when ``pad`` is an int. ``name`` (and ``group``: rows shown as
@@ -125,9 +126,10 @@ cdef class IdRows:
         self.c.stride = view.strides[0] // view.itemsize if nrows > 1 else width
         self.c.width = width
         if offsets is None:
+            # Rows may overlap or repeat (a stride below the width, 0 for
+            # np.broadcast_to, negative): row i starts i * stride values
+            # from row 0, inside the array whatever the stride.
             self.c.rows = nrows
-            if view.size and nrows > 1 and self.c.stride < width:
-                raise ValueError(f"{name}: rows overlap in memory")
             self.c.n_values = self.c.stride * (nrows - 1) + width if nrows else 0
         else:
             self.offsets = offsets

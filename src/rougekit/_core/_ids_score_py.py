@@ -48,9 +48,6 @@ class IdRows:
                 raise ValueError(f"{name}: the values of a row must be contiguous")
             if values.size and values.shape[0] > 1 and values.strides[0] % values.itemsize:
                 raise ValueError(f"{name}: rows must start on whole values")
-            if values.size and values.shape[0] > 1 and \
-                    values.strides[0] < values.shape[1] * values.itemsize:
-                raise ValueError(f"{name}: rows overlap in memory")
             self._rows = values.shape[0]
         else:
             if values.ndim != 1:
