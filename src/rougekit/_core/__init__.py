@@ -23,6 +23,10 @@ of ``_backend.KERNELS``; nothing else imports a compiled module, so
 ``index``      many texts as ids: one query scored against all
                (``RougeIndex``), the greedy de-duplication filter
                (``deduplicate``)
+``ids_score``  token-id rows read in place from int32/int64 arrays (2-D
+               padded, or values and offsets), each pair's ids numbered
+               densely, the kernels above, P/R/F into columns
+               (``score_ids``)
 =============  ============================================================
 
 ``rougekit.rouge155`` (ROUGE-1.5.5 without Perl) runs five kernels:
