@@ -462,3 +462,35 @@ def test_random_garbage_never_crashes(kernel, seed):
                                sentence_sep=int(rng.integers(0, 4)))
         except (ValueError, TypeError):
             pass
+
+
+def test_arrays_changed_while_being_scored_never_crash():
+    """Another thread writes ids, pads and offsets into the arrays while the
+    kernel reads them without the GIL: wrong numbers or a clean error, never a
+    read or write outside a buffer (every index is bounded where it is read)."""
+    import threading
+    rng = np.random.default_rng(7)
+    preds = rng.integers(0, 300, (400, 256), dtype=np.int64)
+    values = rng.integers(0, 2**21, 400 * 64, dtype=np.int32)
+    offsets = np.arange(0, 400 * 64 + 1, 64, dtype=np.int64)
+    stop = threading.Event()
+
+    def scribble():
+        r = np.random.default_rng(8)
+        while not stop.is_set():
+            preds[r.integers(0, 400), r.integers(0, 256)] = r.choice([-5, 0, 2**31, 7])
+            values[r.integers(0, len(values))] = r.choice([-1, 0, 2**31 - 1, 2**20, 3])
+            offsets[r.integers(1, 400)] = r.integers(-10, len(values) + 10)
+
+    writer = threading.Thread(target=scribble)
+    writer.start()
+    try:
+        for _ in range(sweep(40, 10)):
+            try:
+                rougekit.score_ids(preds, (values, offsets), TYPES, pad_id=0, sentence_sep=7,
+                                   threads=2)
+            except ValueError:
+                pass
+    finally:
+        stop.set()
+        writer.join()
