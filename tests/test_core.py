@@ -1,5 +1,6 @@
 """The kernels on integer ids: compiled, pure twin and rouge-score's own
 algorithms must agree exactly, in both row-storage modes of the LCS walk."""
+import functools
 import importlib
 import os
 import random
@@ -173,12 +174,21 @@ def test_compiled_equals_pure_property(a, b):
 
 def test_long_inputs_agree(core, row_mode):
     """Thousands of tokens: many words per row and several checkpoint blocks."""
+    a, b, length, indices = long_inputs_and_reference()
+    ia, ib = dense(a, b)
+    assert core.lcs_length(ia, ib) == length
+    assert core.lcs_indices(ia, ib) == indices
+
+
+@functools.cache
+def long_inputs_and_reference():
+    """Two long sequences and rouge-score's LCS of them, computed once for the
+    four cores and row modes (2 million cells of Python each time, slow under
+    the sanitizers)."""
     rng = random.Random(5)
     a = [rng.randrange(50) for _ in range(1500)]
     b = [rng.randrange(50) for _ in range(1300)]
-    ia, ib = dense(a, b)
-    assert core.lcs_length(ia, ib) == ref_lcs_length(a, b)
-    assert core.lcs_indices(ia, ib) == ref_lcs_ind(a, b)
+    return a, b, ref_lcs_length(a, b), ref_lcs_ind(a, b)
 
 
 @pytest.mark.parametrize("bad,exc", [

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer as ref
 
-from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts
+from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts, sweep
 from rougekit import deduplicate
 from rougekit._core import _index_py
 from rougekit.index import _run_dedup
@@ -79,10 +79,13 @@ def sentences(corpus_pairs):
 def data(sentences):
     """(texts, against): near-duplicates with edge texts, long texts of 100
     to 200 tokens and edited copies of them; a pool of 25 texts."""
-    texts = near_duplicate_texts(sentences, 200, seed=5)
+    # 200 near-duplicates (80 under the sanitizers, where rouge-score's loop,
+    # not the kernel, took most of a minute of the step).
+    n = sweep(200, 200, sanitized=80)
+    texts = near_duplicate_texts(sentences, n, seed=5)
     long = [" ".join(sentences[i:i + 7]) for i in range(0, 21, 7)]
     long_copies = [t.replace(" the ", " a ", 3) for t in long]
-    texts = texts[:100] + long + texts[100:] + long_copies + EDGE_TEXTS
+    texts = texts[:n // 2] + long + texts[n // 2:] + long_copies + EDGE_TEXTS
     against = near_duplicate_texts(sentences[::-1], 25, seed=6)
     return texts, against
 

@@ -306,11 +306,12 @@ def test_vocabulary_restarts_with_the_same_scores(use_stemmer):
     try:
         scorer = rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
         sizes = []
-        for t, p in pairs:
-            assert scorer.score(t, p) == reference.score(t, p)
+        expected = [reference.score(t, p) for t, p in pairs]
+        for (t, p), want in zip(pairs, expected):
+            assert scorer.score(t, p) == want
             sizes.append(scorer._pairs.engine._vocab_size())
         assert scorer.score_batch([t for t, _ in pairs], [p for _, p in pairs],
-                                  threads=2) == [reference.score(t, p) for t, p in pairs]
+                                  threads=2) == expected
     finally:
         _set_vocab_reset(old)
     # it did restart: the size fell, and never grew past the limit plus a pair
