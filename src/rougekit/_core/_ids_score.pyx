@@ -305,36 +305,34 @@ cdef int _number(Scratch* sc, const Row* r, int32_t* dst, Py_ssize_t* nv,
     return 0
 
 
+ctypedef fused id_t:
+    int32_t
+    int64_t
+
+
+cdef inline bint _load_ids(const id_t* p, Py_ssize_t n, int32_t* dst,
+                           int32_t* top) noexcept nogil:
+    """_load's loop, for either width of id."""
+    cdef Py_ssize_t k
+    cdef id_t v, lo = 0, hi = 0
+    for k in range(n):
+        v = p[k]
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
+        dst[k] = <int32_t>v
+    if lo < 0 or hi >= DIRECT_LIMIT:
+        return False
+    top[0] = <int32_t>hi if hi > top[0] else top[0]
+    return True
+
+
 cdef bint _load(const Row* r, int32_t* dst, int32_t* top) noexcept nogil:
     """dst[k] <- r's token k, each read once, if every id is in
     [0, DIRECT_LIMIT): then True, with *top raised to the largest id (the
     usual case: one pass, no branch per token); else False, dst undefined."""
-    cdef Py_ssize_t k
-    cdef int64_t v, lo = 0, hi = 0
-    cdef int32_t w, lo32 = 0, hi32 = 0
-    cdef const int64_t* p64
-    cdef const int32_t* p32
     if r.wide:
-        p64 = <const int64_t*>r.data
-        for k in range(r.n):
-            v = p64[k]
-            lo = v if v < lo else lo
-            hi = v if v > hi else hi
-            dst[k] = <int32_t>v
-        if lo < 0 or hi >= DIRECT_LIMIT:
-            return False
-        top[0] = <int32_t>hi if hi > top[0] else top[0]
-        return True
-    p32 = <const int32_t*>r.data
-    for k in range(r.n):
-        w = p32[k]
-        lo32 = w if w < lo32 else lo32
-        hi32 = w if w > hi32 else hi32
-        dst[k] = w
-    if lo32 < 0 or hi32 >= DIRECT_LIMIT:
-        return False
-    top[0] = hi32 if hi32 > top[0] else top[0]
-    return True
+        return _load_ids(<const int64_t*>r.data, r.n, dst, top)
+    return _load_ids(<const int32_t*>r.data, r.n, dst, top)
 
 
 cdef int _number_direct(Scratch* sc, const int32_t* raw, Py_ssize_t n, Py_ssize_t hi,
