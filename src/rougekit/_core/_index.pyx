@@ -32,7 +32,7 @@ from rougekit._core._grams cimport GramTable, gram_find, gram_intern, gram_table
 from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._lcs cimport (lcs_advance, lcs_length_ids, lcs_step64, lcs_zeros_below,
                                    lcs_zeros_below64)
-from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
+from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to, unmark
 from rougekit._core._prf cimport lcs_prf
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
@@ -199,9 +199,7 @@ ctypedef struct Masks:
 
 
 cdef void _masks_clear(Masks* mk) noexcept nogil:
-    cdef Py_ssize_t k
-    for k in range(mk.ndist):
-        mk.loc[mk.dist[k]] = -1
+    unmark(mk.loc, mk.dist, mk.ndist)
     mk.ndist = 0
     mk.len = 0
     mk.nknown = 0

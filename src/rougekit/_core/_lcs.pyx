@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memset
 
 from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
                                  token_table_free, token_table_init)
-from rougekit._core._mem cimport grow_array
+from rougekit._core._mem cimport grow_array, unmark
 
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
@@ -98,7 +98,7 @@ cdef int _index_columns(ColIndex* ci, const int32_t* b, Py_ssize_t nb,
     # (the others: -1); nd ids have at least DENSE_MIN.
     occ = <int32_t*>malloc(nb * sizeof(int32_t))
     if occ == NULL:
-        _unindex_columns(b, nb, head)
+        unmark(head, b, nb)
         return -1
     nd = 0
     for j in range(nb):
@@ -124,7 +124,7 @@ cdef int _index_columns(ColIndex* ci, const int32_t* b, Py_ssize_t nb,
         ci.dense = <uint64_t*>calloc(nd * ci.W, sizeof(uint64_t))
         if ci.dense == NULL:
             free(occ)
-            _unindex_columns(b, nb, head)
+            unmark(head, b, nb)
             return -1
         k = 0
         for j in range(nb):
@@ -139,15 +139,8 @@ cdef int _index_columns(ColIndex* ci, const int32_t* b, Py_ssize_t nb,
     return 0
 
 
-cdef inline void _unindex_columns(const int32_t* b, Py_ssize_t nb,
-                                  int32_t* head) noexcept nogil:
-    cdef Py_ssize_t j
-    for j in range(nb):
-        head[b[j]] = -1
-
-
 cdef inline void _release_index(ColIndex* ci, const int32_t* b, Py_ssize_t nb) noexcept nogil:
-    _unindex_columns(b, nb, ci.head)
+    unmark(ci.head, b, nb)
     free(ci.dense)
     ci.dense = NULL
 

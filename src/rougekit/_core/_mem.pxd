@@ -1,6 +1,6 @@
 # Growing C arrays, shared by the compiled modules (inline: no cross-module
 # calls). Every size is checked against overflow before it is allocated.
-from libc.stdint cimport SIZE_MAX
+from libc.stdint cimport SIZE_MAX, int32_t
 from libc.stdlib cimport realloc
 from libc.string cimport memset
 
@@ -43,3 +43,12 @@ cdef inline int grow_array(void** buf, Py_ssize_t* cap, Py_ssize_t need,
         return -1
     cap[0] = new_cap
     return 0
+
+
+cdef inline void unmark(int32_t* table, const int32_t* keys, Py_ssize_t n) noexcept nogil:
+    """table[keys[k]] <- -1 for k < n: a table kept at -1 between uses (ids
+    by token) forgets the n entries one use set, at the cost of n, not of
+    the table's size."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        table[keys[k]] = -1

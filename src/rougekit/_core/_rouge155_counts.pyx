@@ -25,7 +25,7 @@ import numpy as np
 
 from rougekit._core._grams cimport (GramTable, gram_find, gram_intern, gram_table_clear,
                                     gram_table_free, gram_table_reserve)
-from rougekit._core._mem cimport ID_LIMIT, grow_array
+from rougekit._core._mem cimport ID_LIMIT, grow_array, unmark
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
 from rougekit._core._rouge155_corpus cimport CorpusView, corpus_seq
@@ -74,33 +74,30 @@ cdef inline const int64_t* _ptr64(const int64_t[::1] a) noexcept:
 # to the twin's checked_corpus / checked_jobs, which convert what they can
 # and raise the errors (the checks below are the same rules).
 
-cdef object _frozen32(object a):
-    """A read-only copy of a 1-d C-contiguous buffer of int32, as a numpy
-    array backed by bytes; None when ``a`` is not one."""
-    cdef const int32_t[::1] v
+cdef object _frozen(object a, bint wide):
+    """A read-only copy of a 1-d C-contiguous buffer of int64 (``wide``) or
+    int32, as a numpy array backed by bytes; None when ``a`` is not one."""
+    cdef const int32_t[::1] v32
+    cdef const int64_t[::1] v64
+    cdef const void* data = NULL
+    cdef Py_ssize_t size
     try:
-        v = a
+        if wide:
+            v64 = a
+            size = v64.shape[0] * sizeof(int64_t)
+            if size:
+                data = &v64[0]
+        else:
+            v32 = a
+            size = v32.shape[0] * sizeof(int32_t)
+            if size:
+                data = &v32[0]
     except (TypeError, ValueError, BufferError):
         return None
-    cdef Py_ssize_t n = v.shape[0]
-    cdef object b = PyBytes_FromStringAndSize(NULL, n * sizeof(int32_t))
-    if n:
-        memcpy(PyBytes_AS_STRING(b), &v[0], n * sizeof(int32_t))
-    return np.frombuffer(b, dtype=np.int32)
-
-
-cdef object _frozen64(object a):
-    """_frozen32 for int64."""
-    cdef const int64_t[::1] v
-    try:
-        v = a
-    except (TypeError, ValueError, BufferError):
-        return None
-    cdef Py_ssize_t n = v.shape[0]
-    cdef object b = PyBytes_FromStringAndSize(NULL, n * sizeof(int64_t))
-    if n:
-        memcpy(PyBytes_AS_STRING(b), &v[0], n * sizeof(int64_t))
-    return np.frombuffer(b, dtype=np.int64)
+    cdef object b = PyBytes_FromStringAndSize(NULL, size)
+    if size:
+        memcpy(PyBytes_AS_STRING(b), data, size)
+    return np.frombuffer(b, dtype=np.int64 if wide else np.int32)
 
 
 cdef bint _corpus_ok(const int32_t* tok, Py_ssize_t ntok, const int64_t* start,
@@ -177,8 +174,9 @@ cdef class Corpus:
                   vocab):
         cdef Py_ssize_t ntok = 0, nseq = 0, ndoc = 0, v = -1
         cdef bint ok
-        copies = [_frozen32(tokens), _frozen64(seq_start), _frozen64(seq_end),
-                  _frozen32(doc_ngram), _frozen32(doc_sent_lo), _frozen32(doc_sent_hi)]
+        copies = [_frozen(tokens, False), _frozen(seq_start, True), _frozen(seq_end, True),
+                  _frozen(doc_ngram, False), _frozen(doc_sent_lo, False),
+                  _frozen(doc_sent_hi, False)]
         if type(vocab) is int and 1 <= vocab <= ID_LIMIT:
             v = vocab
         ok = v > 0 and all([c is not None for c in copies])
@@ -238,8 +236,8 @@ cdef class Jobs:
     def __cinit__(self, peer_seq, peer_bag, model_off, model_seq, model_bag):
         cdef Py_ssize_t n = 0, k = 0
         cdef bint ok
-        copies = [_frozen32(peer_seq), _frozen32(peer_bag), _frozen64(model_off),
-                  _frozen32(model_seq), _frozen32(model_bag)]
+        copies = [_frozen(peer_seq, False), _frozen(peer_bag, False), _frozen(model_off, True),
+                  _frozen(model_seq, False), _frozen(model_bag, False)]
         ok = all([c is not None for c in copies])
         if ok:
             n, k = len(copies[0]), len(copies[3])
@@ -465,9 +463,7 @@ cdef Py_ssize_t _local_ids(GramScratch* sc, const int32_t* p, Py_ssize_t T) noex
 
 
 cdef void _local_ids_clear(GramScratch* sc) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(sc.nloc):
-        sc.loc[sc.ltok[i]] = -1
+    unmark(sc.loc, sc.ltok, sc.nloc)
     sc.nloc = 0
 
 
