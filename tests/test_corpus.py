@@ -348,7 +348,7 @@ def test_all_policies_in_unit_interval_and_max_is_score_multi(items):
     (dict(confidence=1.5), ValueError, r"^confidence must be in \[0, 1\]"),
     (dict(confidence=-0.1), ValueError, r"^confidence must be in \[0, 1\]"),
     (dict(confidence="95%"), TypeError, r"^confidence must be a number"),
-    (dict(seed="x"), TypeError, r"^seed must be None or an int"),
+    (dict(seed="x"), TypeError, r"^seed must be an int or None"),
     (dict(seed=-2), ValueError, r"^seed must be >= 0"),
     (dict(tokenizer="spacy"), ValueError, r"^unknown tokenizer 'spacy'; valid names"),
     (dict(tokenizer="unicode", use_stemmer=True), ValueError, r"use_stemmer=True needs"),

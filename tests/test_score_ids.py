@@ -401,7 +401,7 @@ def test_bad_input_is_a_clear_error(kernel, preds, refs, error, message):
 
 @pytest.mark.parametrize("kwargs,error,message", [
     (dict(pad_id=1.5), TypeError, "pad_id must be an int or None"),
-    (dict(pad_id=2**64), ValueError, "pad_id must fit an int64"),
+    (dict(pad_id=2**64), ValueError, r"pad_id must be in \[-9223372036854775808, 9223372036854775807\]"),
     (dict(sentence_sep="x"), TypeError, "sentence_sep must be an int"),
     (dict(sentence_sep=[1.0]), TypeError, "sentence_sep must be an int"),
     (dict(rouge_types=["rougeX"]), ValueError, "rougeX"),

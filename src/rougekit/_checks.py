@@ -34,13 +34,35 @@ def as_list(x: Any, name: str, items: str, hint: str = "") -> List[Any]:
         raise TypeError(f"{name} must be {items}, not {type(x).__name__}") from None
 
 
-def check_int(name: str, value: Any, minimum: Optional[int] = None) -> int:
-    """``value`` as an int: an integral number, not a bool, >= ``minimum``."""
+def check_int(name: str, value: Any, minimum: Optional[int] = None,
+              maximum: Optional[int] = None, *, or_none: bool = False) -> Optional[int]:
+    """``value`` as an int: an integral number, not a bool, in [``minimum``,
+    ``maximum``] (either bound may be None); None passes through when
+    ``or_none``.
+
+    >>> check_int("n", 3, 1)
+    3
+    >>> check_int("pad_id", None, 0, or_none=True) is None
+    True
+    >>> check_int("pad_id", 2**64, -2**63, 2**63 - 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: pad_id must be in [-9223372036854775808, 9223372036854775807], got 1...
+    """
+    if or_none and value is None:
+        return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if minimum is not None and value < minimum:
+        kind = "an int or None" if or_none else "an int"
+        raise TypeError(f"{name} must be {kind}, not {type(value).__name__}")
+    value = int(value)
+    if minimum is not None and maximum is not None:
+        if not minimum <= value <= maximum:
+            raise ValueError(f"{name} must be in [{minimum}, {maximum}], got {value}")
+    elif minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
+    elif maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
 
 
 def check_real(name: str, value: Any, low: Optional[float] = None,
@@ -60,13 +82,7 @@ def check_real(name: str, value: Any, low: Optional[float] = None,
 
 def check_seed(name: str, value: Any) -> Optional[int]:
     """A random seed: None, or an int >= 0."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be None or an int, not {type(value).__name__}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    return int(value)
+    return check_int(name, value, 0, or_none=True)
 
 
 def thread_count(threads: Any) -> int:

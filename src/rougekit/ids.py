@@ -33,7 +33,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from rougekit import _backend
-from rougekit._checks import thread_count
+from rougekit._checks import check_int, thread_count
 from rougekit._core._ids_py import ID_LIMIT
 from rougekit._core._prf_py import fmeasure_columns
 from rougekit._multi_ref import combine_columns
@@ -123,7 +123,7 @@ def score_ids(predictions: Any, references: Any,
             raise ValueError(f"options.{name} applies to text: score_ids takes token ids "
                              "(the tokenizer's work is done)")
     threads = thread_count(threads)
-    pad = _check_id_value("pad_id", pad_id)
+    pad = check_int("pad_id", pad_id, *_INT64, or_none=True)
     seps = _separators(sentence_sep)
     types = options.types
     kinds = tuple(kind for _, kind in types)
@@ -198,17 +198,6 @@ def _pooled(counts: np.ndarray, kinds: Tuple[int, ...], n: int, per_item: int) -
 
 # --- the input forms -------------------------------------------------------------------
 
-def _check_id_value(name: str, value: Any) -> Optional[int]:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
-    value = int(value)
-    if not _INT64[0] <= value <= _INT64[1]:
-        raise ValueError(f"{name} must fit an int64, got {value}")
-    return value
-
-
 def _separators(sep: Any) -> Optional[np.ndarray]:
     """sentence_sep as an int64 array (None: no separator)."""
     if sep is None:
@@ -221,7 +210,7 @@ def _separators(sep: Any) -> Optional[np.ndarray]:
         except TypeError:
             raise TypeError("sentence_sep must be an int, a sequence of ints or None, not "
                             f"{type(sep).__name__}") from None
-    return np.array([_check_id_value("sentence_sep", v) for v in values], dtype=np.int64)
+    return np.array([check_int("sentence_sep", v, *_INT64) for v in values], dtype=np.int64)
 
 
 def _is_array(x: Any) -> bool:
