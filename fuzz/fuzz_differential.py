@@ -18,7 +18,10 @@ types. The case is scored by
 and the results must be identical (values with ``==`` and their types), or
 all three must raise the same exception type. The kernels are also compared
 directly (``_lcs`` / ``_overlap`` against ``_lcs_py`` / ``_overlap_py``)
-on the case's token ids. Any difference or crash fails.
+on the case's token ids, and ``rougekit.score_ids`` (compiled and pure
+kernels, a list and a padded int32 array, ids small or near 2**31) against
+rouge-score's token-list functions on those ids. Any difference or crash
+fails.
 
 Usage:
   python fuzz/fuzz_differential.py --iterations N [--seed S]   # random loop
@@ -87,10 +90,20 @@ def decode_case(data):
 
 def _imports():
     global rouge_scorer, tokenizers, _counts, _pure, _lcs, _overlap, ref_rouge_scorer
-    global rougekit, _porter_py, _lcs_py, _overlap_py, _engine_py
+    global rougekit, _porter_py, _lcs_py, _overlap_py, _engine_py, _backend, _ids_score_py, np
+    import numpy as np
+
     import rougekit
-    from rougekit import _counts, rouge_scorer, tokenizers
-    from rougekit._core import _engine_py, _lcs, _lcs_py, _overlap, _overlap_py, _porter_py
+    from rougekit import _backend, _counts, rouge_scorer, tokenizers
+    from rougekit._core import (
+        _engine_py,
+        _ids_score_py,
+        _lcs,
+        _lcs_py,
+        _overlap,
+        _overlap_py,
+        _porter_py,
+    )
     _pure = types.SimpleNamespace(
         lcs_length=_lcs_py.lcs_length, lcs_indices=_lcs_py.lcs_indices,
         union_lcs=_lcs_py.union_lcs, summary_lcs_hits=_lcs_py.summary_lcs_hits,
@@ -217,6 +230,87 @@ def check_case(target, prediction, use_stemmer, rouge_types):
         c, p = _outcome(fc, *args), _outcome(fp, *args)
         if c != p:
             raise Mismatch("kernel %s: compiled %r != pure %r on %r" % (name, c, p, args))
+    if rouge_types:
+        check_ids(t_sents, p_sents, rouge_types, big=len(a) % 2 == 1)
+
+
+SEP, PAD = 1, 0
+
+
+def _split(seq):
+    """A flat id list cut at SEP: score_ids' rougeLsum sentences."""
+    out = [[]]
+    for v in seq:
+        if v == SEP:
+            out.append([])
+        else:
+            out[-1].append(v)
+    return out
+
+
+def _ids_expected(t_flat, p_flat, rouge_types):
+    """rouge-score's token-list functions on one pair of id lists."""
+    out = {}
+    for t in rouge_types:
+        if t == "rougeL":
+            s = ref_rouge_scorer._score_lcs(t_flat, p_flat)
+        elif t == "rougeLsum":
+            s = ref_rouge_scorer._summary_level_lcs(_split(t_flat), _split(p_flat))
+        else:
+            n = int(t[5:])
+            s = ref_rouge_scorer._score_ngrams(ref_rouge_scorer._create_ngrams(t_flat, n),
+                                               ref_rouge_scorer._create_ngrams(p_flat, n))
+        out[t] = tuple(s)
+    return out
+
+
+@contextlib.contextmanager
+def _ids_kernel(module):
+    saved = _backend.ids_score
+    _backend.ids_score = module
+    try:
+        yield
+    finally:
+        _backend.ids_score = saved
+
+
+def check_ids(t_sents, p_sents, rouge_types, big):
+    """score_ids on the sentences' ids joined by SEP (shifted past PAD and
+    SEP, or to just under 2**31 - 1 when ``big``: the hash-table path)."""
+    top = max([v for s in t_sents + p_sents for v in s], default=0)
+    shift = (2**31 - 3 - top) if big else 2
+
+    def flat(sents):
+        out = []
+        for k, s in enumerate(sents):
+            out += [v + shift for v in s] + ([SEP] if k < len(sents) - 1 else [])
+        return out
+
+    t_flat, p_flat = flat(t_sents), flat(p_sents)
+    want = _ids_expected(t_flat, p_flat, rouge_types)
+    width = max(len(t_flat), len(p_flat)) + 1
+    padded = [np.full((3, width), PAD, dtype=np.int32) for _ in range(2)]
+    for arr, row in zip(padded, (p_flat, t_flat)):
+        arr[:, :len(row)] = row
+    forms = {"lists": ([p_flat] * 3, [t_flat] * 3, None),
+             "padded int32": (padded[0], padded[1], PAD)}
+    for kernel in (None, _ids_score_py):
+        for form, (preds, refs, pad) in forms.items():
+            with contextlib.ExitStack() as stack:
+                if kernel is not None:
+                    stack.enter_context(_ids_kernel(kernel))
+                cols = rougekit.score_ids(preds, refs, rouge_types, pad_id=pad,
+                                          sentence_sep=SEP, threads=2)
+            for row in range(3):
+                got = {t: tuple(cols[f"{t}_{m}"][row].item()
+                                for m in ("precision", "recall", "fmeasure"))
+                       for t in rouge_types}
+                if got != want:
+                    raise Mismatch("score_ids (%s kernel, %s) differs from rouge-score's "
+                                   "token-list functions\n  ids: %r\n  rouge-score: %r\n"
+                                   "  rougekit:    %r" % (
+                                       "pure" if kernel else "compiled", form,
+                                       (t_flat, p_flat, rouge_types), want, got))
 
 
 def _text(t):
