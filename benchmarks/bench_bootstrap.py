@@ -60,13 +60,14 @@ def main(argv=None):
 
     import rougekit
     from rougekit import _bootstrap
-    from rougekit.corpus import _item_scores
 
     log(f"making and scoring {args.n} pairs ...")
     pairs = load_pairs(shared_dir(args.shared), args.n, args.seed)
-    columns = _item_scores([p["candidate"] for p in pairs], [p["references"] for p in pairs],
-                           TYPES)
-    matrix = np.ascontiguousarray(columns.T)        # (items, 12), as the old code took it
+    per_item = rougekit.score_corpus([p["candidate"] for p in pairs],
+                                     [p["references"] for p in pairs], TYPES).per_item
+    # (items, 12): P, R and F of each type in turn, as the old code took it
+    matrix = np.array([[x for t in TYPES for x in item[t]] for item in per_item],
+                      dtype=np.float64)
 
     runs = {"before": lambda: resampled_means_before(matrix, args.resamples,
                                                      np.random.default_rng(1)),

@@ -70,19 +70,23 @@ def main(argv=None):
         ddf = client.persist(ddf)
         distributed.wait(ddf)
         results: dict = {}
+        # Each round scores its own persisted copy of the frame (the candidate
+        # column renamed): its graph's keys are new, so its persist computes
+        # everything, and no earlier round's keys are released under it (a
+        # cancelled earlier result with the same keys could cancel this one's
+        # futures: "Futures cancelled for reason: unknown").
+        rounds = 1 + args.repeat
+        inputs = [client.persist(ddf.rename(columns={"candidate": f"candidate_{r}"}))
+                  for r in range(rounds)]
+        distributed.wait(inputs)
+        frame_round = iter(range(rounds))
 
         def dask_frame():
-            # The previous round's result must be gone from the workers, or
-            # this persist would find its keys there and compute nothing.
-            previous = results.pop(("score_frame", "Dask"), None)
-            if previous is not None:
-                client.cancel(previous)
-                del previous
-                while client.run_on_scheduler(lambda dask_scheduler: len(
-                        [k for k in dask_scheduler.tasks if "_score_partition" in str(k)])):
-                    time.sleep(0.05)
+            r = next(frame_round)
+            results.pop(("score_frame", "Dask"), None)
             t0 = time.perf_counter()
-            scored = client.persist(rougekit.dask.score_frame(ddf, TYPES))
+            scored = client.persist(rougekit.dask.score_frame(inputs[r], TYPES,
+                                                               candidate=f"candidate_{r}"))
             distributed.wait(scored)
             return scored, time.perf_counter() - t0
 
@@ -96,7 +100,7 @@ def main(argv=None):
                 "Dask": lambda: rougekit.dask.score_corpus(ddf, TYPES)},
         }
         times = {(task, way): [] for task, ways in runs.items() for way in ways}
-        for _ in range(1 + args.repeat):                # a warm-up round, then timed ones
+        for _ in range(rounds):                         # a warm-up round, then timed ones
             for task, ways in runs.items():
                 for way, run in ways.items():
                     log(f"{task} {way} ...")
