@@ -118,7 +118,13 @@ CASES = {
         "from rougekit import RougeIndex\n"
         f"index = RougeIndex(windows({N}, 50))\n"
         "query = text(6000, step=3)\n",
-        "scores/map_items", "index.top_k(query, 10)"),
+        "scores/map_short", "index.top_k(query, 10)"),
+    # The same on one thread: the short calls run on the calling thread.
+    "RougeIndex-scores-1-thread": (
+        "from rougekit import RougeIndex\n"
+        f"index = RougeIndex(windows({N}, 50), threads=1)\n"
+        "query = text(6000, step=3)\n",
+        "scores/map_short", "index.top_k(query, 10)"),
     "deduplicate-tokenizing": (
         "from rougekit import deduplicate\n"
         "texts = [text(300, start=k) for k in range(20)] * 10000\n",

@@ -251,9 +251,11 @@ class RougeIndex:
             if self._total <= budget and (threads == 1 or n < _PARALLEL_TEXTS):
                 self._kernel.score_range(0, n, out)
                 return out
-            bounds = _workers.cuts(cum, budget, threads if n >= _PARALLEL_TEXTS else 1)
+            if n < _PARALLEL_TEXTS:
+                threads = 1
+            bounds = _workers.cuts(cum, budget, threads)
             score_range = self._kernel.score_range
-            _workers.map_items(lambda k: score_range(bounds[k], bounds[k + 1], out),
+            _workers.map_short(lambda k: score_range(bounds[k], bounds[k + 1], out),
                                range(len(bounds) - 1), threads)
             return out
 
