@@ -13,7 +13,7 @@ ValueError: confidence must be in [0, 1], got 1.5
 """
 import numbers
 import os
-from typing import Any, List, Optional
+from typing import Any, List, Literal, Optional, overload
 
 __all__ = ["as_list", "check_int", "check_real", "check_seed", "thread_count", "one_line"]
 
@@ -32,6 +32,16 @@ def as_list(x: Any, name: str, items: str, hint: str = "") -> List[Any]:
         return list(x)
     except TypeError:
         raise TypeError(f"{name} must be {items}, not {type(x).__name__}") from None
+
+
+@overload
+def check_int(name: str, value: Any, minimum: Optional[int] = None,
+              maximum: Optional[int] = None, *, or_none: Literal[False] = False) -> int: ...
+
+
+@overload
+def check_int(name: str, value: Any, minimum: Optional[int] = None,
+              maximum: Optional[int] = None, *, or_none: bool) -> Optional[int]: ...
 
 
 def check_int(name: str, value: Any, minimum: Optional[int] = None,
