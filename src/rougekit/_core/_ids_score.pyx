@@ -265,6 +265,19 @@ cdef inline int64_t _at(const Row* r, Py_ssize_t k) noexcept nogil:
     return (<const int32_t*>r.data)[k]
 
 
+cdef inline int32_t _dense_id(Scratch* sc, int32_t* slot, int64_t v,
+                              Py_ssize_t* nv) noexcept nogil:
+    """The dense id in *slot (token id v's entry of a numbering table), or,
+    if it has none (-1), the next one, *nv, given to it and recorded."""
+    cdef int32_t d = slot[0]
+    if d < 0:
+        d = <int32_t>nv[0]
+        sc.seen[d] = v
+        nv[0] += 1
+        slot[0] = d
+    return d
+
+
 cdef int _number(Scratch* sc, const Row* r, int32_t* dst, Py_ssize_t* nv,
                  BadId* bad) noexcept nogil:
     """dst[k] <- the dense id of r's token k, numbering new ids from *nv
@@ -284,23 +297,13 @@ cdef int _number(Scratch* sc, const Row* r, int32_t* dst, Py_ssize_t* nv,
                                                  v + 1 if v + 1 > 1024 else 1024,
                                                  sizeof(int32_t), 0xFF) < 0:
                 return -1
-            d = sc.direct[v]
-            if d < 0:
-                d = <int32_t>nv[0]
-                sc.seen[d] = v
-                nv[0] += 1
-                sc.direct[v] = d
+            d = _dense_id(sc, &sc.direct[v], v, nv)
         else:
             g = gram_intern(&sc.big, <uint64_t>v)
             if g < 0 or grow_array(<void**>&sc.big_dense, &sc.big_dense_cap, g + 1,
                                    sizeof(int32_t), 0xFF) < 0:
                 return -1
-            d = sc.big_dense[g]
-            if d < 0:
-                d = <int32_t>nv[0]
-                sc.seen[d] = v
-                nv[0] += 1
-                sc.big_dense[g] = d
+            d = _dense_id(sc, &sc.big_dense[g], v, nv)
         dst[k] = d
     return 0
 
