@@ -15,7 +15,7 @@ ctypedef struct TokenBuf:
     # The token being read, and room to stem it.
     char* word
     Py_ssize_t word_cap
-    # 1-byte texts: the text lowercased (8 bytes of padding after it) and
+    # 1-byte texts: the text lowercased (16 bytes of padding after it) and
     # its word and newline bitmaps (_classify.h).
     uint8_t* low
     Py_ssize_t low_cap

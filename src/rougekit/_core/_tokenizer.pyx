@@ -22,15 +22,18 @@ tokens of one text land in a ``TokenBuf`` with its sentence boundaries
 ("\\n"), which rougeLsum uses: its per-sentence tokens are exactly the
 whole-text tokens cut at the newlines.
 """
+cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._porter cimport stem_ascii
-from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_free, vocab_hash,
-                                   vocab_hash_finish, vocab_init, vocab_intern,
-                                   vocab_intern_hashed, vocab_prefix, RK_HASH_SEED)
+from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_find_key, vocab_free,
+                                   vocab_hash, vocab_hash_finish, vocab_init, vocab_intern,
+                                   vocab_intern_hashed, vocab_prefix, RK_HASH_MUL,
+                                   RK_HASH_SEED)
 
 cdef extern from "compat.h":
     int rk_unicode_ready(object o) except -1
@@ -46,9 +49,13 @@ cdef extern from "classify.h" nogil:
     int rk_classify_ucs4(const uint32_t* s, Py_ssize_t n, uint8_t* low,
                          uint64_t* word, uint64_t* nl)
     uint64_t rk_load_prefix(const uint8_t* p, Py_ssize_t n)
+    uint64_t rk_word_starts(uint64_t w, uint64_t carry)
+    uint64_t rk_word_ends(uint64_t w, uint64_t carry)
+    Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t* out)
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
+    int rk_popcount64(uint64_t x)
 
 
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
@@ -82,9 +89,16 @@ cdef inline int _push_id(TokenBuf* t, int32_t g) noexcept nogil:
     return 0
 
 
-cdef int _add_word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
-                   bint stem) noexcept nogil:
-    """Add w[0:n] (hash h) as a token: its stem when stemming."""
+cdef enum:
+    # _new_id's code for a token rouge-score drops (its stem is empty)
+    DROP = -3
+
+
+cdef int32_t _new_id(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
+                     bint stem) noexcept nogil:
+    """The id to add for w[0:n] (hash h), interning it and, when stemming,
+    its stem: >= 0, or DROP (an empty stem), -1 (out of memory) or -2 (a
+    stem the C stemmer could not write)."""
     cdef Py_ssize_t sn
     cdef int32_t g, s
     g = vocab_intern_hashed(v, w, n, h)
@@ -111,9 +125,9 @@ cdef int _add_word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t 
                     return -1
             v.stem_of[g] = s
         if s == -2:
-            return 0          # an empty stem: rouge-score drops the token
+            return DROP
         g = s
-    return _push_id(t, g)
+    return g
 
 
 cdef inline int _end_sentence(TokenBuf* t) noexcept nogil:
@@ -153,26 +167,39 @@ cdef void _load_ascii_table() noexcept:
 _load_ascii_table()
 
 
+cdef inline int32_t _known_id(Vocab* v, TokenBuf* t, int32_t g, const char* w,
+                              Py_ssize_t n, uint64_t h, bint stem) noexcept nogil:
+    """_new_id's result for w[0:n] (hash h), which the table holds as g (-1:
+    it does not): the common case (a known word, its stem known) here, with
+    no branch on the word's length, the rest in _new_id."""
+    cdef int32_t sg
+    if stem and g >= 0:
+        # words of up to 3 characters are their own stem (rouge-score)
+        sg = v.stem_of[g]
+        g = sg if n > 3 else g
+        if g == -2:
+            return DROP
+    if g >= 0:
+        return g
+    return _new_id(v, t, w, n, h, stem)
+
+
 cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
                       uint64_t pre, bint stem) noexcept nogil:
-    """Add w[0:n] as a token: the common case (a known word, its stem
-    known) here, the rest in _add_word."""
-    cdef int32_t g = vocab_find(v, w, n, h, pre)
+    """Add w[0:n] as a token (or nothing, for an empty stem)."""
+    cdef int32_t g = _known_id(v, t, vocab_find(v, w, n, h, pre), w, n, h, stem)
     if g >= 0:
-        if stem and n > 3:
-            g = v.stem_of[g]
-            if g == -2:
-                return 0          # an empty stem: rouge-score drops the token
-            if g == -1:
-                return _add_word(v, t, w, n, h, stem)
         return _push_id(t, g)
-    return _add_word(v, t, w, n, h, stem)
+    return 0 if g == DROP else g
 
 
 # The word buffer keeps WORD_SLACK spare bytes beyond the word (stem_ascii
 # may use the room up to word_cap).
 cdef enum:
     WORD_SLACK = 1
+    # The lowercased text keeps this many zero bytes after it, so that a
+    # word's two 8-byte chunks can be read whole (rk_load_prefix).
+    LOW_SLACK = 16
 
 
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
@@ -247,7 +274,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
         rc = _word(v, t, word, wl, vocab_hash(word, wl), vocab_prefix(word, wl), stem)
         if rc != 0:
             return rc
-        word = t.word          # _add_word may have grown the buffer
+        word = t.word          # _new_id may have grown the buffer
         cap = t.word_cap
     return _end_sentence(t)
 
@@ -255,27 +282,9 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
 cdef uint64_t ONES = ~(<uint64_t>0)
 
 
-cdef inline bint _any_bit(const uint64_t* bits, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
-    """Whether any of bits a..b-1 (a <= b) is set."""
-    cdef Py_ssize_t w
-    cdef uint64_t m
-    if a >= b:
-        return False
-    w = a >> 6
-    m = bits[w] & (ONES << (a & 63))
-    while (w << 6) + 64 < b:
-        if m:
-            return True
-        w += 1
-        m = bits[w]
-    if (b & 63) != 0:
-        m &= ONES >> (64 - (b & 63))
-    return m != 0
-
-
 cdef inline int _bitmap_room(TokenBuf* t, Py_ssize_t length) noexcept nogil:
     cdef Py_ssize_t nw = (length + 63) >> 6
-    if (grow_array(<void**>&t.low, &t.low_cap, length + 8, 1, -1) < 0
+    if (grow_array(<void**>&t.low, &t.low_cap, length + LOW_SLACK, 1, -1) < 0
             or grow_array(<void**>&t.bits, &t.bits_cap, 2 * nw + 2, sizeof(uint64_t), -1) < 0):
         return -1
     return 0
@@ -313,55 +322,110 @@ cdef int _classify_wide(TokenBuf* t, const uchar* s, Py_ssize_t length) noexcept
     return 0
 
 
+cdef inline Py_ssize_t _next_bit(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t a) noexcept nogil:
+    """The first set bit at or after a of bits[0:nw] (bits past the text
+    clear), or PY_SSIZE_T_MAX when there is none."""
+    cdef Py_ssize_t w = a >> 6
+    cdef uint64_t m
+    if w >= nw:
+        return PY_SSIZE_T_MAX
+    m = bits[w] & (ONES << (a & 63))
+    while m == 0:
+        w += 1
+        if w >= nw:
+            return PY_SSIZE_T_MAX
+        m = bits[w]
+    return (w << 6) + rk_low_bit64(m)
+
+
+cdef enum:
+    # The words of this many 64-character blocks are found before they are
+    # looked up (a short text's in one go: the loop over its words ends
+    # once). Room for their starts and ends as rk_flatten_bits writes them:
+    # a word left over from the chunk before, at most 32 a block, and up to
+    # 7 entries past the last.
+    CHUNK_BLOCKS = 16
+    CHUNK_WORDS = CHUNK_BLOCKS * 32 + 16
+
+
 cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
-    # t.bits): the words are found with bit scans and hashed a chunk at a
-    # time, with no branch per character.
-    cdef Py_ssize_t nw = (length + 63) >> 6, wi, start, end, pos = 0
-    cdef uint64_t bits, h, pre
+    # t.bits): the starts and ends of the words are read off the bitmap
+    # with no branch per word or character (rk_word_starts,
+    # rk_flatten_bits); then each word of up to 16 characters is hashed
+    # and compared from two 8-byte loads, again with no branch on its
+    # length. A text has at most (length + 1) / 2 tokens: room for them is
+    # made first, so a token is one store.
+    cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, ns = 0, ne, start, end, n = 0
+    cdef Py_ssize_t L, next_nl, kept = 0
+    cdef Py_ssize_t starts[CHUNK_WORDS]
+    cdef Py_ssize_t ends[CHUNK_WORDS]
+    cdef uint64_t wk, carry = 0, h, c0, c1, big
     cdef uint64_t* wbits = t.bits
     cdef uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
-    cdef int rc
-    memset(t.low + length, 0, 8)
-    wbits[nw] = 0                     # a sentinel: no word past the end
+    cdef int32_t g
+    cdef int32_t* ids
+    memset(t.low + length, 0, LOW_SLACK)
+    wbits[nw] = 0                     # a sentinel: the end of a last word
+    if grow_array(<void**>&t.ids, &t.cap, (length + 1) // 2 + 1, sizeof(int32_t), -1) < 0:
+        return -1
+    ids = t.ids
     t.n = 0
     t.ns = 0
-    t.kept = 0
     t.soff[0] = 0
-    wi = 0
-    bits = wbits[0]
-    while True:
-        while bits == 0:
-            wi += 1
-            if wi >= nw:
-                return _end_sentence(t)
-            bits = wbits[wi]
-        start = (wi << 6) + rk_low_bit64(bits)
-        # the word ends at the first clear bit after start
-        bits = ~bits & (ONES << (start & 63))
-        while bits == 0:
-            wi += 1
-            bits = ~wbits[wi]         # wbits[nw] is 0: ends there at the latest
-        end = (wi << 6) + rk_low_bit64(bits)
-        if end > length:
-            end = length
-        if _any_bit(nl, pos, start) and _end_sentence(t) < 0:
-            return -1
-        t.kept += end - start
-        w = t.low + start
-        pre = rk_load_prefix(w, end - start)
-        if end - start <= 8:
-            h = vocab_hash_finish(RK_HASH_SEED, pre, end - start)
+    next_nl = _next_bit(nl, nw, 0)
+    k = 0
+    while k <= nw:
+        top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
+        ne = 0
+        for kk in range(k, top):
+            wk = wbits[kk]
+            kept += rk_popcount64(wk)
+            ns += rk_flatten_bits(rk_word_starts(wk, carry), kk << 6, starts + ns)
+            ne += rk_flatten_bits(rk_word_ends(wk, carry), kk << 6, ends + ne)
+            carry = wk >> 63
+        k = top
+        # Words 0..ne-1 are whole; a last start without its end waits.
+        for i in range(ne):
+            start = starts[i]
+            end = ends[i]
+            if start > next_nl:
+                # a newline before this word ends a sentence
+                t.n = n
+                if _end_sentence(t) < 0:
+                    return -1
+                next_nl = _next_bit(nl, nw, start)
+            L = end - start
+            w = t.low + start
+            c0 = rk_load_prefix(w, L)
+            c1 = rk_load_prefix(w + 8, L - 8)
+            if L <= 16:
+                # vocab_hash's value: bytes 0-7 are mixed in first when
+                # there are more (big is all ones then), the last chunk
+                # goes to the finalizer.
+                big = <uint64_t>0 - <uint64_t>(L > 8)
+                h = vocab_hash_finish(
+                    RK_HASH_SEED ^ (big & (((RK_HASH_SEED ^ c0) * RK_HASH_MUL) ^ RK_HASH_SEED)),
+                    c0 ^ (big & (c0 ^ c1)), L)
+                g = vocab_find_key(v, <const char*>w, L, h, c0, c1)
+            else:
+                h = vocab_hash(<const char*>w, L)
+                g = vocab_find(v, <const char*>w, L, h, c0)
+            g = _known_id(v, t, g, <const char*>w, L, h, stem)
+            if g >= 0:
+                ids[n] = g
+                n += 1
+            elif g != DROP:
+                return g
+        if ns > ne:
+            starts[0] = starts[ne]
+            ns = 1
         else:
-            h = vocab_hash(<const char*>w, end - start)
-        rc = _word(v, t, <const char*>w, end - start, h, pre, stem)
-        if rc != 0:
-            return rc
-        pos = end
-        if end >= length:
-            return _end_sentence(t)
-        bits = wbits[wi] & (ONES << (end & 63))     # end lies in word wi
+            ns = 0
+    t.n = n
+    t.kept = kept
+    return _end_sentence(t)
 
 
 cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,

@@ -28,6 +28,14 @@ cdef extern from *:
     const uint64_t RK_HASH_MUL
     const uint64_t RK_HASH_FIN
 
+cdef extern from "classify.h" nogil:
+    uint64_t rk_load_prefix(const unsigned char* p, Py_ssize_t n)
+
+cdef enum:
+    # The pool keeps this many bytes to spare past its last token, so that
+    # a token's second 8-byte chunk can be read whole (vocab_find_key).
+    POOL_SLACK = 16
+
 
 ctypedef struct Slot:
     # One entry of the open-addressing table: id -1 marks an empty slot.
@@ -196,7 +204,7 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
         return -1
     if v.n == v.cap and _grow_ids(v) < 0:
         return -1
-    if grow_array(<void**>&v.pool, &v.pool_cap, v.pool_len + n, 1, -1) < 0:
+    if grow_array(<void**>&v.pool, &v.pool_cap, v.pool_len + n + POOL_SLACK, 1, -1) < 0:
         return -1
     g = <int32_t>v.n
     memcpy(v.pool + v.pool_len, s, <size_t>n)
@@ -222,5 +230,22 @@ cdef inline int32_t vocab_find(const Vocab* v, const char* w, Py_ssize_t n,
     while v.slots[i].id != -1:
         if _matches(v, &v.slots[i], w, n, h, pre):
             return v.slots[i].id
+        i = (i + 1) & mask
+    return -1
+
+
+cdef inline int32_t vocab_find_key(const Vocab* v, const char* w, Py_ssize_t n, uint64_t h,
+                                   uint64_t pre, uint64_t pre2) noexcept nogil:
+    """vocab_find for a token of at most 16 bytes whose bytes 8 to 15
+    (zero-padded, as rk_load_prefix reads them) are pre2: compared in two
+    chunks, with no loop over its bytes."""
+    cdef Py_ssize_t mask = v.nslots - 1
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef const Slot* slot
+    while v.slots[i].id != -1:
+        slot = &v.slots[i]
+        if (slot.hash == h and slot.pre == pre and slot.size == n
+                and rk_load_prefix(<const unsigned char*>v.pool + v.off[slot.id] + 8, n - 8) == pre2):
+            return slot.id
         i = (i + 1) & mask
     return -1

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <Python.h>
+#include "bits.h"
 
 #if !defined(RK_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
@@ -152,19 +153,55 @@ static inline int rk_classify_ucs4(const uint32_t *s, Py_ssize_t n, uint8_t *low
     return 0;
 }
 
-/* The first min(n, 8) bytes at p, zero-padded, in memory order (as memcpy
-   into a zeroed uint64_t gives them): the token prefix and hash chunk. p must
-   have 8 readable bytes. */
+/* The word starts and ends of a text from its word bitmap: block k of the
+   bitmap is w, and carry bit 63 of block k - 1 (0 for the first block).
+   A start is a word character after a non-word one; an end (one past a
+   word) is a non-word character, or the end of the text, after a word
+   character. */
+static inline uint64_t rk_word_starts(uint64_t w, uint64_t carry)
+{
+    return w & ~((w << 1) | carry);
+}
+
+static inline uint64_t rk_word_ends(uint64_t w, uint64_t carry)
+{
+    return ~w & ((w << 1) | carry);
+}
+
+/* Writes base + i for each set bit i of x, lowest first, to out and returns
+   how many: 8 at a time, with no branch per bit (simdjson's "flatten
+   bits"), so out needs room for the count rounded up to a multiple of 8;
+   the entries past the count hold garbage. */
+static inline Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t *out)
+{
+    const uint64_t top = (uint64_t)1 << 63;   /* a spent x scans as 63: no ctz(0) */
+    Py_ssize_t cnt = rk_popcount64(x), k = 0;
+    int j;
+    while (k < cnt) {
+        for (j = 0; j < 8; j++) {
+            out[k + j] = base + rk_low_bit64(x | top);
+            x &= x - 1;
+        }
+        k += 8;
+    }
+    return cnt;
+}
+
+/* The first k = min(max(n, 0), 8) bytes at p, zero-padded, in memory order
+   (as memcpy into a zeroed uint64_t gives them): a token's prefix, and the
+   chunks it is hashed and compared in. p must have 8 readable bytes. No
+   branch on n: tokens' lengths are not predictable. */
 static inline uint64_t rk_load_prefix(const uint8_t *p, Py_ssize_t n)
 {
     uint64_t x;
+    unsigned k = n <= 0 ? 0u : (n >= 8 ? 8u : (unsigned)n);
 #if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
     memcpy(&x, p, 8);
-    if (n < 8)
-        x &= (((uint64_t)1) << (8 * n)) - 1;
+    /* two shifts of 4k: k == 8 shifts by 64 in all, which one shift may not */
+    x &= ~((~(uint64_t)0 << (4 * k)) << (4 * k));
 #else
     x = 0;
-    memcpy(&x, p, (size_t)(n < 8 ? n : 8));
+    memcpy(&x, p, (size_t)k);
 #endif
     return x;
 }
