@@ -218,20 +218,15 @@ cdef class Engine:
 
     cdef Py_ssize_t _renumber(self) noexcept nogil:
         """Dense ids 0.. for the pair's tokens, in order of appearance."""
-        cdef Py_ssize_t i, nloc = 0, nt = self.tt.n
-        cdef int32_t g
+        cdef Py_ssize_t nloc = 0
         self.epoch += 1
         if self.epoch == 0:        # wrapped: forget every stamp
             memset(self.stamp, 0, self.local_cap * sizeof(uint32_t))
             self.epoch = 1
-        for i in range(nt + self.tp.n):
-            g = self.tt.ids[i] if i < nt else self.tp.ids[i - nt]
-            if self.stamp[g] != self.epoch:
-                self.stamp[g] = self.epoch
-                self.local[g] = <int32_t>nloc
-                nloc += 1
-            self.dense[i] = self.local[g]
-        return nloc
+        nloc = _dense_ids(self.tt.ids, self.tt.n, self.dense, self.local, self.stamp,
+                          self.epoch, nloc)
+        return _dense_ids(self.tp.ids, self.tp.n, self.dense + self.tt.n, self.local,
+                          self.stamp, self.epoch, nloc)
 
     cdef int score_pair(self, int kind_t, const void* data_t, Py_ssize_t len_t,
                         int kind_p, const void* data_p, Py_ssize_t len_p,
@@ -528,6 +523,26 @@ cdef class Engine:
             free(buf)
             free(iz)
             free(rcs)
+
+
+cdef inline Py_ssize_t _dense_ids(const int32_t* ids, Py_ssize_t n, int32_t* dense,
+                                 int32_t* local, uint32_t* stamp, uint32_t epoch,
+                                 Py_ssize_t nloc) noexcept nogil:
+    """dense[i]: the dense id of ids[i], a new one (nloc, nloc + 1, ...) for
+    an id not stamped with epoch yet; returns the next new id. No branch:
+    whether a token is new is not predictable."""
+    cdef Py_ssize_t i
+    cdef int32_t g, d, new
+    for i in range(n):
+        g = ids[i]
+        new = stamp[g] != epoch
+        # d = nloc if new else local[g], as masks (a ternary keeps its branch)
+        d = local[g] ^ ((local[g] ^ <int32_t>nloc) & -new)
+        local[g] = d
+        stamp[g] = epoch
+        dense[i] = d
+        nloc += new
+    return nloc
 
 
 cdef class Cancel:
