@@ -453,6 +453,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
+    cdef int ok
     cdef const int32_t* r
     for k in range(nr):
         if roff[k + 1] - roff[k] > maxlen:
@@ -504,12 +505,12 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         if hits < 0:
             break
         for i in range(mr):
-            if sc.marks[i]:
-                t = r[i]
-                if cnt_c[t] > 0 and cnt_r[t] > 0:
-                    hits += 1
-                    cnt_c[t] -= 1
-                    cnt_r[t] -= 1
+            # (no branch: marks and counts are not predictable)
+            t = r[i]
+            ok = (sc.marks[i] != 0) & (cnt_c[t] > 0) & (cnt_r[t] > 0)
+            hits += ok
+            cnt_c[t] -= ok
+            cnt_r[t] -= ok
     # Restore the invariant: zeros in cnt (pm is cleared above).
     for i in range(nref):
         cnt_r[rtok[i]] = 0

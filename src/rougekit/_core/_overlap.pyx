@@ -96,16 +96,24 @@ cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
     memset(sc, 0, sizeof(OverlapScratch))
 
 
+cdef inline int _take(int32_t* cnt, Py_ssize_t key) noexcept nogil:
+    """Take one of cnt[key] if there is one: 1, else 0. No branch: whether
+    a gram is still there is not predictable."""
+    cdef int32_t c = cnt[key]
+    cdef int left = c > 0
+    cnt[key] = c - left
+    return left
+
+
 cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
                                      const int32_t* b, Py_ssize_t nb,
                                      Py_ssize_t vocab, Py_ssize_t n,
                                      OverlapScratch* sc) noexcept nogil:
     """clipped_overlap_ids, with unigrams and (small-vocabulary) bigrams
     counted in the caller's zeroed tables, which are left zeroed."""
-    cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1, key
+    cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1
     cdef int64_t hits = 0
     cdef int32_t* cnt
-    cdef int32_t c, left
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
@@ -115,11 +123,7 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
         for i in range(na):
             cnt[a[i]] += 1
         for i in range(nb):
-            # Without a branch: whether a count is left is unpredictable.
-            c = cnt[b[i]]
-            left = c > 0
-            cnt[b[i]] = c - left
-            hits += left
+            hits += _take(cnt, b[i])
         for i in range(na):
             cnt[a[i]] = 0
         return hits
@@ -130,11 +134,7 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
         for i in range(ca):
             cnt[a[i] * vocab + a[i + 1]] += 1
         for i in range(cb):
-            key = b[i] * vocab + b[i + 1]
-            c = cnt[key]
-            left = c > 0
-            cnt[key] = c - left
-            hits += left
+            hits += _take(cnt, b[i] * vocab + b[i + 1])
         for i in range(ca):
             cnt[a[i] * vocab + a[i + 1]] = 0
         return hits
