@@ -70,6 +70,33 @@ def test_every_code_point_tokenizes_as_rouge_score():
         assert tok.tokenize(s, False) == ref_tokenize.tokenize(s, None)
 
 
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_words_of_every_length_across_blocks_and_chunks(use_stemmer):
+    # The scanner reads word starts and ends per 64-character block, 16
+    # blocks (1,024 characters) at a time, and hashes and compares a word of
+    # up to 16 characters as two 8-byte chunks, longer ones byte by byte:
+    # words of 1 to 40 characters at every offset, with sentence breaks,
+    # over several chunks; words that share their first 8 or 16 characters,
+    # or are prefixes of each other, must stay apart.
+    from rouge_score import tokenizers as ref_tokenizers
+    tok = compiled("rougekit._core._tokenizer")
+    ref = ref_tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
+    rng = random.Random(26)
+    stem = "abcdefghijklmnopqrstuvwxyzabcdefghijklmn"
+    for shift in range(0, 64, 5):
+        parts, size = [" " * shift], shift
+        while size < 3 * 1024 + 100:
+            n = rng.randint(1, 40)
+            word = stem[:n] if rng.random() < 0.5 else "".join(
+                rng.choice("abcXYZ019") for _ in range(n))
+            sep = rng.choice([" ", " ", ". ", "\n", " \n\n ", "-"])
+            parts.append(word + sep)
+            size += len(word) + len(sep)
+        text = "".join(parts)
+        expected = [toks for line in text.split("\n") if (toks := ref.tokenize(line))]
+        assert tok.sentences(text, use_stemmer) == expected, shift
+
+
 @pytest.mark.threads
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_score_batch_equals_score(corpus_pairs, threads):
