@@ -10,7 +10,9 @@ every code point of the running Python). So the tokens are found in the
 str's own buffer, with no Python object per token. One pass 16 characters
 at a time (SSE2; a character at a time elsewhere, same result; _classify.h)
 lowercases the text into bytes and marks its word characters and newlines
-in bitmaps, and the words are taken with bit scans (``_scan_bitmaps``).
+in bitmaps; the words' starts and ends are read off the word bitmap with
+no branch per word, and each word of up to 16 characters is hashed and
+looked up from two 8-byte loads (``_scan_bitmaps``).
 Characters above 0xFF are classified as 0xFF (no word character), which is
 right for all but the two above: a 2- or 4-byte text with a Kelvin sign is
 classified a character at a time (``_classify_wide``), and a text with an
