@@ -235,7 +235,7 @@ cdef class Engine:
         where rouge-score returns the int 0 (empty rougeL/rougeLsum)."""
         cdef int rc
         cdef Py_ssize_t k, n, nt, np_, nloc, ct, cp
-        cdef int64_t hits
+        cdef int64_t hits, lcs_hits = -1
         cdef int32_t* dt
         cdef int32_t* dp
         # (slots is NULL only after a restart that ran out of memory)
@@ -275,7 +275,12 @@ cdef class Engine:
                 hits = lcs_length_scratch(dt, nt, dp, np_, nloc, &self.lcs_scratch)
                 if hits < 0:
                     return RC_NOMEM
+                lcs_hits = hits
                 lcs_prf(hits, nt, np_, out + 3 * k)
+            elif lcs_hits >= 0 and self.tt.ns == 1 and self.tp.ns == 1:
+                # one sentence a side: rougeLsum's hits are rougeL's
+                # (summary_hits_scratch says why)
+                lcs_prf(lcs_hits, nt, np_, out + 3 * k)
             else:
                 # Every token lies in exactly one sentence, so the sentence
                 # totals are nt and np_.

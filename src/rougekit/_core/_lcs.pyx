@@ -447,7 +447,10 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     and the candidate summary still have an unused occurrence of it.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
     Reference sentences of at most 64 tokens take the one-word path
-    (_mark_one_word), the others the general one (lcs_mark_ids).
+    (_mark_one_word), the others the general one (lcs_mark_ids). With one
+    sentence a side the union is a single LCS, whose tokens both sides have
+    enough of: the hits are the LCS length, which lcs_length_scratch finds
+    without walking the table back.
     Returns -1 when out of memory.
     """
     cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
@@ -455,6 +458,9 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     cdef int32_t t
     cdef int ok
     cdef const int32_t* r
+    if nr == 1 and nc == 1:
+        return lcs_length_scratch(rtok + roff[0], roff[1] - roff[0],
+                                  ctok + coff[0], coff[1] - coff[0], vocab, sc)
     for k in range(nr):
         if roff[k + 1] - roff[k] > maxlen:
             maxlen = roff[k + 1] - roff[k]
