@@ -267,6 +267,8 @@ def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanation
         raise ValueError(*pairs.type_error.args)
     pairs.check_text(target, "target")
     pairs.check_text(prediction, "prediction")
+    if pairs.lines_to_check > 0:        # the SentenceSplitWarning, as score() gives it
+        pairs.check_lines((target, prediction))
     texts = (ensure_str(target, "target"), ensure_str(prediction, "prediction"))
     whole: Optional[Tuple[List[Token], List[Token]]] = None
     sentences: Optional[Tuple[List[Token], List[Token]]] = None
@@ -445,23 +447,27 @@ def _spans(tokenizer: Any, text: str, tokens: List[Any],
 
 
 def _located(folded: _Folded, tokens: Sequence[Any]) -> List[Span]:
-    """Each str token looked for after the previous one found: as written in
-    the text, else lowercased in the lowered text; (None, None) if absent."""
+    """Each str token looked for after the previous one found, as written in
+    the text and lowercased in the lowered text, the first place either is
+    found; (None, None) if neither is."""
     out: List[Span] = []
     at = 0
     for token in tokens:
-        span: Span = (None, None)
+        found: List[Tuple[int, int]] = []
         if isinstance(token, str) and token:
             k = folded.text.find(token, at)
             if k >= 0:
-                span = (k, k + len(token))
-            else:
-                k = folded.lowered.find(token.lower(), folded.at(at))
-                if k >= 0:
-                    span = folded.span(k, k + len(token.lower()))
-        if span[1] is not None:
+                found.append((k, k + len(token)))
+            lower = token.lower()
+            k = folded.lowered.find(lower, folded.at(at))
+            if k >= 0:
+                found.append(folded.span(k, k + len(lower)))
+        if found:
+            span = min(found)
             at = span[1]
-        out.append(span)
+            out.append(span)
+        else:
+            out.append((None, None))
     return out
 
 
@@ -469,7 +475,7 @@ def _located(folded: _Folded, tokens: Sequence[Any]) -> List[Span]:
 
 def _html_text(explanation: Explanation, side: str) -> str:
     return "".join(f"<mark>{html.escape(piece)}</mark>" if hit else html.escape(piece)
-                   for piece, hit in explanation.segments(side)).replace("\n", "<br>")
+                   for piece, hit in explanation.segments(side)).replace("\n", "<br/>")
 
 
 def _html_table(explanations: List[Explanation]) -> str:
