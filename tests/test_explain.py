@@ -407,3 +407,142 @@ def test_html_of_a_corpus_result():
                        intervals=None, per_item=None, n_items=1, signature="<script>")
     assert "<script>" not in odd._repr_html_()
     ET.fromstring(odd._repr_html_())
+
+
+# --- the command line: rougekit explain ---------------------------------------------------
+
+TARGET = "The cat sat on the mat.\nDogs <b>run</b>!"
+PREDICTION = "the cat is on a mat; a dog runs"
+
+
+def run_cli(*args, env=None):
+    """``rougekit explain`` with stdout on a pipe."""
+    import subprocess
+    import sys
+
+    from _helpers import child_env
+    return subprocess.run([sys.executable, "-m", "rougekit", "explain", *args],
+                          capture_output=True, text=True, timeout=120,
+                          env=child_env(**(env or {})))
+
+
+def run_cli_on_pty(*args, env=None, unset=()):
+    """``rougekit explain`` with stdout on a pseudo-terminal: (exit code, output)."""
+    import os
+    import subprocess
+    import sys
+    pty = pytest.importorskip("pty")              # POSIX only
+
+    from _helpers import child_env
+    environ = child_env(**(env or {}))
+    for name in unset:
+        environ.pop(name, None)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rougekit", "explain", *args],
+                            stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            env=environ)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:                           # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    code = proc.wait(timeout=60)
+    os.close(master)
+    # the terminal turns "\n" into "\r\n"
+    return code, out.decode("utf-8").replace("\r\n", "\n"), proc.stderr.read().decode()
+
+
+def expected_lines(types, use_stemmer=False):
+    """The first line of each type's block, from the library."""
+    e = explain(TARGET, PREDICTION, types, use_stemmer=use_stemmer)
+    return [f"{t}  P {x.score.precision:.4f}  R {x.score.recall:.4f}  "
+            f"F {x.score.fmeasure:.4f}  ({x.hits} hits; {x.prediction_count} in "
+            f"prediction, {x.target_count} in target)" for t, x in e.items()]
+
+
+def test_cli_through_a_pipe_marks_matches_with_brackets():
+    proc = run_cli("--target", TARGET, "--prediction", PREDICTION, "--stemmer")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b" not in proc.stdout
+    lines = proc.stdout.splitlines()
+    heads = [line for line in lines if line.startswith("rouge") and " P " in line]
+    assert heads == expected_lines(["rouge1", "rouge2", "rougeL", "rougeLsum"], True)
+    assert lines[1] == "  target:     [The cat] sat [on] the [mat]."
+    assert lines[2] == "              [Dogs] <b>[run]</b>!"
+    assert lines[3] == "  prediction: [the cat] is [on] a [mat]; a [dog runs]"
+    assert lines[-1].startswith("rougekit:") and "|stem:porter|" in lines[-1]
+
+
+def test_cli_on_a_terminal_uses_colour():
+    code, out, err = run_cli_on_pty("--target", TARGET, "--prediction", PREDICTION,
+                                    "--rouge-types", "rouge1", unset=["NO_COLOR"])
+    assert code == 0, err
+    assert "\x1b[1;32mThe cat\x1b[0m sat" in out
+    assert "[The cat]" not in out
+    assert "\x1b[1mrouge1\x1b[0m  P " in out
+
+
+@pytest.mark.parametrize("value", ["1", "0", "no"])
+def test_cli_on_a_terminal_with_no_color_has_none(value):
+    code, out, err = run_cli_on_pty("--target", TARGET, "--prediction", PREDICTION,
+                                    "--rouge-types", "rouge1", env={"NO_COLOR": value})
+    assert code == 0, err
+    assert "\x1b" not in out
+    assert out.splitlines()[:2] == [expected_lines(["rouge1"])[0],
+                                    "  target:     [The cat] sat [on] the [mat]."]
+
+
+def test_cli_empty_no_color_is_unset():
+    """no-color.org: NO_COLOR counts when present and not empty."""
+    code, out, err = run_cli_on_pty("--target", TARGET, "--prediction", PREDICTION,
+                                    "--rouge-types", "rouge1", env={"NO_COLOR": ""})
+    assert code == 0, err
+    assert "\x1b[1;32m" in out
+
+
+def test_cli_json_is_the_explanation():
+    import json
+    types = ["rouge2", "rougeLsum"]
+    proc = run_cli("--target", TARGET, "--prediction", PREDICTION, "--rouge-types",
+                   ",".join(types), "--format", "json", "--tokenizer", "unicode")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    options = ScoringOptions(rouge_types=types, tokenizer="unicode")
+    expected = explain(TARGET, PREDICTION, options=options).to_dict()
+    assert data == {**expected, "signature": options.signature(aggregation="none")}
+    assert list(data["explanations"]) == types
+
+
+def test_cli_lang():
+    import json
+    proc = run_cli("--target", "लड़कियाँ स्कूल जाती हैं", "--prediction", "लड़की स्कूल",
+                   "--lang", "hindi", "--stemmer", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["explanations"]["rouge1"]["target_tokens"][0] == \
+        {"text": "लड़क", "start": 0, "end": 8, "sentence": None}
+    assert "|lang:hindi|" in data["signature"]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--rouge-types", "rouge0"], "unknown rouge type 'rouge0'"),
+    (["--lang", "klingon"], "unknown language 'klingon'"),
+    (["--format", "xml"], "invalid choice: 'xml'"),
+    (["--tokenizer", "whitespace", "--lang", "hindi"], "give lang= or tokenizer="),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(args, fragment):
+    proc = run_cli("--target", "a", "--prediction", "b", *args)
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert fragment in proc.stderr
+
+
+def test_cli_needs_both_texts():
+    proc = run_cli("--target", "a")
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "--prediction" in proc.stderr
