@@ -40,6 +40,11 @@ looked for in the text, left to right, as written and then lowercased, and a
 token that is not found there (a normalized or non-str token) has
 ``start = end = None``.
 
+An explanation is for reading one pair: the LCS alignments are read from
+rouge-score's table built in Python, quadratic in the texts' lengths (a
+pair of 1,000-token texts takes a second or two); to score many pairs, use
+``score()`` or ``score_corpus``.
+
 >>> result = explain("The cat sat on the mat.", "The cat is on the mat.",
 ...                  rouge_types=["rouge2", "rougeL"])
 >>> r2 = result["rouge2"]
@@ -373,6 +378,9 @@ def _by_sentence(tokens: List[Token]) -> Iterator[Tuple[int, List[Token]]]:
 
 # --- where the tokens are -------------------------------------------------------------
 
+Span = Tuple[Optional[int], Optional[int]]
+
+
 def _whole_tokens(pairs: PairScorer, text: Any, decoded: str) -> List[Token]:
     tokens = pairs.tokens(text)
     tok = pairs.tokenizer
@@ -389,17 +397,14 @@ def _sentence_tokens(pairs: PairScorer, text: Any, decoded: str, name: str) -> L
         tokens = pairs.sentence_tokens(sentence)
         words = tok.sentence_segments(sentence) if isinstance(tok, LangTokenizer) else None
         offset = decoded.find(sentence, at)
-        if offset < 0:                    # a splitter that changed the sentence
-            spans: List[Tuple[Optional[int], Optional[int]]] = [(None, None)] * len(tokens)
-        else:
+        spans: List[Span] = [(None, None)] * len(tokens)
+        if offset >= 0:                   # (not found: a splitter that changed it)
             at = offset + len(sentence)
-            spans = [(None, None) if s is None else (s + offset, e + offset)
-                     for s, e in _spans(tok, sentence, tokens, words)]
+            spans = [(s + offset, e + offset) if s is not None and e is not None
+                     else (None, None) for s, e in _spans(tok, sentence, tokens, words)]
         out += [Token(value, start, end, k) for value, (start, end) in zip(tokens, spans)]
     return out
 
-
-Span = Tuple[Optional[int], Optional[int]]
 
 
 class _Folded:
@@ -432,9 +437,9 @@ def _spans(tokenizer: Any, text: str, tokens: List[Any],
     stemming = tokenizers.default_stemming(tokenizer)
     if stemming is not None:
         stemmer = _backend.porter.StemCache() if stemming else None
-        found = [(stem, folded.span(*m.span()))
-                 for m in WORD_RE.finditer(folded.lowered)
-                 for stem in _tokenize_mod.tokenize(m.group(), stemmer)]
+        found: List[Tuple[Any, Span]] = [
+            (stem, folded.span(*m.span())) for m in WORD_RE.finditer(folded.lowered)
+            for stem in _tokenize_mod.tokenize(m.group(), stemmer)]
         if [stem for stem, _ in found] == tokens:
             return [span for _, span in found]
     elif words is not None and isinstance(tokenizer, LangTokenizer):
