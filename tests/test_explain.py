@@ -25,7 +25,7 @@ from rougekit.tokenize import tokenize as rouge_tokenize
 # The texts are meant to provoke them (one-line sentences, non-ASCII letters).
 pytestmark = [pytest.mark.backend, pytest.mark.filterwarnings("ignore::rougekit.RougekitWarning")]
 
-TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]
+TYPES = ALL_TYPES          # rouge1 to rouge9, rougeL, rougeLsum
 STEMMING = [pytest.param(False, id="nostem"), pytest.param(True, id="stem")]
 SCORERS = {stem: RougeScorer(TYPES, use_stemmer=stem) for stem in (False, True)}
 SETTINGS = settings(max_examples=examples(100), deadline=None,
@@ -350,6 +350,19 @@ def test_sentence_split_rules():
     check_explanation(e, scorer.score(text, "the dog sat. birds fly"))
     assert [t.sentence for t in e["rougeLsum"].target_tokens] == [0, 0, 0, 1, 1, 1, 2, 2]
     assert all(t.start is not None for t in e["rougeLsum"].target_tokens)
+
+
+def test_nltk_sentences():
+    scorer = RougeScorer(["rougeLsum"], split_summaries=True)
+    text = "The cat sat. The dog ran!  Birds fly."
+    try:
+        scores = scorer.score(text, "the dog sat. birds fly")
+    except (ImportError, LookupError) as exc:
+        pytest.skip(f"nltk's sentence splitter is not available: {exc}")
+    e = scorer.explain(text, "the dog sat. birds fly")
+    check_explanation(e, scores)
+    assert [t.sentence for t in e["rougeLsum"].target_tokens] == [0, 0, 0, 1, 1, 1, 2, 2]
+    assert [text[t.start:t.end] for t in e["rougeLsum"].target_tokens][-2:] == ["Birds", "fly"]
 
 
 def test_errors_are_scores():
