@@ -339,7 +339,7 @@ def test_snowball_stems_equal_nltk(nltk_stopwords, lang):
         tok = LangTokenizer(lang, use_stemmer=True, stem_stopwords=stem_stopwords)
         for w in vocab:
             expected = reference.stem(w) if len(w) > 3 else w
-            assert tok._stemmed([w]) == ([expected] if expected else []), w
+            assert tok.stem_words([w]) == ([expected] if expected else []), w
         assert tok.stopwords.startswith("nltk(") != stem_stopwords
 
 
@@ -349,7 +349,7 @@ def test_turkish_stemmer_is_turkishstemmer():
     ref = TurkishStemmer()
     tok = LangTokenizer("turkish", use_stemmer=True)
     for w in words(SAMPLES["turkish"].lower()):
-        assert tok._stemmed([w]) == [ref.stem(w) if len(w) > 3 else w]
+        assert tok.stem_words([w]) == [ref.stem(w) if len(w) > 3 else w]
 
 
 # --- segmenters (skipped when their extra is missing) -----------------------------------

@@ -9,6 +9,7 @@ Drop-in modules with rouge-score 0.1.2's names and results::
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
+``explain`` (what one pair matched: tokens, spans, matches, counts);
 ``score_ids`` (ROUGE of token-id batches, columns out; ``rougekit.rewards``
 for RL reward functions); ``RougeIndex`` (one query against many stored texts) and ``deduplicate``
 (the Self-Instruct / Alpaca ROUGE-L filter); ``score_frame`` (scores as
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
         RougeType,
         rouge_1_score,
     )
+    from rougekit.explanation import Explanation, Explanations, explain
     from rougekit.frames import score_frame
     from rougekit.hf import compute
     from rougekit.ids import score_ids
@@ -87,6 +89,9 @@ _LAZY = {
     "RougeScoreEvaluator": ("rougekit.evaluator", "RougeScoreEvaluator"),
     "RougeType": ("rougekit.evaluator", "RougeType"),
     "rouge_1_score": ("rougekit.evaluator", "rouge_1_score"),
+    "explain": ("rougekit.explanation", "explain"),
+    "Explanation": ("rougekit.explanation", "Explanation"),
+    "Explanations": ("rougekit.explanation", "Explanations"),
     "score_frame": ("rougekit.frames", "score_frame"),
     "compute": ("rougekit.hf", "compute"),
     "score_ids": ("rougekit.ids", "score_ids"),
@@ -157,4 +162,6 @@ __all__ = [
     "RougeIndex", "deduplicate",
     # token ids in, columns out (training signals: rougekit.rewards)
     "score_ids",
+    # what one pair matched, per rouge type
+    "explain", "Explanation", "Explanations",
 ]

@@ -14,7 +14,7 @@ from rougekit._core._prf_py import fmeasure
 from rougekit.scoring import Score
 
 __all__ = ["Numbering", "counts_score", "ngram_counts", "lcs_counts", "summary_lcs_counts",
-           "lcs_positions", "rouge155_pair_counts"]
+           "lcs_positions", "lcs_table", "lcs_alignment", "rouge155_pair_counts"]
 
 
 class Numbering:
@@ -101,6 +101,50 @@ def lcs_positions(ref_tokens, can_tokens):
     if not ids_r or not ids_c:
         return []
     return _backend.lcs.lcs_indices(ids_r, ids_c)
+
+
+def lcs_table(ref_tokens, can_tokens):
+    """rouge-score's LCS table (its ``_lcs_table``): ``table[i][j]`` is the
+    LCS length of ``ref_tokens[:i]`` and ``can_tokens[:j]``, tokens compared
+    with ``==``. Quadratic in time and memory: for one pair to read
+    (``lcs_alignment``), not for scoring, which the kernels do.
+
+    >>> lcs_table(["a", "b"], ["b"])
+    [[0, 0], [0, 0], [0, 1]]
+    """
+    table = [[0] * (len(can_tokens) + 1)]
+    for r in ref_tokens:
+        above, row = table[-1], [0]
+        for j, c in enumerate(can_tokens):
+            row.append(above[j] + 1 if r == c else max(above[j + 1], row[j]))
+        table.append(row)
+    return table
+
+
+def lcs_alignment(table, ref_tokens, can_tokens):
+    """The LCS rouge-score picks, as ``(ref position, can position)`` pairs
+    in increasing order: its ``_backtrack_norec`` walk of ``table``
+    (``lcs_table``) from the last cell: on equal tokens the diagonal;
+    otherwise left when the cell to the left is strictly greater than the one
+    above, else up. ``lcs_positions`` gives the same ref positions, fast.
+
+    >>> ref, can = ["a", "b", "a"], ["a", "a"]
+    >>> lcs_alignment(lcs_table(ref, can), ref, can)
+    [(0, 0), (2, 1)]
+    """
+    i, j = len(ref_tokens), len(can_tokens)
+    pairs = []
+    while i > 0 and j > 0:
+        if ref_tokens[i - 1] == can_tokens[j - 1]:
+            pairs.append((i - 1, j - 1))
+            i -= 1
+            j -= 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    pairs.reverse()
+    return pairs
 
 
 def rouge155_pair_counts(metric, target_tokens, prediction_tokens, **params):

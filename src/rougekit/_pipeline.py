@@ -421,8 +421,8 @@ class PairScorer:
         """The tokens of a text (tokenized, and stemmed when the tokenizer stems)."""
         return self.tokenizer.tokenize(text)
 
-    def sentences(self, text: Any, name: str) -> List[List[Any]]:
-        """rougeLsum's sentences of a text, each a token list; empty ones dropped."""
+    def sentence_texts(self, text: Any, name: str) -> List[str]:
+        """rougeLsum's sentences of a text, as strings; empty ones dropped."""
         rule = self.sentence_split
         if rule == "nltk":
             sents = _nltk_sent_tokenize(text)
@@ -432,10 +432,19 @@ class PairScorer:
             sents = split_sentencex(ensure_str(text, name), iso)
         else:
             sents = ensure_str(text, name).split("\n")
+        return [s for s in sents if len(s)]
+
+    def sentence_tokens(self, sentence: str) -> List[Any]:
+        """The tokens of one of rougeLsum's sentences."""
         tok = self.tokenizer
         # XL-Sum tokenizes rougeLsum's sentences without segmenting them.
-        tokenize = tok.sentence_tokens if isinstance(tok, LangTokenizer) else tok.tokenize
-        return [tokenize(s) for s in sents if len(s)]
+        if isinstance(tok, LangTokenizer):
+            return tok.sentence_tokens(sentence)
+        return tok.tokenize(sentence)
+
+    def sentences(self, text: Any, name: str) -> List[List[Any]]:
+        """rougeLsum's sentences of a text, each a token list; empty ones dropped."""
+        return [self.sentence_tokens(s) for s in self.sentence_texts(text, name)]
 
     # -- whole pairs
 

@@ -21,6 +21,12 @@ scores two systems against the same references and tests, per rouge type,
 whether their difference B - A is significant: paired bootstrap resampling
 and approximate randomization (``rougekit.significance``).
 
+``rougekit explain --target TEXT --prediction TEXT`` shows what one pair
+matched, per rouge type: both texts with the matched tokens marked (in colour
+on a terminal, unless ``NO_COLOR`` is set; in [brackets] otherwise), the
+counts and P/R/F; ``--format json`` gives ``Explanations.to_dict()`` and the
+signature (``rougekit.explanation``; docs/guides/explain.md).
+
 ``--lang LANG`` scores with XL-Sum's multilingual tokenization (and with
 ``--stemmer`` the language's stemmer); ``--sentence-split`` chooses rougeLsum's
 sentences (newline, nltk, sentencex). rougekit's warnings (a tokenizer that
@@ -38,6 +44,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import sys
 import warnings
 
@@ -53,6 +60,7 @@ from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
 from rougekit._warn import RougekitWarning
+from rougekit.explanation import explain_pair
 from rougekit.lang import LANGUAGES
 from rougekit.significance import approximate_randomization, paired_bootstrap
 from rougekit.word_tokenizers import TOKENIZER_NAMES
@@ -188,12 +196,14 @@ COMPARE_FIELDS = ("candidate_a", "candidate_b")
 def scoring_options(args, types, bootstrap=0, confidence=0.95, seed=None):
     """The ``ScoringOptions`` of the command's arguments, checked (a
     UserError names what is wrong)."""
+    # explain scores one pair: it has no --multi-ref
+    corpus = {"multi_ref": args.multi_ref} if hasattr(args, "multi_ref") else {}
     try:
         return ScoringOptions(
             rouge_types=types, tokenizer=args.tokenizer, use_stemmer=args.stemmer,
             lang=args.lang, stem_stopwords=args.stem_stopwords,
-            sentence_split=args.sentence_split, multi_ref=args.multi_ref,
-            bootstrap=bootstrap, confidence=confidence, seed=seed)
+            sentence_split=args.sentence_split, bootstrap=bootstrap,
+            confidence=confidence, seed=seed, **corpus)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
 
@@ -399,6 +409,54 @@ def cmd_compare(args):
     return 0
 
 
+# --- rougekit explain ----------------------------------------------------------------
+
+# ANSI: matched pieces bold green, the type's name bold.
+MATCH_ON, BOLD_ON, STYLE_OFF = "\x1b[1;32m", "\x1b[1m", "\x1b[0m"
+
+
+def use_colour(stream):
+    """Colour only on a terminal, and never when NO_COLOR is set to anything
+    but "" (https://no-color.org)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+def render_explanation(explanations, signature, colour):
+    """The text report of ``rougekit explain``: per rouge type its P/R/F
+    and counts, then both texts with the matched pieces marked."""
+    before, after = (MATCH_ON, STYLE_OFF) if colour else ("[", "]")
+    lines = []
+    for rouge_type, e in explanations.items():
+        s = e.score
+        name = f"{BOLD_ON}{rouge_type}{STYLE_OFF}" if colour else rouge_type
+        lines.append(f"{name}  P {s.precision:.4f}  R {s.recall:.4f}  F {s.fmeasure:.4f}  "
+                     f"({e.hits} hits; {e.prediction_count} in prediction, "
+                     f"{e.target_count} in target)")
+        for side in ("target", "prediction"):
+            text = e.highlighted(side, before, after).replace("\n", "\n" + " " * 14)
+            lines.append(f"  {side + ':':<12}{text}")
+        lines.append("")
+    lines.append(signature)
+    return "\n".join(lines)
+
+
+def cmd_explain(args):
+    types = parse_types(args.rouge_types)
+    options = scoring_options(args, types)
+    try:
+        explanations = explain_pair(options.pair_scorer(), args.target, args.prediction)
+    except (TypeError, ValueError, ImportError, LookupError) as e:
+        raise UserError(str(e)) from None
+    signature = options.signature(aggregation="none")
+    if args.format == "json":
+        print(json.dumps({**explanations.to_dict(), "signature": signature}, indent=2,
+                         ensure_ascii=False))
+    else:
+        print(render_explanation(explanations, signature, use_colour(sys.stdout)))
+    return 0
+
+
 # --- options ------------------------------------------------------------------------
 
 def _int_at_least(low, text):
@@ -430,6 +488,12 @@ def confidence_level(text):
 
 
 def add_scoring_options(parser):
+    add_text_options(parser)
+    add_corpus_options(parser)
+
+
+def add_text_options(parser):
+    """The options of how a pair is scored (every command's)."""
     parser.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
                         help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
     parser.add_argument("--stemmer", action="store_true",
@@ -447,6 +511,10 @@ def add_scoring_options(parser):
     parser.add_argument("--sentence-split", default="newline", choices=SENTENCE_SPLITS,
                         help="rougeLsum's sentences: newline (default, rouge-score's), nltk, "
                              "or sentencex (rule-based, no data download)")
+
+
+def add_corpus_options(parser):
+    """The options of how a corpus is scored (score and compare)."""
     parser.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
                         help="how an item's references combine (default max, as "
                              "rouge-score's score_multi)")
@@ -502,6 +570,19 @@ def build_parser():
                          help=f"seed of both tests (default {COMPARE_SEED})")
     compare.add_argument("--format", choices=["table", "json"], default="table")
     compare.set_defaults(func=cmd_compare)
+
+    explain = sub.add_parser(
+        "explain", help="show what one pair matched, per rouge type",
+        description="Both texts with the tokens each rouge type matched marked (colour on "
+                    "a terminal unless NO_COLOR is set, [brackets] otherwise), the counts "
+                    "and P/R/F.")
+    explain.add_argument("--target", required=True, metavar="TEXT",
+                         help="the reference text (--target=TEXT if it starts with -)")
+    explain.add_argument("--prediction", required=True, metavar="TEXT",
+                         help="the predicted text")
+    add_text_options(explain)
+    explain.add_argument("--format", choices=["text", "json"], default="text")
+    explain.set_defaults(func=cmd_explain)
 
     # Handled by main() before argparse (the script's options, its parsing).
     sub.add_parser("rouge155", add_help=False,

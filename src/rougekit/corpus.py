@@ -51,6 +51,7 @@ The signature records every option that changes the numbers, as
 sacreBLEU's (``rougekit.signature`` describes its fields).
 """
 import dataclasses
+import html
 from typing import Any, Dict, List, Optional, Sequence
 
 from rougekit._checks import thread_count
@@ -95,6 +96,26 @@ class CorpusResult:
     def to_dict(self) -> Dict[str, float]:
         """``{rouge type: corpus F-measure}``, the usual report of a metric card."""
         return {t: s.fmeasure for t, s in self.scores.items()}
+
+    def _repr_html_(self) -> str:
+        """The scores as an HTML table, for Jupyter: P, R and F per rouge type
+        (with their intervals when there are some), the number of items and
+        the signature."""
+        measures = ("precision", "recall", "fmeasure")
+        head = "".join(f"<th>{m}</th>" for m in measures)
+        if self.intervals is not None:
+            head += "".join(f"<th>{m} interval</th>" for m in measures)
+        rows = []
+        for rouge_type, score in self.scores.items():
+            cells = "".join(f"<td>{getattr(score, m):.4f}</td>" for m in measures)
+            if self.intervals is not None:
+                iv = self.intervals[rouge_type]
+                cells += "".join(f"<td>[{getattr(iv.low, m):.4f}, {getattr(iv.high, m):.4f}]"
+                                 "</td>" for m in measures)
+            rows.append(f"<tr><th>{html.escape(str(rouge_type))}</th>{cells}</tr>")
+        return (f"<table class=\"rougekit-corpus\"><caption>{self.n_items} items &#183; "
+                f"<code>{html.escape(self.signature)}</code></caption><thead><tr><th>type</th>"
+                f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def score_corpus(candidates: Sequence[str], references: Sequence[Any],

@@ -53,7 +53,7 @@ import numpy as np
 from rougekit import _backend, scoring
 from rougekit._checks import as_list
 from rougekit._core._prf_py import ngram_prf
-from rougekit._counts import lcs_positions
+from rougekit._counts import lcs_alignment, lcs_positions, lcs_table
 from rougekit._pipeline import (
     PairScorer,
     lcs_score,
@@ -63,6 +63,7 @@ from rougekit._pipeline import (
 )
 from rougekit._rouge_types import kind_of
 from rougekit._sentences import check_sentence_split
+from rougekit.explanation import Explanations, explain_pair
 
 __all__ = ["RougeScorer", "MEASURES"]
 
@@ -164,6 +165,20 @@ class RougeScorer(scoring.BaseScorer):
             # str pairs in the engine; anything else comes back to score_python.
             return engine.score(target, prediction)
         return pairs.score_python(target, prediction)
+
+    def explain(self, target: Text, prediction: Text) -> "Explanations":
+        """What each rouge type matched: a dict type -> ``Explanation``
+        (``rougekit.explanation``) whose ``.score`` equals ``score()``'s, with
+        the tokens, their spans in the texts, and one match per counted hit.
+        Not part of rouge-score's API.
+
+        >>> e = RougeScorer(["rouge1"]).explain("a cat sat", "the cat")["rouge1"]
+        >>> e.score == RougeScorer(["rouge1"]).score("a cat sat", "the cat")["rouge1"]
+        True
+        >>> e.hits, e.prediction_count, e.target_count, e.matches
+        (1, 2, 3, (Match(target=(1,), prediction=(1,)),))
+        """
+        return explain_pair(self._pairs, target, prediction)
 
     def _score_python(self, target, prediction):
         """A pair through the token stages, never the engine."""
@@ -329,13 +344,7 @@ def _lcs_table(ref, can):
     >>> _lcs_table(["a", "b"], ["b"])
     [[0, 0], [0, 0], [0, 1]]
     """
-    table = [[0] * (len(can) + 1)]
-    for r in ref:
-        above, row = table[-1], [0]
-        for j, c in enumerate(can):
-            row.append(above[j] + 1 if r == c else max(above[j + 1], row[j]))
-        table.append(row)
-    return table
+    return lcs_table(ref, can)
 
 
 def _backtrack_norec(t, ref, can):
@@ -346,19 +355,7 @@ def _backtrack_norec(t, ref, can):
     >>> _backtrack_norec(_lcs_table(["a", "b"], ["b", "a"]), ["a", "b"], ["b", "a"])
     [0]
     """
-    i, j = len(ref), len(can)
-    positions = []
-    while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            positions.append(i - 1)
-            i -= 1
-            j -= 1
-        elif t[i][j - 1] > t[i - 1][j]:
-            j -= 1
-        else:
-            i -= 1
-    positions.reverse()
-    return positions
+    return [i for i, _ in lcs_alignment(t, ref, can)]
 
 
 def lcs_ind(ref, can):

@@ -159,7 +159,9 @@ class LangTokenizer:
             if stemmer.stopwords is not None:
                 self.stopwords = f"nltk({stopword_digest(stemmer.stopwords)})"
 
-    def _stemmed(self, tokens: List[str]) -> List[str]:
+    def stem_words(self, tokens: List[str]) -> List[str]:
+        """``tokens`` stemmed (those longer than 3 characters, when stemming),
+        empty stems dropped: the last step of ``tokenize``."""
         stem = self._stem
         if stem is not None:
             cache = self._stems
@@ -174,8 +176,8 @@ class LangTokenizer:
             tokens = out
         return [t for t in tokens if t]
 
-    def tokenize(self, text: Union[str, bytes]) -> List[str]:
-        """The tokens of a whole text: cleaning, segmentation, stemming."""
+    def segments(self, text: Union[str, bytes]) -> List[str]:
+        """The words of a whole text before stemming: cleaning and segmentation."""
         ws = words(_lowered(text, "text"))
         tokens: List[str] = []
         if self._segment is not None and ws:
@@ -185,12 +187,21 @@ class LangTokenizer:
                      "segmented by XL-Sum's default rule instead", TokenizationWarning)
         if not tokens and ws:
             tokens = default_segment_words(ws)
-        return self._stemmed(tokens)
+        return tokens
+
+    def sentence_segments(self, sentence: Union[str, bytes]) -> List[str]:
+        """The words of one of rougeLsum's sentences before stemming: cleaning
+        alone (XL-Sum does not segment them)."""
+        return words(_lowered(sentence, "sentence"))
+
+    def tokenize(self, text: Union[str, bytes]) -> List[str]:
+        """The tokens of a whole text: cleaning, segmentation, stemming."""
+        return self.stem_words(self.segments(text))
 
     def sentence_tokens(self, sentence: Union[str, bytes]) -> List[str]:
         """rougeLsum's tokens of one sentence, as XL-Sum takes them: cleaning
         and stemming, without segmentation."""
-        return self._stemmed(words(_lowered(sentence, "sentence")))
+        return self.stem_words(self.sentence_segments(sentence))
 
     # Pickled as its options (a scorer sent to another process): the
     # segmenter and stemmer are loaded again there.
