@@ -45,7 +45,7 @@ from rougekit.significance import COMPARE_SEED, compare_systems
 __all__ = ["corpus_report", "check_installed", "REPORT_EXTRA"]
 
 #: What to install when Jinja2 or plotly is missing.
-REPORT_EXTRA = "pip install rougekit[report]"
+REPORT_EXTRA = "pip install 'rougekit[report]'"
 
 #: Up to this many items, every item's texts and highlights are in the file.
 DETAIL_ALL = 1000
