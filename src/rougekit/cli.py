@@ -631,7 +631,8 @@ def build_parser():
     add_scoring_options(report)
     report.add_argument("--bootstrap", type=non_negative_int, default=1000, metavar="N",
                         help="resamples for the confidence intervals and the paired "
-                             "bootstrap (default 1000; 0: no intervals)")
+                             "bootstrap (default 1000; 0: no intervals, and 1000 for the "
+                             "paired bootstrap)")
     report.add_argument("--ar-trials", type=positive_int, default=10000, metavar="N",
                         help="approximate randomization trials with --compare (default 10000)")
     report.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",

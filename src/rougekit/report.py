@@ -262,7 +262,7 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
                              f"not {names} and {n}")
         b = _columns(compare.per_item, names, "compare")
         systems.append(b)
-        comparison = compare_systems(a, b, names, bootstrap, result_confidence(result),
+        comparison = compare_systems(a, b, names, bootstrap, _confidence(result),
                                      ar_trials, seed)
         diffs = [b[3 * k + 2] - a[3 * k + 2] for k in range(len(names))]
         if texts is not None:
@@ -316,14 +316,14 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
     return str(env.get_template("report.html.j2").render(
         title=title, result=result, compare=compare, labels=list(labels),
         comparison=comparison, names=names, n=n, bootstrap=bootstrap, ar_trials=ar_trials,
-        seed=seed, confidence=result_confidence(result),
+        seed=seed, confidence=_confidence(result),
         figures=[(key, heading, _figure_html(fig, f"rk-plot-{key}"))
                  for key, heading, fig in figures],
         plotly_js=get_plotlyjs(), payload=payload, n_detailed=len(details),
         has_texts=texts is not None, measures=Score._fields))
 
 
-def result_confidence(result: Any) -> float:
+def _confidence(result: Any) -> float:
     """The confidence of ``result``'s intervals (its signature's), 0.95 when
     it has none."""
     try:
