@@ -50,7 +50,8 @@ pair of 1,000-token texts takes a second or two); to score many pairs, use
 >>> r2 = result["rouge2"]
 >>> r2.hits, r2.target_count, r2.prediction_count
 (3, 5, 5)
->>> [r2.target_tokens[i].text for i in r2.matches[0].target]
+>>> words = [r2.target_tokens[i].text for i in r2.matches[0].target]
+>>> words
 ['the', 'cat']
 >>> result["rougeL"].matches[:2]
 (Match(target=(0,), prediction=(0,)), Match(target=(1,), prediction=(1,)))
@@ -253,7 +254,8 @@ def explain(target: Any, prediction: Any, rouge_types: Optional[Sequence[str]] =
     >>> e = explain("Cats running home", "the cat runs", ["rouge1"], use_stemmer=True)
     >>> e["rouge1"].score
     Score(precision=0.6666666666666666, recall=0.6666666666666666, fmeasure=0.6666666666666666)
-    >>> [(t.text, t.start, t.end) for t in e["rouge1"].target_tokens]
+    >>> spans = [(t.text, t.start, t.end) for t in e["rouge1"].target_tokens]
+    >>> spans
     [('cat', 0, 4), ('run', 5, 12), ('home', 13, 17)]
     """
     if rouge_types is not None:

@@ -230,8 +230,9 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
 
     Args:
       result: what ``score_corpus`` returned (with ``per_item``).
-      candidates, references: the texts it scored; without them the report
-        has the scores and plots but no texts (no search, no highlights).
+      candidates: the texts it scored; without them the report has the
+        scores and plots but no texts (no search, no highlights).
+      references: their references (a str or a list of str per item).
       compare: the ``CorpusResult`` of a second system B, scored on the same
         references with the same options; ``result`` is system A.
       compare_candidates: B's texts.
@@ -239,8 +240,10 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
         those ``result.signature`` records; needed for a tokenizer object).
       title: the page's title.
       labels: the names of A and B.
-      bootstrap, ar_trials, seed: the paired tests' resamples, trials and
-        seed (``significance.compare_systems``; ``rougekit compare``'s).
+      bootstrap: the paired bootstrap's resamples
+        (``significance.compare_systems``, as ``rougekit compare``).
+      ar_trials: approximate randomization's trials.
+      seed: the seed of both tests.
 
     Raises ImportError naming ``pip install rougekit[report]`` when Jinja2
     or plotly is missing.

@@ -240,7 +240,8 @@ def compare_systems(items_a: Any, items_b: Any, rouge_types: Any, n_resamples: i
     ``approximate_randomization`` p-value.
 
     >>> r = compare_systems([[0.5, 0.5]] * 3, [[0.5, 0.5]] * 3, ["rouge1"], 10, n_trials=9)
-    >>> r["rouge1"]["fmeasure"]["diff"], r["rouge1"]["fmeasure"]["p_ar"]
+    >>> f = r.get("rouge1").get("fmeasure")
+    >>> f.get("diff"), f.get("p_ar")
     (0.0, 1.0)
     """
     types = list(rouge_types)
