@@ -153,15 +153,16 @@ def compare_page(small, tmp_path_factory):
     a, b, refs, _ = small
     folder = tmp_path_factory.mktemp("compare")
     out = folder / "compare.html"
-    proc = run_cli("report", "--jsonl", write_jsonl(folder / "a.jsonl", a, refs),
-                   "--compare", write_jsonl(folder / "b.jsonl", b, refs), "-o", out,
-                   "--bootstrap", 300, "--ar-trials", 999)
+    write_jsonl(folder / "system_a.jsonl", a, refs)
+    write_jsonl(folder / "system_b.jsonl", b, refs)
+    proc = run_cli("report", "--jsonl", "system_a.jsonl", "--compare", "system_b.jsonl",
+                   "-o", out, "--bootstrap", 300, "--ar-trials", 999, cwd=folder)
     assert proc.returncode == 0, proc.stderr
     return folder, out
 
 
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "rougekit", *map(str, args)],
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "rougekit", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, timeout=600, env=child_env())
 
 
@@ -265,6 +266,19 @@ def png_colours(data):
 
 
 # --- the tests ------------------------------------------------------------------------
+
+def test_the_browser_is_offline(browser, tmp_path):
+    """What the page would fetch fails, and the failure is a SEVERE entry:
+    so the reports' empty logs mean they fetched nothing."""
+    page = tmp_path / "fetches.html"
+    page.write_text('<!doctype html><title>x</title><script src="https://cdn.plot.ly/'
+                    'plotly-2.35.2.min.js"></script><p>x</p>', encoding="utf-8")
+    browser.get_log("browser")
+    browser.get(page.as_uri())
+    errors = severe(browser)
+    assert errors and "cdn.plot.ly" in errors[0]["message"], errors
+    assert browser.execute_script("return typeof Plotly") == "undefined"
+
 
 def test_single_report_offline_no_console_errors(browser, single_page, small):
     _, _, _, result = small
