@@ -17,7 +17,7 @@ renders what ``score_corpus`` returned into one HTML file that opens offline:
 
 How it stays small at 100,000 items (docs/guides/report.md): every item's
 P, R and F are in the file, rounded to 4 decimals and packed as 16-bit
-integers in base64 (about 8 bytes per score per item and system); each
+integers in base64 (8 bytes per rouge type, item and system); each
 item's search text is its candidate (A's) cut to a share of a fixed budget
 (``SEARCH_BUDGET`` bytes over all items, at least ``SEARCH_MIN`` each), and
 the items whose texts are in the file are searched in all their texts; the
