@@ -25,7 +25,8 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from rougekit import _backend
 
 __all__ = ["pltrdy_f", "prf_n", "words_of", "ngrams_of", "ngram_counts",
-           "lcs_length_tokens", "lcs_tokens", "union_lcs_count", "lcs_sum", "RougeBase", "FilesRougeBase"]
+           "lcs_length_tokens", "lcs_tokens", "union_lcs_count", "lcs_sum", "RougeBase",
+           "FilesRougeBase"]
 
 Stats = Dict[str, Any]
 
