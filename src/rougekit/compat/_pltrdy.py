@@ -232,7 +232,9 @@ class RougeBase:
         ``refs`` are lists (or tuples) of equal length, or two strings.
 
         ``ignore_empty`` drops the pairs whose hypothesis or reference is
-        "" before scoring (a blank one still raises "Hypothesis is empty.").
+        "" before scoring. A text with no sentence (such as "..." for
+        pltrdy) raises ValueError "Hypothesis is empty." (or "Reference is
+        empty."); a blank one (" ") is one sentence of one empty word.
         """
         if isinstance(hyps, str):
             hyps, refs = [hyps], [refs]
