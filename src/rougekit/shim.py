@@ -79,7 +79,8 @@ class _Alias:
 
     def make_package(self) -> types.ModuleType:
         source = importlib.import_module(self.source) if self.source else None
-        package = types.ModuleType(self.name, self.doc or (source and source.__doc__))
+        doc = self.doc if self.doc is not None else getattr(source, "__doc__", None)
+        package = types.ModuleType(self.name, doc)
         # A spec with submodule_search_locations=[] makes it a package, so
         # "import rouge_score.rouge_scorer" works, and importlib.util.find_spec
         # ("rouge_score") returns a spec (libraries probe availability with it)

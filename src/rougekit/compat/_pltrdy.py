@@ -103,7 +103,7 @@ def lcs_tokens(x: Sequence[Any], y: Sequence[Any]) -> List[Any]:
     the kernel gives it, without recursion, at any length.
 
     >>> lcs_tokens("a b c a b".split(), "b a c b a".split())
-    ['b', 'c', 'b']
+    ['b', 'a', 'b']
     """
     if not x or not y:
         return []
@@ -121,7 +121,7 @@ def union_lcs_count(hyp_sentences: Sequence[Sequence[str]],
     ref_words = [w for s in ref_sentences for w in s]
     ids, other = _ids_against(ref_words)
     refs = [[ids[w] for w in s] for s in ref_sentences]
-    union = set()
+    union: set = set()
     for sentence in hyp_sentences:
         h = [ids.get(w, other) for w in sentence]
         if h.count(other) == len(h):

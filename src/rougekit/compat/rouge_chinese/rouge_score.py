@@ -7,7 +7,7 @@ sentence's words in one list, counted with repeats (``exclusive`` is
 accepted and ignored, as in the package).
 
 >>> rouge_l_summary_level(["a b", "c d"], ["a c", "b d"])
-{'f': 0.7499999953125, 'p': 0.75, 'r': 0.75}
+{'f': 0.749999995, 'p': 0.75, 'r': 0.75}
 """
 from typing import Any, Dict
 
