@@ -150,7 +150,10 @@ class _Pair:
 
     def words(self) -> Tuple[List[str], List[str]]:
         if self._words is None:
-            self._words = words_of(self.hyp), words_of(self.ref)
+            # words_of in one call: the sentences are strings, and joining
+            # them on " " then splitting on " " gives each one's words in turn
+            self._words = (" ".join(self.hyp).split(" ") if self.hyp else [],
+                           " ".join(self.ref).split(" ") if self.ref else [])
         return self._words
 
     def sentence_words(self) -> Tuple[List[List[str]], List[List[str]]]:
