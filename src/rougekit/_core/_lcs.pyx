@@ -23,7 +23,6 @@ from rougekit._core._mem cimport grow_array, unmark
 
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
-    void rk_lcs_step128(uint64_t* s0, uint64_t* s1, uint64_t m0, uint64_t m1)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -409,7 +408,7 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
         s0 = ONES
         s1 = ONES
         for i in range(na):
-            rk_lcs_step128(&s0, &s1, sc.pm[2 * a[i]], sc.pm[2 * a[i] + 1])
+            lcs_step128(&s0, &s1, sc.pm[2 * a[i]], sc.pm[2 * a[i] + 1])
         S[0] = s0
         S[1] = s1
     else:

@@ -48,27 +48,4 @@ static inline int rk_low_bit64(uint64_t x) {
 }
 #endif
 
-/* One row of the bit-parallel LCS over two words (columns 0-127; _lcs.pxd
-   explains the step): s advanced by the match mask m, that is
-   s = (s + (s & m)) | (s - (s & m)) with the carry running from word 0 into
-   word 1. With 128-bit integers (gcc, clang) the add is one add-with-carry;
-   RK_NO_SIMD builds take the two-word path below, so that CI tests it. */
-static inline void rk_lcs_step128(uint64_t *s0, uint64_t *s1, uint64_t m0, uint64_t m1)
-{
-#if defined(__SIZEOF_INT128__) && !defined(RK_NO_SIMD)
-    unsigned __int128 s = ((unsigned __int128)*s1 << 64) | *s0;
-    unsigned __int128 u = s & (((unsigned __int128)m1 << 64) | m0);
-    s = (s + u) | (s - u);
-    *s0 = (uint64_t)s;
-    *s1 = (uint64_t)(s >> 64);
-#else
-    uint64_t u0 = *s0 & m0, u1 = *s1 & m1;
-    uint64_t x0 = *s0 + u0;
-    uint64_t carry = x0 < *s0;
-    /* u is a subset of s: s - u never borrows across the words */
-    *s1 = (*s1 + u1 + carry) | (*s1 - u1);
-    *s0 = x0 | (*s0 - u0);
-#endif
-}
-
 #endif
