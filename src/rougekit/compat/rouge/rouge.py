@@ -1,7 +1,8 @@
 """``rouge.rouge`` of ``rouge`` 1.0.1 (pltrdy): ``Rouge`` and ``FilesRouge``.
 
->>> Rouge().get_scores("the cat is on the mat", "the cat sat on the mat")[0]["rouge-1"]
-{'r': 0.8, 'p': 0.8, 'f': 0.7999999950000002}
+Examples:
+    >>> Rouge().get_scores("the cat is on the mat", "the cat sat on the mat")[0]["rouge-1"]
+    {'r': 0.8, 'p': 0.8, 'f': 0.7999999950000002}
 """
 from typing import Any, List, Tuple
 

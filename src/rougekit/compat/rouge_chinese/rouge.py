@@ -2,8 +2,9 @@
 ``FilesRouge``, for Chinese text segmented into space-separated words (e.g.
 ``" ".join(jieba.cut(text))``).
 
->>> Rouge().get_scores("我 爱 北京 。 天安门 很 大", "我 爱 天安门")[0]["rouge-l"]
-{'r': 1.0, 'p': 0.42857142857142855, 'f': 0.5999999958}
+Examples:
+    >>> Rouge().get_scores("我 爱 北京 。 天安门 很 大", "我 爱 天安门")[0]["rouge-l"]
+    {'r': 1.0, 'p': 0.42857142857142855, 'f': 0.5999999958}
 """
 import re
 from typing import Any, List, Tuple
