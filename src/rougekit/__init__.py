@@ -16,7 +16,9 @@ for RL reward functions); ``RougeIndex`` (one query against many stored texts) a
 columns of a pandas, polars or pyarrow table; ``rougekit.dask`` and
 ``rougekit.spark`` for clusters);
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
-rouge_score shim), ``MeanAggregator`` (mergeable exact means).
+rouge_score shim), ``MeanAggregator`` (mergeable exact means);
+``rougekit.compat`` (drop-ins for pltrdy's ``rouge`` and ``rouge-chinese``)
+and ``install_as(name)`` (``import rouge`` gives rougekit's).
 
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
@@ -49,7 +51,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
     from rougekit.ids import score_ids
     from rougekit.index import RougeIndex, deduplicate
     from rougekit.scoring import Score
-    from rougekit.shim import install_as_rouge_score, uninstall_as_rouge_score
+    from rougekit.shim import (
+        install_as,
+        install_as_rouge_score,
+        uninstall_as,
+        uninstall_as_rouge_score,
+    )
     from rougekit.signature import Signature, parse_signature
     from rougekit.token_metrics import (
         f1,
@@ -98,6 +105,8 @@ _LAZY = {
     "RougeIndex": ("rougekit.index", "RougeIndex"),
     "deduplicate": ("rougekit.index", "deduplicate"),
     "Score": ("rougekit.scoring", "Score"),
+    "install_as": ("rougekit.shim", "install_as"),
+    "uninstall_as": ("rougekit.shim", "uninstall_as"),
     "install_as_rouge_score": ("rougekit.shim", "install_as_rouge_score"),
     "uninstall_as_rouge_score": ("rougekit.shim", "uninstall_as_rouge_score"),
     "Signature": ("rougekit.signature", "Signature"),
@@ -156,6 +165,8 @@ __all__ = [
     "score_frame",
     # entry points users already know, and mergeable means
     "compute", "install_as_rouge_score", "uninstall_as_rouge_score", "MeanAggregator",
+    # code written for rouge_score, rouge or rouge_chinese, unchanged (rougekit.compat)
+    "install_as", "uninstall_as",
     # warnings (filter them by class)
     "RougekitWarning", "TokenizationWarning", "SentenceSplitWarning",
     # many texts at once: one query against a collection, de-duplication

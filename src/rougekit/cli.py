@@ -35,6 +35,11 @@ on a terminal, unless ``NO_COLOR`` is set; in [brackets] otherwise), the
 counts and P/R/F; ``--format json`` gives ``Explanations.to_dict()`` and the
 signature (``rougekit.explanation``; docs/guides/explain.md).
 
+``rougekit compat rouge [-f] [-a] [--ignore_empty] [--metrics M ...] [--stats S ...]
+HYPOTHESIS REFERENCE`` is the ``rouge`` command of pltrdy's ``rouge`` 1.0.1:
+its flags and its JSON output, from :mod:`rougekit.compat.rouge`
+(``rougekit compat rouge_chinese`` is rouge-chinese 1.0.3's ``rouge_chinese``).
+
 ``--lang LANG`` scores with XL-Sum's multilingual tokenization (and with
 ``--stemmer`` the language's stemmer); ``--sentence-split`` chooses rougeLsum's
 sentences (newline, nltk, sentencex). rougekit's warnings (a tokenizer that
@@ -50,6 +55,7 @@ stdout ends the command quietly: 141 when the reader went away (``| head``),
 """
 import argparse
 import csv
+import importlib
 import io
 import json
 import os
@@ -499,6 +505,76 @@ def cmd_explain(args):
     return 0
 
 
+# --- compat: other packages' command lines ----------------------------------------
+
+#: The packages whose command ``rougekit compat NAME`` is.
+COMPAT_COMMANDS = {"rouge": "rouge 1.0.1 (pltrdy)", "rouge_chinese": "rouge-chinese 1.0.3"}
+# The packages' metric choices: "1" ... "5" and "L" for "rouge-1" ... "rouge-l".
+COMPAT_METRICS = {m.split("rouge-")[1].upper(): m
+                  for m in ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]}
+
+
+def _line_count(path):
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def cmd_compat(args):
+    """The package's command: scores as JSON, its flags, its quirks (without
+    ``-f``, ``--ignore_empty`` is accepted and unused, as there); what the
+    package would fail on with a traceback is one line and exit 2 here."""
+    module = importlib.import_module(f"rougekit.compat.{args.package}")
+    metrics = None if args.metrics is None else [COMPAT_METRICS[m] for m in args.metrics]
+    hyp, ref = args.hypothesis, args.reference
+    try:
+        if args.file:
+            for path in (hyp, ref):
+                if not os.path.isfile(path):
+                    raise UserError(f"{path}: no such file (with -f, HYPOTHESIS and "
+                                    "REFERENCE are files)")
+            counts = [_line_count(hyp), _line_count(ref)]
+            if counts[0] != counts[1]:
+                raise UserError(f"{hyp} has {counts[0]} lines but {ref} has {counts[1]}")
+            scores = module.FilesRouge(metrics, args.stats).get_scores(
+                hyp, ref, avg=args.avg, ignore_empty=args.ignore_empty)
+        else:
+            scores = module.Rouge(metrics, args.stats).get_scores(hyp, ref, avg=args.avg)
+    except UnicodeDecodeError as e:
+        raise UserError(f"a file is not UTF-8: invalid byte at offset {e.start}") from None
+    except ZeroDivisionError:
+        raise UserError(f"{hyp} has no lines: nothing to average") from None
+    except ValueError as e:
+        if args.file and args.ignore_empty and "unpack" in str(e):
+            raise UserError("no line pair is left to score: every one has an empty "
+                            "hypothesis or reference (--ignore_empty)") from None
+        raise UserError(str(e)) from None
+    print(json.dumps(scores, indent=2))
+    return 0
+
+
+def add_compat_parser(sub):
+    compat = sub.add_parser(
+        "compat", help="the command lines of other ROUGE packages: rouge, rouge_chinese",
+        description="Other ROUGE packages' commands, with their flags and output, on "
+                    "rougekit's drop-ins (rougekit.compat).")
+    packages = compat.add_subparsers(dest="package", required=True, metavar="PACKAGE")
+    for name, what in COMPAT_COMMANDS.items():
+        cmd = packages.add_parser(
+            name, help=f"the {name} command of {what}",
+            description=f"Rouge Metric Calculator: the {name} command of {what}.")
+        cmd.add_argument("-f", "--file", help="File mode", action="store_true")
+        cmd.add_argument("-a", "--avg", help="Average mode", action="store_true")
+        cmd.add_argument("--ignore_empty", action="store_true",
+                         help="Ignore empty hypothesis (file mode only, as in the package)")
+        cmd.add_argument("hypothesis", type=str, help="Text or file path")
+        cmd.add_argument("reference", type=str, help="Text or file path")
+        cmd.add_argument("--metrics", nargs="+", type=str.upper, choices=list(COMPAT_METRICS),
+                         help="Metrics to use (default=1 2 L)")
+        cmd.add_argument("--stats", nargs="+", type=str.upper, choices=["R", "P", "F"],
+                         help="Stats to use (default=all)")
+        cmd.set_defaults(func=cmd_compat)
+
+
 # --- options ------------------------------------------------------------------------
 
 def _int_at_least(low, text):
@@ -651,6 +727,8 @@ def build_parser():
     add_text_options(explain)
     explain.add_argument("--format", choices=["text", "json"], default="text")
     explain.set_defaults(func=cmd_explain)
+
+    add_compat_parser(sub)
 
     # Handled by main() before argparse (the script's options, its parsing).
     sub.add_parser("rouge155", add_help=False,

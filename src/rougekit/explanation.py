@@ -45,18 +45,18 @@ rouge-score's table built in Python, quadratic in the texts' lengths (a
 pair of 1,000-token texts takes a second or two); to score many pairs, use
 ``score()`` or ``score_corpus``.
 
->>> result = explain("The cat sat on the mat.", "The cat is on the mat.",
-...                  rouge_types=["rouge2", "rougeL"])
->>> r2 = result["rouge2"]
->>> r2.hits, r2.target_count, r2.prediction_count
-(3, 5, 5)
->>> words = [r2.target_tokens[i].text for i in r2.matches[0].target]
->>> words
-['the', 'cat']
->>> result["rougeL"].matches[:2]
-(Match(target=(0,), prediction=(0,)), Match(target=(1,), prediction=(1,)))
->>> print(result["rougeL"].highlighted("target", "[", "]"))
-[The cat] sat [on the mat].
+Examples:
+    >>> result = explain("The cat sat on the mat.", "The cat is on the mat.",
+    ...                  rouge_types=["rouge2", "rougeL"])
+    >>> r2 = result["rouge2"]
+    >>> r2.hits, r2.target_count, r2.prediction_count
+    (3, 5, 5)
+    >>> [r2.target_tokens[i].text for i in r2.matches[0].target]
+    ['the', 'cat']
+    >>> result["rougeL"].matches[:2]
+    (Match(target=(0,), prediction=(0,)), Match(target=(1,), prediction=(1,)))
+    >>> print(result["rougeL"].highlighted("target", "[", "]"))
+    [The cat] sat [on the mat].
 """
 import bisect
 import collections
@@ -251,12 +251,12 @@ def explain(target: Any, prediction: Any, rouge_types: Optional[Sequence[str]] =
     docstring); each ``.score`` equals ``score_corpus``'s per-item score of
     the pair, and ``RougeScorer.score``'s with the same options.
 
-    >>> e = explain("Cats running home", "the cat runs", ["rouge1"], use_stemmer=True)
-    >>> e["rouge1"].score
-    Score(precision=0.6666666666666666, recall=0.6666666666666666, fmeasure=0.6666666666666666)
-    >>> spans = [(t.text, t.start, t.end) for t in e["rouge1"].target_tokens]
-    >>> spans
-    [('cat', 0, 4), ('run', 5, 12), ('home', 13, 17)]
+    Examples:
+        >>> e = explain("Cats running home", "the cat runs", ["rouge1"], use_stemmer=True)
+        >>> e["rouge1"].score
+        Score(precision=0.6666666666666666, recall=0.6666666666666666, fmeasure=0.6666666666666666)
+        >>> [(t.text, t.start, t.end) for t in e["rouge1"].target_tokens]
+        [('cat', 0, 4), ('run', 5, 12), ('home', 13, 17)]
     """
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types

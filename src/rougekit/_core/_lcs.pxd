@@ -20,6 +20,19 @@ cdef inline uint64_t lcs_step64(uint64_t s, uint64_t m) noexcept nogil:
     return (s + u) | (s - u)
 
 
+cdef inline void lcs_step128(uint64_t* s0, uint64_t* s1, uint64_t m0, uint64_t m1) noexcept nogil:
+    """One row of 65 to 128 columns in two words (s0 the low one), advanced
+    by the match mask (m0, m1): lcs_advance for W == 2 with the row in
+    registers, the carry out of word 0 going into word 1."""
+    cdef uint64_t u0 = s0[0] & m0
+    cdef uint64_t u1 = s1[0] & m1
+    cdef uint64_t x0 = s0[0] + u0
+    cdef uint64_t carry = x0 < s0[0]
+    # u is a subset of s, so s - u never borrows across words.
+    s1[0] = (s1[0] + u1 + carry) | (s1[0] - u1)
+    s0[0] = x0 | (s0[0] - u0)
+
+
 cdef inline void lcs_advance(uint64_t* S, const uint64_t* M, Py_ssize_t W) noexcept nogil:
     """One row of W words: S advanced by the match mask M (W words)."""
     cdef uint64_t carry = 0, s, u, t, x

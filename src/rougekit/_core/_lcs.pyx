@@ -383,7 +383,7 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     """lcs_length_ids using the caller's zeroed mask table (sc.pm) instead of
     allocating and indexing the columns; ids < vocab."""
     cdef Py_ssize_t i, j, w, W
-    cdef uint64_t s0
+    cdef uint64_t s0, s1
     cdef uint64_t S[PM_MAX_WORDS]
     if na == 0 or nb == 0:
         return 0
@@ -404,6 +404,13 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
         for i in range(na):
             s0 = lcs_step64(s0, sc.pm[a[i]])
         S[0] = s0
+    elif W == 2:
+        s0 = ONES
+        s1 = ONES
+        for i in range(na):
+            lcs_step128(&s0, &s1, sc.pm[2 * a[i]], sc.pm[2 * a[i] + 1])
+        S[0] = s0
+        S[1] = s1
     else:
         for w in range(W):
             S[w] = ONES

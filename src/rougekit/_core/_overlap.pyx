@@ -117,9 +117,22 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
-        if grow_array(<void**>&sc.cnt1, &sc.cnt1_cap, vocab, sizeof(int32_t), 0) < 0:
+        if grow_array(<void**>&sc.cnt1, &sc.cnt1_cap, 2 * vocab, sizeof(int32_t), 0) < 0:
             return -1
         cnt = sc.cnt1
+        if vocab <= 2 * (na + nb) + 64:
+            # Ids numbered per pair (dense, few): both histograms, then the
+            # sum of the minima over the whole table, which has no chain
+            # through memory (taking from cnt one token at a time waits on
+            # the store of the token before whenever an id repeats).
+            for i in range(na):
+                cnt[a[i]] += 1
+            for i in range(nb):
+                cnt[vocab + b[i]] += 1
+            for i in range(vocab):
+                hits += cnt[i] if cnt[i] < cnt[vocab + i] else cnt[vocab + i]
+            memset(cnt, 0, <size_t>(2 * vocab) * sizeof(int32_t))
+            return hits
         for i in range(na):
             cnt[a[i]] += 1
         for i in range(nb):
