@@ -51,7 +51,10 @@ def report_extra():
         if IN_CI:
             pytest.fail(f"{module} is not installed in CI (the test extra installs it)")
         pytest.skip(f"{module} is not installed (pip install rougekit[report])")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's chromium (what .ci/run installs), else a Chrome on the PATH (GitHub's
+# Ubuntu runners carry google-chrome and its chromedriver).
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
+                                                 "google-chrome"))), "/usr/bin/chromium")
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 WORDS = ("the cat sat on a mat while dog ran in park with red ball and blue kite near "
