@@ -68,3 +68,12 @@ def test_the_type_checking_imports_match_the_lazy_table():
                 declared[alias.asname or alias.name] = (node.module, alias.name)
     assert declared == rougekit._LAZY
     assert set(rougekit.__all__) - {"__version__"} == set(rougekit._LAZY)
+
+
+def test_the_report_templates_are_package_data():
+    """The wheel carries the report's templates (pyproject.toml's
+    package-data, MANIFEST.in for the sdist): ``rougekit report`` cannot
+    render without them."""
+    from importlib import resources
+    templates = resources.files("rougekit") / "templates"
+    assert {p.name for p in templates.iterdir()} >= {"report.html.j2", "report.js"}

@@ -21,6 +21,14 @@ scores two systems against the same references and tests, per rouge type,
 whether their difference B - A is significant: paired bootstrap resampling
 and approximate randomization (``rougekit.significance``).
 
+``rougekit report --jsonl FILE [--compare OTHER.jsonl] -o report.html``
+writes one self-contained HTML file: the corpus scores with their intervals
+and signature, the per-item F histograms and a sortable, searchable table of
+the items whose rows open to the texts with the matches highlighted; with
+``--compare`` (system B, the same references) the tests of ``compare``, the
+per-item differences and a scatter plot (``rougekit.report``; needs
+``pip install rougekit[report]``; docs/guides/report.md).
+
 ``rougekit explain --target TEXT --prediction TEXT`` shows what one pair
 matched, per rouge type: both texts with the matched tokens marked (in colour
 on a terminal, unless ``NO_COLOR`` is set; in [brackets] otherwise), the
@@ -61,14 +69,15 @@ from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import one_line
 from rougekit._launch import guard_streams
 from rougekit._multi_ref import MULTI_REF_POLICIES, column_means
-from rougekit._pipeline import ScoringOptions, check_texts, item_columns
+from rougekit._pipeline import ScoringOptions, check_texts, corpus_scores, item_columns
 from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
 from rougekit._warn import RougekitWarning
+from rougekit.corpus import CorpusResult
 from rougekit.explanation import explain_pair
 from rougekit.lang import LANGUAGES
-from rougekit.significance import approximate_randomization, paired_bootstrap
+from rougekit.significance import COMPARE_SEED, compare_systems
 from rougekit.word_tokenizers import TOKENIZER_NAMES
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
@@ -76,8 +85,6 @@ MEASURES = ("precision", "recall", "fmeasure")
 # Items per scoring call: small enough that the progress line moves and
 # Ctrl-C is noticed between calls, large enough that threads stay busy.
 CHUNK = 2000
-# sacreBLEU's default seed: compare is reproducible unless asked otherwise.
-COMPARE_SEED = 12345
 
 
 class UserError(Exception):
@@ -375,22 +382,8 @@ def cmd_compare(args):
         options = scoring_options(args, types)
         items_a = score_items(cands_a, references, options, args, progress)
         items_b = score_items(cands_b, references, options, args, progress, done=n)
-    scores_a, scores_b = column_means(items_a, types), column_means(items_b, types)
-    # Columns: P, R, F of each type; every column sees the same resamples/swaps.
-    a, b = items_a.T, items_b.T
-    pbs = paired_bootstrap(a, b, args.bootstrap, args.confidence, args.seed)
-    p_ar = approximate_randomization(a, b, args.ar_trials, args.seed)
-
-    results: dict = {}
-    for k, t in enumerate(types):
-        results[t] = {}
-        for j, m in enumerate(MEASURES):
-            col = 3 * k + j
-            va, vb = getattr(scores_a[t], m), getattr(scores_b[t], m)
-            results[t][m] = {"a": va, "b": vb, "diff": vb - va,
-                             "ci_low": float(pbs.low[col]), "ci_high": float(pbs.high[col]),
-                             "p_bootstrap": float(pbs.p_value[col]),
-                             "p_ar": float(p_ar[col])}
+    results = compare_systems(items_a, items_b, types, args.bootstrap, args.confidence,
+                              args.ar_trials, args.seed)
 
     if args.format == "json":
         print(json.dumps({
@@ -412,6 +405,55 @@ def cmd_compare(args):
                      f"{args.ar_trials} trials (p two-sided, +1 smoothed)")
         lines.append(signature)
         print("\n".join(lines))
+    return 0
+
+
+# --- rougekit report ------------------------------------------------------------------
+
+def cmd_report(args):
+    from rougekit.report import check_installed, corpus_report
+    types = parse_types(args.rouge_types)
+    options = scoring_options(args, types, args.bootstrap, args.confidence, args.seed)
+    candidates, references = load_jsonl(args.jsonl)
+    systems = [candidates]
+    if args.compare is not None:
+        other, other_refs = load_jsonl(args.compare)
+        if len(other) != len(candidates):
+            raise UserError(f"{args.jsonl} has {len(candidates)} items but {args.compare} "
+                            f"has {len(other)}")
+        if other_refs != references:
+            k = next(i for i, (x, y) in enumerate(zip(references, other_refs)) if x != y)
+            raise UserError(f"{args.jsonl} and {args.compare} have different references "
+                            f"(item {k}): a paired comparison needs the same")
+        systems.append(other)
+    try:
+        check_installed()        # before scoring: a missing extra is said at once
+    except ImportError as e:
+        raise UserError(str(e)) from None
+    results = []
+    with Progress(len(candidates) * len(systems)) as progress:
+        for k, system in enumerate(systems):
+            columns = score_items(system, references, options, args, progress,
+                                  done=k * len(candidates))
+            scores, intervals, per_item = corpus_scores(options, columns)
+            results.append(CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
+                                        n_items=len(per_item), signature=options.signature()))
+    compare = {}
+    if len(results) > 1:
+        compare = dict(compare=results[1], compare_candidates=systems[1],
+                       labels=(args.jsonl, args.compare), ar_trials=args.ar_trials)
+    try:
+        page = corpus_report(results[0], candidates, references, options=options,
+                             title=args.title, bootstrap=args.bootstrap or 1000,
+                             seed=COMPARE_SEED if args.seed is None else args.seed, **compare)
+    except (TypeError, ValueError, LookupError) as e:
+        raise UserError(str(e)) from None
+    try:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        raise UserError(f"cannot write {args.output}: {e.strerror}") from None
+    print(f"{args.output}: {len(candidates)} items, {len(page.encode('utf-8')):,} bytes")
     return 0
 
 
@@ -646,6 +688,32 @@ def build_parser():
                          help=f"seed of both tests (default {COMPARE_SEED})")
     compare.add_argument("--format", choices=["table", "json"], default="table")
     compare.set_defaults(func=cmd_compare)
+
+    report = sub.add_parser(
+        "report", help="write an HTML report of the scores, with the matches highlighted",
+        description="One self-contained HTML file (it opens offline): the corpus scores "
+                    "with their confidence intervals and signature, the per-item F "
+                    "histograms, and a sortable, searchable table of the items whose rows "
+                    "open to the texts with the matches highlighted. With --compare: the "
+                    "paired tests of `rougekit compare`, the per-item differences and a "
+                    "scatter plot. Needs pip install rougekit[report].")
+    report.add_argument("--jsonl", required=True, metavar="FILE",
+                        help='system A: one {"candidate": ..., "references": [...]} per line')
+    report.add_argument("--compare", metavar="FILE",
+                        help="system B, the same format and the same references")
+    report.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the HTML file to write")
+    report.add_argument("--title", default="ROUGE report", help="the page's title")
+    add_scoring_options(report)
+    report.add_argument("--bootstrap", type=non_negative_int, default=1000, metavar="N",
+                        help="resamples for the confidence intervals and the paired "
+                             "bootstrap (default 1000; 0: no intervals, and 1000 for the "
+                             "paired bootstrap)")
+    report.add_argument("--ar-trials", type=positive_int, default=10000, metavar="N",
+                        help="approximate randomization trials with --compare (default 10000)")
+    report.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",
+                        help=f"seed of the resampling (default {COMPARE_SEED})")
+    report.set_defaults(func=cmd_report)
 
     explain = sub.add_parser(
         "explain", help="show what one pair matched, per rouge type",

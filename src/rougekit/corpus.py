@@ -97,6 +97,18 @@ class CorpusResult:
         """``{rouge type: corpus F-measure}``, the usual report of a metric card."""
         return {t: s.fmeasure for t, s in self.scores.items()}
 
+    def to_html(self, candidates: Optional[Sequence[str]] = None,
+                references: Optional[Sequence[Any]] = None, **report: Any) -> str:
+        """A self-contained HTML report of these scores (``rougekit.report``):
+        the scores, intervals and signature, the per-item F histograms, and a
+        sortable, searchable table of the items whose rows open to the texts
+        with their matches highlighted (when the texts are given).
+        ``report`` takes ``corpus_report``'s keyword arguments, e.g.
+        ``compare=`` another system's result and ``compare_candidates=``.
+        Needs ``pip install rougekit[report]`` (Jinja2 and plotly)."""
+        from rougekit.report import corpus_report
+        return corpus_report(self, candidates, references, **report)
+
     def _repr_html_(self) -> str:
         """The scores as an HTML table, for Jupyter: P, R and F per rouge type
         (with their intervals when there are some), the number of items and

@@ -19,6 +19,9 @@ differences ``d = b - a``.
     outputs are exchangeable item by item, so each item's two scores are
     swapped with probability 1/2.
 
+``compare_systems``
+    Both tests on the per-item P, R and F of each rouge type of two systems:
+    what ``rougekit compare`` prints and the HTML report shows.
 ``bootstrap_interval``
     The percentile bootstrap interval of column means, drawing exactly as
     ``rougekit.score_corpus`` does (all three draw in ``rougekit._bootstrap``).
@@ -28,15 +31,21 @@ are mathematically equal (e.g. swapping items whose difference is 0), so the
 comparisons that decide a p-value allow a tolerance of ``1e-9 * mean(|d|)``
 (0 when the systems are identical, where everything is exact).
 """
-from typing import Any, NamedTuple, Optional
+from typing import Any, Dict, NamedTuple, Optional
 
 import numpy as np
 
 from rougekit._bootstrap import percentile_interval, quantile_bounds, resampled_means
 from rougekit._checks import check_int, check_real, check_seed
+from rougekit._multi_ref import column_means
+from rougekit.scoring import Score
 
 __all__ = ["PairedBootstrap", "paired_bootstrap", "approximate_randomization",
-           "bootstrap_interval"]
+           "bootstrap_interval", "compare_systems", "COMPARE_SEED"]
+
+#: The seed ``compare_systems`` uses unless told otherwise (sacreBLEU's
+#: default): a comparison is reproducible unless asked not to be.
+COMPARE_SEED = 12345
 
 # Rows of random draws per block in approximate randomization: bounds memory
 # at about _AR_BLOCK_CELLS floats whatever n and the number of trials.
@@ -214,3 +223,41 @@ def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
         count += (np.abs(signs @ matrix) >= observed - tol).sum(axis=0)
     p = (count + 1) / (n_trials + 1)
     return _shape_like(d, p)
+
+
+def compare_systems(items_a: Any, items_b: Any, rouge_types: Any, n_resamples: int = 1000,
+                    confidence: float = 0.95, n_trials: int = 10000,
+                    seed: Optional[int] = COMPARE_SEED) -> Dict[str, Dict[str, Dict[str, float]]]:
+    """Per rouge type and measure, systems A and B and both tests of B - A.
+
+    ``items_a`` and ``items_b`` are per-item columns, shape (3 * types, n):
+    P, R and F of each of ``rouge_types`` in turn (``score_corpus``'s
+    ``per_item`` in columns). Every column sees the same resamples and swaps.
+
+    Returns ``{type: {measure: {"a", "b", "diff", "ci_low", "ci_high",
+    "p_bootstrap", "p_ar"}}}``: the corpus means of A and B, ``b - a``, the
+    ``paired_bootstrap`` interval and p-value, and the
+    ``approximate_randomization`` p-value.
+
+    >>> r = compare_systems([[0.5, 0.5]] * 3, [[0.5, 0.5]] * 3, ["rouge1"], 10, n_trials=9)
+    >>> f = r.get("rouge1").get("fmeasure")
+    >>> f.get("diff"), f.get("p_ar")
+    (0.0, 1.0)
+    """
+    types = list(rouge_types)
+    items_a, items_b = np.asarray(items_a, dtype=float), np.asarray(items_b, dtype=float)
+    scores_a, scores_b = column_means(items_a, types), column_means(items_b, types)
+    a, b = items_a.T, items_b.T
+    pbs = paired_bootstrap(a, b, n_resamples, confidence, seed)
+    p_ar = approximate_randomization(a, b, n_trials, seed)
+    results: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for k, t in enumerate(types):
+        results[t] = {}
+        for j, m in enumerate(Score._fields):
+            col = 3 * k + j
+            va, vb = getattr(scores_a[t], m), getattr(scores_b[t], m)
+            results[t][m] = {"a": va, "b": vb, "diff": vb - va,
+                             "ci_low": float(pbs.low[col]), "ci_high": float(pbs.high[col]),
+                             "p_bootstrap": float(pbs.p_value[col]),
+                             "p_ar": float(p_ar[col])}
+    return results
