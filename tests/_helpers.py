@@ -310,21 +310,24 @@ import os, signal, sys, threading, time
 signal.signal(signal.SIGINT, signal.default_int_handler)
 SENT = []
 def interrupt_when_busy(function_name):
-    main = threading.main_thread()
+    # The main thread reports, through a profile function of its own, when it
+    # calls the named function (path "caller/callee"): it reads only its own
+    # frames. (Another thread reading them with sys._current_frames() races
+    # with their execution where there is no GIL: free-threaded CPython
+    # crashed on it.)
     names = function_name.split("/")[::-1]       # callee first
-    def inside():
-        frame = sys._current_frames().get(main.ident)
-        while frame is not None:
-            f, k = frame, 0
-            while f is not None and k < len(names) and f.f_code.co_name == names[k]:
-                f, k = f.f_back, k + 1
-            if k == len(names):
-                return True
-            frame = frame.f_back
-        return False
+    inside = threading.Event()
+    def profile(frame, event, arg):
+        if event != "call" or frame.f_code.co_name != names[0]:
+            return
+        f, k = frame.f_back, 1
+        while f is not None and k < len(names) and f.f_code.co_name == names[k]:
+            f, k = f.f_back, k + 1
+        if k == len(names):
+            sys.setprofile(None)
+            inside.set()
     def watch():
-        while not inside():
-            time.sleep(0.005)
+        inside.wait()
         start = time.process_time()
         while time.process_time() - start < 0.05:
             time.sleep(0.005)
@@ -332,6 +335,7 @@ def interrupt_when_busy(function_name):
         SENT.append((time.monotonic(), time.process_time()))
         os.kill(os.getpid(), signal.SIGINT)
     threading.Thread(target=watch, daemon=True).start()
+    sys.setprofile(profile)
 """
 
 
