@@ -25,7 +25,8 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 from rougekit import _backend
 
 __all__ = ["pltrdy_f", "prf_n", "words_of", "ngrams_of", "ngram_counts",
-           "lcs_length_tokens", "lcs_tokens", "union_lcs_count", "lcs_sum", "RougeBase",
+           "lcs_length_tokens", "lcs_tokens", "union_lcs_count", "lcs_sum", "available_metrics",
+           "RougeBase",
            "FilesRougeBase"]
 
 Stats = Dict[str, Any]
@@ -161,6 +162,17 @@ class _Pair:
             self._sentence_words = ([s.split(" ") for s in self.hyp],
                                     [s.split(" ") for s in self.ref])
         return self._sentence_words
+
+
+def available_metrics(scores: Any) -> Dict[str, Callable[..., Dict[str, Any]]]:
+    """``Rouge.AVAILABLE_METRICS`` of a package whose ``rouge_score`` module
+    is ``scores``: rouge-1 to rouge-5 from its ``rouge_n``, rouge-l from its
+    ``rouge_l_summary_level`` (pltrdy's and rouge-chinese's differ)."""
+    def rouge_n(n: int) -> Callable[..., Dict[str, Any]]:
+        return lambda hyp, ref, **k: scores.rouge_n(hyp, ref, n, **k)
+    metrics = {f"rouge-{n}": rouge_n(n) for n in range(1, 6)}
+    metrics["rouge-l"] = lambda hyp, ref, **k: scores.rouge_l_summary_level(hyp, ref, **k)
+    return metrics
 
 
 class RougeBase:

@@ -31,14 +31,7 @@ class Rouge(_pltrdy.RougeBase):
     [{'rouge-l': {'hyp': 3, 'ref': 2, 'overlap': 2}}]
     """
 
-    AVAILABLE_METRICS = {
-        "rouge-1": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 1, **k),
-        "rouge-2": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 2, **k),
-        "rouge-3": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 3, **k),
-        "rouge-4": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 4, **k),
-        "rouge-5": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 5, **k),
-        "rouge-l": lambda hyp, ref, **k: rouge_score.rouge_l_summary_level(hyp, ref, **k),
-    }
+    AVAILABLE_METRICS = _pltrdy.available_metrics(rouge_score)
 
     def _sentences(self, text: str) -> List[str]:
         return [" ".join(s.split()) for s in text.split(".") if len(s) > 0]

@@ -33,14 +33,7 @@ class Rouge(_pltrdy.RougeBase):
     texts' words, with repeats, whatever ``exclusive`` says).
     """
 
-    AVAILABLE_METRICS = {
-        "rouge-1": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 1, **k),
-        "rouge-2": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 2, **k),
-        "rouge-3": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 3, **k),
-        "rouge-4": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 4, **k),
-        "rouge-5": lambda hyp, ref, **k: rouge_score.rouge_n(hyp, ref, 5, **k),
-        "rouge-l": lambda hyp, ref, **k: rouge_score.rouge_l_summary_level(hyp, ref, **k),
-    }
+    AVAILABLE_METRICS = _pltrdy.available_metrics(rouge_score)
 
     def cut_sent(self, para: str) -> List[str]:
         """rouge-chinese's sentences of a text (before whitespace is collapsed
