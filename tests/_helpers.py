@@ -74,6 +74,16 @@ def child_env(**extra):
     return env
 
 
+def run_cli(*args, cwd=None, timeout=300):
+    """``python -m rougekit ARGS`` in a subprocess (this process's rougekit):
+    the CompletedProcess, its output as text."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "rougekit", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout,
+                          env=child_env())
+
+
 def run_on_terminal(command, stream="stdout", env=None, timeout=120):
     """Run ``command`` (an argv list) with one stream, "stdout" or "stderr",
     on a pseudo-terminal and the other to a file (never full, unlike a pipe

@@ -9,13 +9,13 @@ import pytest
 from rouge_score import rouge_scorer as ref
 from rouge_score import scoring
 
+from _helpers import run_cli
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "rougekit", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=120)
+run = run_cli
 
 
 def write(tmp_path, name, data):

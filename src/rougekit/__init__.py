@@ -18,7 +18,9 @@ columns of a pandas, polars or pyarrow table; ``rougekit.dask`` and
 ``compute`` (Hugging Face evaluate's rouge), ``install_as_rouge_score`` (the
 rouge_score shim), ``MeanAggregator`` (mergeable exact means);
 ``rougekit.compat`` (drop-ins for pltrdy's ``rouge`` and ``rouge-chinese``)
-and ``install_as(name)`` (``import rouge`` gives rougekit's).
+and ``install_as(name)`` (``import rouge`` gives rougekit's);
+``score_corpus(..., flavor=...)`` (other packages' ROUGE: ``rougekit.flavors``)
+and ``audit`` (every flavor's numbers, and the stages that make two differ).
 
 ``BACKEND`` says which kernels run: "compiled" (the Cython extension) or
 "pure" (its pure-Python twin: used when the extension is not built, or forced
@@ -46,6 +48,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
         rouge_1_score,
     )
     from rougekit.explanation import Explanation, Explanations, explain
+    from rougekit.flavor_audit import AuditResult, AuditStep, audit
     from rougekit.frames import score_frame
     from rougekit.hf import compute
     from rougekit.ids import score_ids
@@ -99,6 +102,9 @@ _LAZY = {
     "explain": ("rougekit.explanation", "explain"),
     "Explanation": ("rougekit.explanation", "Explanation"),
     "Explanations": ("rougekit.explanation", "Explanations"),
+    "audit": ("rougekit.flavor_audit", "audit"),
+    "AuditResult": ("rougekit.flavor_audit", "AuditResult"),
+    "AuditStep": ("rougekit.flavor_audit", "AuditStep"),
     "score_frame": ("rougekit.frames", "score_frame"),
     "compute": ("rougekit.hf", "compute"),
     "score_ids": ("rougekit.ids", "score_ids"),
@@ -175,4 +181,6 @@ __all__ = [
     "score_ids",
     # what one pair matched, per rouge type
     "explain", "Explanation", "Explanations",
+    # other packages' ROUGE (score_corpus(flavor=...)) and why they differ
+    "audit", "AuditResult", "AuditStep",
 ]

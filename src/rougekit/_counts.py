@@ -14,6 +14,7 @@ from rougekit._core._prf_py import fmeasure
 from rougekit.scoring import Score
 
 __all__ = ["Numbering", "counts_score", "ngram_counts", "lcs_counts", "summary_lcs_counts",
+           "ngram_set_counts", "summary_word_set_counts",
            "lcs_positions", "lcs_table", "lcs_alignment", "rouge155_pair_counts"]
 
 
@@ -63,6 +64,36 @@ def ngram_counts(target_tokens, prediction_tokens, n):
     """
     n = min(n, len(target_tokens) + len(prediction_tokens) + 1)
     return _backend.overlap.ngram_overlap_tokens(target_tokens, prediction_tokens, n)
+
+
+def ngram_set_counts(target_tokens, prediction_tokens, n):
+    """(distinct n-grams on both sides, distinct n-grams in target, in
+    prediction): pltrdy's ``rouge`` counting (``exclusive=True``).
+
+    >>> ngram_set_counts("a a b".split(), "a b b".split(), 1)
+    (2, 2, 2)
+    """
+    from rougekit.compat._pltrdy import ngram_counts as pltrdy_counts
+    prediction, target, shared = pltrdy_counts(prediction_tokens, target_tokens, n, True)
+    return shared, target, prediction
+
+
+def summary_word_set_counts(target_sents, prediction_sents):
+    """pltrdy's summary-level ROUGE-L counts (``exclusive=True``): the
+    distinct words on the LCS of any (target sentence, prediction sentence)
+    pair, with pltrdy's choice among equal LCSs, and the distinct words of
+    each side.
+
+    >>> summary_word_set_counts([["a", "b", "a"]], [["a", "c"], ["b"]])
+    (2, 2, 3)
+    """
+    from rougekit.compat._pltrdy import union_lcs_count
+    target_words = {w for s in target_sents for w in s}
+    prediction_words = {w for s in prediction_sents for w in s}
+    if not target_words or not prediction_words:
+        return 0, len(target_words), len(prediction_words)
+    return (union_lcs_count(prediction_sents, target_sents), len(target_words),
+            len(prediction_words))
 
 
 def lcs_counts(target_tokens, prediction_tokens):

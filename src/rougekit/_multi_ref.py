@@ -63,11 +63,13 @@ def column_means(columns, types):
     return {t: Score(*means[3 * k:3 * k + 3]) for k, t in enumerate(types)}
 
 
-def combine_counts(policy, counts):
-    """One Score from the per-reference counts of an item and rouge type."""
+def combine_counts(policy, counts, score=counts_score):
+    """One Score from the per-reference counts (hits, candidate total,
+    reference total) of an item and rouge type; ``score`` makes a Score of
+    counts (rouge-score's arithmetic by default)."""
     if policy == "pooled":
-        return counts_score(*(sum(column) for column in zip(*counts)))
-    return combine_scores(policy, [counts_score(*c) for c in counts])
+        return score(*(sum(column) for column in zip(*counts)))
+    return combine_scores(policy, [score(*c) for c in counts])
 
 
 def combine_scores(policy, scores):

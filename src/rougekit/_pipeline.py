@@ -45,8 +45,17 @@ from rougekit import _backend, tokenizers
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
 from rougekit._core._prf_py import lcs_prf, ngram_prf
+from rougekit._core._rouge155_numbers_py import f_measure as rouge155_f
+from rougekit._core._rouge155_numbers_py import round5
 from rougekit._core._tokenizer_py import kept_chars
-from rougekit._counts import lcs_counts, ngram_counts, summary_lcs_counts
+from rougekit._counts import (
+    counts_score,
+    lcs_counts,
+    ngram_counts,
+    ngram_set_counts,
+    summary_lcs_counts,
+    summary_word_set_counts,
+)
 from rougekit._letters import may_lose_letters
 from rougekit._multi_ref import (
     MULTI_REF_POLICIES,
@@ -59,11 +68,15 @@ from rougekit._sentences import (
     CHECKED_TEXTS,
     check_sentence_split,
     looks_like_sentences,
+    split_chinese,
+    split_periods,
     split_sentencex,
     warn_one_sentence,
 )
 from rougekit._workers import map_chunks
+from rougekit.compat._pltrdy import pltrdy_f
 from rougekit.lang import LangTokenizer
+from rougekit.rouge155._run import numeral_order
 from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
 from rougekit.signature import Signature, parse_signature
 from rougekit.tokenize import ensure_str
@@ -74,7 +87,13 @@ __all__ = ["ScoringOptions", "PairScorer", "check_lang", "resolve_tokenizer",
            "score_of", "ngram_score", "lcs_score", "summary_lcs_score"]
 
 #: What ``score_corpus`` can do with the per-item scores.
-CORPUS_AGGREGATIONS = ("mean", "bootstrap-median")
+CORPUS_AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap")
+#: How n-grams (and rougeLsum's union LCS) are counted.
+COUNTINGS = ("clipped", "sets")
+#: What rougeL is: the LCS of the whole texts, or rougeLsum's summary-level LCS.
+ROUGE_L_RULES = ("lcs", "summary")
+#: F from precision and recall.
+F_MEASURES = ("harmonic", "epsilon", "rouge155")
 
 
 # --- 1. options -------------------------------------------------------------------
@@ -87,8 +106,19 @@ class ScoringOptions:
     what each does): ``rouge_types`` (kept as a tuple), ``tokenizer`` (a name
     of ``rougekit.word_tokenizers`` or an object with ``tokenize``),
     ``use_stemmer``, ``lang``, ``stem_stopwords``, ``sentence_split``,
-    ``multi_ref``, ``aggregation`` ("mean" or "bootstrap-median"),
-    ``bootstrap``, ``confidence``, ``seed``.
+    ``multi_ref``, ``aggregation``, ``bootstrap``, ``confidence``, ``seed``;
+    and the stages where other packages' ROUGE differs from rouge-score's
+    (the flavors of ``rougekit.flavors`` set them; the defaults are
+    rouge-score's): ``remove_stopwords`` (ROUGE-1.5.5's ``-s``, with the
+    "rouge155" tokenizer), ``counting`` ("clipped": each n-gram as often as
+    it occurs on both sides; "sets": distinct n-grams, and for rougeLsum
+    the distinct words on the union LCS, as pltrdy's ``rouge``),
+    ``rouge_l`` ("lcs": the LCS of the whole texts; "summary": rougeL is
+    rougeLsum's summary-level LCS, as ROUGE-1.5.5's and pltrdy's ROUGE-L),
+    ``f_measure`` ("harmonic": 2PR / (P + R); "epsilon": pltrdy's
+    2 (PR / (P + R + 1e-8)); "rouge155": the script's, from P and R rounded
+    to 5 decimals, ``PR / ((1 - alpha) P + alpha R)`` rounded again) and
+    ``alpha`` (only with "rouge155", its ``-p``).
     ``threads`` is not here: it changes the speed, never a number.
 
     Every public function that scores takes ``options=ScoringOptions(...)``
@@ -116,6 +146,11 @@ class ScoringOptions:
     bootstrap: int = 0
     confidence: float = 0.95
     seed: Optional[int] = None
+    remove_stopwords: bool = False
+    counting: str = "clipped"
+    rouge_l: str = "lcs"
+    f_measure: str = "harmonic"
+    alpha: float = 0.5
 
     def __post_init__(self) -> None:
         types = parse_rouge_types(self.rouge_types)
@@ -123,9 +158,15 @@ class ScoringOptions:
         object.__setattr__(self, "sentence_split", check_sentence_split(self.sentence_split))
         check_corpus_options(self.multi_ref, self.bootstrap, self.confidence, self.seed,
                              self.aggregation)
+        check_stage_options(self.counting, self.rouge_l, self.f_measure, self.alpha)
+        if not isinstance(self.remove_stopwords, bool):
+            raise TypeError("remove_stopwords must be a bool, not "
+                            f"{type(self.remove_stopwords).__name__}")
+        object.__setattr__(self, "alpha", float(self.alpha))
         object.__setattr__(self, "_types", types)
         object.__setattr__(self, "_tokenizer", resolve_tokenizer(
-            self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords))
+            self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords,
+            self.remove_stopwords))
 
     # The resolved tokenizer is not pickled: it is rebuilt from the fields.
     def __getstate__(self) -> Dict[str, Any]:
@@ -162,6 +203,28 @@ class ScoringOptions:
         return options
 
     @property
+    def rouge_score_arithmetic(self) -> bool:
+        """Whether the pairs are counted and scored as rouge-score does
+        (clipped counts, rougeL the whole texts' LCS, the harmonic F): what
+        the compiled engine computes."""
+        return (self.counting, self.rouge_l, self.f_measure) == ("clipped", "lcs", "harmonic")
+
+    @property
+    def flavor(self) -> Optional[str]:
+        """The flavor (``rougekit.flavors``) whose preset these options are,
+        with its parameters (``"xlsum:french"``, ``"rouge155:-n 2 -m"``), or
+        None: a combination no flavor is."""
+        from rougekit.flavors import flavor_of
+        return flavor_of(self)
+
+    def pair_counts_score(self, hits: Any, candidate_total: Any, reference_total: Any
+                          ) -> Score:
+        """One comparison's Score from its counts, with these options' F
+        (zeros when either total is 0)."""
+        return counts_score_with(self.f_measure, self.alpha, hits, candidate_total,
+                                 reference_total)
+
+    @property
     def names(self) -> List[str]:
         """The rouge type names, as a list."""
         return list(self.rouge_types)
@@ -190,10 +253,13 @@ class ScoringOptions:
         >>> ScoringOptions(rouge_types=["rouge1"]).signature(aggregation="none")[-28:]
         'multi:max|agg:none|boot:none'
         """
-        seed = "numpy-global" if self.aggregation == "bootstrap-median" else self.seed
+        seed = "numpy-global" if self.aggregation == "bootstrap-median" and self.seed is None \
+            else "perl-srand" if self.aggregation == "rouge155-bootstrap" else self.seed
         described: Dict[str, Any] = dict(
             multi_ref=self.multi_ref, aggregation=self.aggregation, bootstrap=self.bootstrap,
-            confidence=self.confidence, seed=seed)
+            confidence=self.confidence, seed=seed, counting=self.counting,
+            rouge_l=self.rouge_l, f_measure=self.f_measure, alpha=self.alpha,
+            flavor=self.flavor or "")
         described.update(fields)
         return str(Signature.of_tokenizer(self.tokenizer_object, self.names,
                                           self.sentence_split, **described))
@@ -228,14 +294,50 @@ def check_corpus_options(multi_ref: Any, bootstrap: Any, confidence: Any, seed: 
     if not isinstance(aggregation, str) or aggregation not in aggregations:
         raise ValueError(f"unknown aggregation {aggregation!r}; valid: "
                          + ", ".join(aggregations))
-    if aggregation == "bootstrap-median":
-        if not bootstrap:
-            raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
-                             "(rouge-score's BootstrapAggregator draws 1000)")
+    if aggregation == "bootstrap-median" and not bootstrap:
+        raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
+                         "(rouge-score's BootstrapAggregator draws 1000)")
+    if aggregation == "rouge155-bootstrap":
+        if not bootstrap or bootstrap > 10 ** 8:
+            raise ValueError("aggregation='rouge155-bootstrap' needs bootstrap=N resamples, "
+                             "1 <= N <= 1e8 (ROUGE-1.5.5's -r, 1000 by default)")
         if seed is not None:
-            raise ValueError("aggregation='bootstrap-median' draws from numpy's global "
-                             "random state, as rouge-score does: seed it with "
-                             "numpy.random.seed, not seed=")
+            raise ValueError("aggregation='rouge155-bootstrap' draws as ROUGE-1.5.5.pl "
+                             "does (srand(0), srand(1), ...): it takes no seed=")
+
+
+def check_stage_options(counting: Any, rouge_l: Any, f_measure: Any, alpha: Any) -> None:
+    """The checks of the stage options (``ScoringOptions``'s docstring)."""
+    for name, value, valid in (("counting", counting, COUNTINGS),
+                               ("rouge_l", rouge_l, ROUGE_L_RULES),
+                               ("f_measure", f_measure, F_MEASURES)):
+        if not isinstance(value, str) or value not in valid:
+            raise ValueError(f"unknown {name} {value!r}; valid: " + ", ".join(valid))
+    check_real("alpha", alpha, 0, 1)
+    if f_measure != "rouge155" and alpha != 0.5:
+        raise ValueError(f"alpha={alpha!r} applies only with f_measure='rouge155' "
+                         "(ROUGE-1.5.5's -p)")
+
+
+def counts_score_with(f_measure: str, alpha: float, hits: Any, candidate_total: Any,
+                      reference_total: Any) -> Score:
+    """A Score from counts with the F of ``f_measure`` (``ScoringOptions``);
+    zeros when either total is 0.
+
+    >>> counts_score_with("epsilon", 0.5, 4, 5, 5)
+    Score(precision=0.8, recall=0.8, fmeasure=0.7999999950000002)
+    >>> counts_score_with("rouge155", 0.5, 1, 3, 2)
+    Score(precision=0.33333, recall=0.5, fmeasure=0.4)
+    """
+    if not candidate_total or not reference_total:
+        return Score(0.0, 0.0, 0.0)
+    if f_measure == "harmonic":
+        return counts_score(hits, candidate_total, reference_total)
+    if f_measure == "epsilon":
+        precision, recall = hits / candidate_total, hits / reference_total
+        return Score(precision, recall, pltrdy_f(precision, recall))
+    precision, recall = round5(hits / candidate_total), round5(hits / reference_total)
+    return Score(precision, recall, rouge155_f(precision, recall, alpha))
 
 
 # --- 2. the tokenizer ----------------------------------------------------------------
@@ -251,15 +353,20 @@ def check_lang(tokenizer_given: bool, lang: Optional[str], stem_stopwords: bool)
 
 
 def resolve_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
-                      stem_stopwords: bool) -> Any:
+                      stem_stopwords: bool, remove_stopwords: bool = False) -> Any:
     """The tokenizer object of ``score_corpus``'s options: XL-Sum's for
     ``lang``, else a name of ``rougekit.word_tokenizers`` or an object with
-    ``tokenize`` (``use_stemmer`` only with rouge-score's)."""
+    ``tokenize`` (``use_stemmer`` only with rouge-score's and rouge155's,
+    ``remove_stopwords`` only with rouge155's)."""
     check_lang(not (isinstance(tokenizer, str) and tokenizer == "rouge-score"), lang,
                stem_stopwords)
     if lang is not None:
+        if remove_stopwords:
+            raise ValueError("remove_stopwords=True (ROUGE-1.5.5's -s) needs "
+                             "tokenizer='rouge155', not lang=")
         return LangTokenizer(lang, use_stemmer, stem_stopwords)
-    return get_tokenizer(tokenizer, use_stemmer=use_stemmer)
+    return get_tokenizer(tokenizer, use_stemmer=use_stemmer,
+                         remove_stopwords=remove_stopwords)
 
 
 def scorer_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
@@ -430,6 +537,10 @@ class PairScorer:
             tok = self.tokenizer
             iso = tok.language.iso if isinstance(tok, LangTokenizer) else "en"
             sents = split_sentencex(ensure_str(text, name), iso)
+        elif rule == "period":
+            sents = split_periods(ensure_str(text, name))
+        elif rule == "chinese":
+            sents = split_chinese(ensure_str(text, name))
         else:
             sents = ensure_str(text, name).split("\n")
         return [s for s in sents if len(s)]
@@ -623,14 +734,19 @@ class _Tokenized:
         return self._sentences
 
 
-def _counts(kind: int, cand: _Tokenized, ref: _Tokenized) -> Tuple[int, int, int]:
-    """(hits, candidate total, reference total) of one pair."""
-    if kind == ROUGE_L:
+def _counts(options: ScoringOptions, kind: int, cand: _Tokenized, ref: _Tokenized
+            ) -> Tuple[int, int, int]:
+    """(hits, candidate total, reference total) of one pair, counted as
+    ``options.counting`` and ``options.rouge_l`` say."""
+    sets = options.counting == "sets"
+    if kind == ROUGE_L and options.rouge_l == "lcs":
         hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
-    elif kind == ROUGE_LSUM:
-        hits, ref_total, cand_total = summary_lcs_counts(ref.sentences, cand.sentences)
+    elif kind in (ROUGE_L, ROUGE_LSUM):
+        count = summary_word_set_counts if sets else summary_lcs_counts
+        hits, ref_total, cand_total = count(ref.sentences, cand.sentences)
     else:
-        hits, ref_total, cand_total = ngram_counts(ref.tokens, cand.tokens, kind)
+        count = ngram_set_counts if sets else ngram_counts
+        hits, ref_total, cand_total = count(ref.tokens, cand.tokens, kind)
     return hits, cand_total, ref_total
 
 
@@ -648,7 +764,7 @@ def item_columns(options: ScoringOptions, candidates: List[str],
         return np.zeros((3 * len(types), 0))
     pairs = options.pair_scorer()
     policy = options.multi_ref
-    if policy != "pooled" and pairs.engine is not None:
+    if policy != "pooled" and pairs.engine is not None and options.rouge_score_arithmetic:
         targets = [r for refs in references for r in refs]
         predictions = [c for c, refs in zip(candidates, references) for _ in refs]
         flat = pairs.score_matrix(targets, predictions, threads)
@@ -660,7 +776,9 @@ def item_columns(options: ScoringOptions, candidates: List[str],
         cand = _Tokenized(cand_text, pairs)
         refs = [_Tokenized(r, pairs) for r in ref_texts]
         rows.append([x for _, kind in types
-                     for x in combine_counts(policy, [_counts(kind, cand, r) for r in refs])])
+                     for x in combine_counts(policy, [_counts(options, kind, cand, r)
+                                                      for r in refs],
+                                             options.pair_counts_score)])
     return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
 
 
@@ -677,17 +795,67 @@ def corpus_scores(options: ScoringOptions, columns: np.ndarray
                   ) -> Tuple[Dict[str, Score], Optional[Dict[str, AggregateScore]],
                              List[Dict[str, Score]]]:
     """``(scores, intervals, per_item)`` of the items' columns, aggregated as
-    ``options.aggregation`` says ("mean" or "bootstrap-median")."""
+    ``options.aggregation`` says:
+
+    - "mean": the float nearest the exact mean of the items' P, R and F;
+    - "mean-in-order": the items' values added in order by floats, then
+      divided by their number (pltrdy's ``get_scores(..., avg=True)``);
+    - "bootstrap-median": rouge-score's ``BootstrapAggregator`` (numpy's
+      global random state, or ``numpy.random.RandomState(seed)``: the same
+      draws as after ``numpy.random.seed(seed)``);
+    - "rouge155-bootstrap": ROUGE-1.5.5.pl's printed average, the mean of
+      ``bootstrap`` resample means (Perl's ``srand(0)``, ``srand(1)``, ...)
+      over the items in the script's order (their numbers sorted as
+      strings), rounded to 5 decimals, with its interval.
+    """
     names = options.names
     per_item = item_rows(columns, names)
     if options.aggregation == "bootstrap-median":
         aggregator = BootstrapAggregator(confidence_interval=options.confidence,
                                          n_samples=options.bootstrap)
+        if options.seed is not None:
+            aggregator.random_state = np.random.RandomState(options.seed)
         for item in per_item:
             aggregator.add_scores(item)
         medians = aggregator.aggregate()
         return {name: medians[name].mid for name in names}, medians, per_item
+    if options.aggregation == "mean-in-order":
+        return _in_order_means(columns, names), None, per_item
+    if options.aggregation == "rouge155-bootstrap":
+        scores, intervals = _rouge155_averages(columns, names, options.bootstrap,
+                                               options.confidence)
+        return scores, intervals, per_item
     scores = column_means(columns, names)
     intervals = corpus_intervals(columns, scores, options.bootstrap, options.confidence,
                                  options.seed) if options.bootstrap else None
     return scores, intervals, per_item
+
+
+def _in_order_means(columns: np.ndarray, names: Sequence[str]) -> Dict[str, Score]:
+    """Per rouge type, P, R and F summed item by item in order, then divided."""
+    rows = columns.tolist()
+    n = columns.shape[1]
+    means = []
+    for row in rows:
+        total = 0.0
+        for value in row:
+            total += value
+        means.append(total / n)
+    return {name: Score(*means[3 * k:3 * k + 3]) for k, name in enumerate(names)}
+
+
+def _rouge155_averages(columns: np.ndarray, names: Sequence[str], resamples: int,
+                       confidence: float) -> Tuple[Dict[str, Score], Dict[str, AggregateScore]]:
+    """ROUGE-1.5.5.pl's averages and intervals of the items' columns."""
+    order = numeral_order(columns.shape[1])
+    table = np.ascontiguousarray(columns[:, order].T)
+    average, low, high = _backend.rouge155_bootstrap.bootstrap(
+        table, resamples, round(confidence * 100, 10))
+    scores, intervals = {}, {}
+    for k, name in enumerate(names):
+        cut = slice(3 * k, 3 * k + 3)
+        mid = Score(*map(round5, average[cut].tolist()))
+        scores[name] = mid
+        intervals[name] = AggregateScore(Score(*map(round5, low[cut].tolist())), mid,
+                                         Score(*map(round5, high[cut].tolist())))
+    return scores, intervals

@@ -16,6 +16,14 @@ equals its rougeL. ``sentence_split`` chooses the rule:
     the ``lang=`` language's rules (English without ``lang=``). Its sentences
     keep every character of the line, so the tokens are the same as with
     the other rules; only the sentence boundaries differ.
+``"period"``
+    the pieces between "." (empty pieces dropped): the sentences of
+    pltrdy's ``rouge`` package (the ``pltrdy`` flavor).
+``"chinese"``
+    rouge-chinese's ``cut_sent``: a break after 。！？ or ? (not before a
+    closing quote), after six dots or two ellipses, and after an end mark
+    followed by a closing quote; then the lines (the ``rouge-chinese``
+    flavor).
 
 With ``"newline"``, a scorer that computes rougeLsum looks at the first
 ``CHECKED_TEXTS`` texts it gets and warns (``SentenceSplitWarning``), once,
@@ -37,10 +45,11 @@ from typing import List
 from rougekit._warn import SentenceSplitWarning, warn
 
 __all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
-           "split_sentencex", "sentence_split_provenance", "looks_like_sentences",
+           "split_sentencex", "split_periods", "split_chinese", "sentence_split_provenance",
+           "looks_like_sentences",
            "warn_one_sentence"]
 
-SENTENCE_SPLITS = ("newline", "nltk", "sentencex")
+SENTENCE_SPLITS = ("newline", "nltk", "sentencex", "period", "chinese")
 CHECKED_TEXTS = 1000
 LOOKED_AT_CHARS = 2000
 
@@ -59,6 +68,38 @@ def check_sentence_split(value: object, split_summaries: bool = False) -> str:
         raise ValueError(f"split_summaries=True splits with nltk; it contradicts "
                          f"sentence_split={value!r}")
     return value
+
+
+def split_periods(text: str) -> List[str]:
+    """pltrdy's sentences: the pieces of ``text`` between ".", empty ones
+    dropped (whitespace is kept: the tokenizer collapses it).
+
+    >>> split_periods("The cat sat. It ran..")
+    ['The cat sat', ' It ran']
+    """
+    return [s for s in text.split(".") if len(s) > 0]
+
+
+# rouge-chinese's sentence breaks, applied in this order: after 。！？ or ?
+# (not before a closing quote), after six dots or two ellipses, and after an
+# end mark followed by a closing quote (not before more punctuation).
+_CHINESE_BREAKS = [
+    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2"),
+    (re.compile("(\\.{6})([^”’])"), r"\1\n\2"),
+    (re.compile("(\\…{2})([^”’])"), r"\1\n\2"),
+    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2"),
+]
+
+
+def split_chinese(text: str) -> List[str]:
+    """rouge-chinese's ``cut_sent``: its sentences of a text (empty ones kept).
+
+    >>> split_chinese("你好。再见！“好的。”他说")
+    ['你好。', '再见！', '“好的。”', '他说']
+    """
+    for pattern, replacement in _CHINESE_BREAKS:
+        text = pattern.sub(replacement, text)
+    return text.rstrip().split("\n")
 
 
 def _sentencex():

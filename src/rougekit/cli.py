@@ -73,9 +73,10 @@ from rougekit._pipeline import ScoringOptions, check_texts, corpus_scores, item_
 from rougekit._progress import Progress
 from rougekit._rouge_types import parse_rouge_types
 from rougekit._sentences import SENTENCE_SPLITS
-from rougekit._warn import RougekitWarning
+from rougekit._warn import RougekitWarning, SentenceSplitWarning
 from rougekit.corpus import CorpusResult
 from rougekit.explanation import explain_pair
+from rougekit.flavors import flavor_fields, flavor_options
 from rougekit.lang import LANGUAGES
 from rougekit.significance import COMPARE_SEED, compare_systems
 from rougekit.word_tokenizers import TOKENIZER_NAMES
@@ -211,12 +212,18 @@ def scoring_options(args, types, bootstrap=0, confidence=0.95, seed=None):
     UserError names what is wrong)."""
     # explain scores one pair: it has no --multi-ref
     corpus = {"multi_ref": args.multi_ref} if hasattr(args, "multi_ref") else {}
+    flavor = getattr(args, "flavor", None)
     try:
-        return ScoringOptions(
+        if flavor is not None:
+            fields = flavor_fields(flavor)
+            if "rouge_types" in fields and args.rouge_types == DEFAULT_TYPES:
+                types = list(fields["rouge_types"])     # rouge155's -n N
+        options = ScoringOptions(
             rouge_types=types, tokenizer=args.tokenizer, use_stemmer=args.stemmer,
             lang=args.lang, stem_stopwords=args.stem_stopwords,
             sentence_split=args.sentence_split, bootstrap=bootstrap,
             confidence=confidence, seed=seed, **corpus)
+        return options if flavor is None else flavor_options(flavor, options)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
 
@@ -302,6 +309,7 @@ def cmd_score(args):
         raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
     options = scoring_options(args, types, args.bootstrap, args.confidence, args.seed)
     signature = options.signature()
+    types = options.names
     if args.jsonl is not None:
         if args.references:
             raise UserError("--references goes with --candidates, not --jsonl")
@@ -316,7 +324,9 @@ def cmd_score(args):
     n_items = columns.shape[1]
     scores = column_means(columns, types)
     intervals = None
-    if args.bootstrap:
+    if options.aggregation != "mean":   # a flavor's (rougekit.flavors)
+        scores, intervals, _ = corpus_scores(options, columns)
+    elif args.bootstrap:
         # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
         with Progress(args.bootstrap, "bootstrap", "resamples") as progress:
             intervals = corpus_intervals(columns, scores, args.bootstrap, args.confidence,
@@ -335,7 +345,38 @@ def cmd_score(args):
     elif args.format == "csv":
         print(render_csv(scores, intervals, n_items, signature))
     else:
-        print(render_table(scores, intervals, n_items, signature, args.confidence))
+        print(render_table(scores, intervals, n_items, signature, options.confidence))
+    return 0
+
+
+# --- rougekit audit ---------------------------------------------------------------
+
+def cmd_audit(args):
+    from rougekit.flavor_audit import audit, audit_json
+    types = parse_types(args.rouge_types)
+    if (args.from_flavor is None) != (args.to_flavor is None):
+        raise UserError("give --from A and --to B together")
+    flavors = [f.strip() for f in args.flavors.split(",") if f.strip()] \
+        if args.flavors is not None else None
+    candidates, references = load_jsonl(args.jsonl)
+    try:
+        with warnings.catch_warnings():
+            # the flavors that split on lines see texts without newlines
+            warnings.simplefilter("ignore", SentenceSplitWarning)
+            result = audit(candidates, references, flavors, types, seed=args.seed,
+                           threads=args.jobs)
+            paths = [(args.from_flavor, args.to_flavor)] if args.from_flavor else []
+            if args.format == "json":
+                print(audit_json(result, paths))
+                return 0
+            print(result.table(args.measure))
+            for a, b in paths:
+                print(f"\nfrom {a} to {b}, one stage at a time ({args.measure}; the change "
+                      "in parentheses):")
+                print(result.path_table(a, b, args.measure))
+    except (TypeError, ValueError, ImportError, LookupError) as e:
+        raise UserError(str(e)) from None
+    print(f"\n{len(candidates)} items")
     return 0
 
 
@@ -656,6 +697,10 @@ def build_parser():
     score.add_argument("--jsonl", metavar="FILE",
                        help='one {"candidate": ..., "references": [...]} per line')
     add_scoring_options(score)
+    score.add_argument("--flavor", metavar="NAME",
+                       help="another package's ROUGE: rouge-score (default), evaluate, "
+                            "rouge155[:FLAGS] (e.g. 'rouge155:-n 2 -m'), xlsum:LANGUAGE, "
+                            "pltrdy, rouge-chinese (docs/guides/which-rouge.md)")
     score.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
                        help="N resamples for percentile confidence intervals (default 0: none)")
     score.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
@@ -714,6 +759,34 @@ def build_parser():
     report.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",
                         help=f"seed of the resampling (default {COMPARE_SEED})")
     report.set_defaults(func=cmd_report)
+
+    audit = sub.add_parser(
+        "audit", help="every flavor's numbers on your data, and why two differ",
+        description="Score the items with each flavor (the ROUGE of rouge-score, Hugging "
+                    "Face evaluate, ROUGE-1.5.5, XL-Sum, pltrdy's rouge, rouge-chinese) and "
+                    "print a table; with --from A --to B, walk from flavor A's options to "
+                    "B's one stage at a time (tokenizer, stemmer, stopwords, n-gram "
+                    "counting, Lsum sentence splitting, ROUGE-L, several references, "
+                    "per-item to corpus, F's formula) and print the numbers after each "
+                    "step. See docs/guides/which-rouge.md.")
+    audit.add_argument("--jsonl", required=True, metavar="FILE",
+                       help='one {"candidate": ..., "references": [...]} per line')
+    audit.add_argument("--flavors", metavar="LIST",
+                       help="comma-separated flavors (default: rouge-score,evaluate,rouge155,"
+                            "pltrdy,rouge-chinese); also rouge155:FLAGS, xlsum:LANGUAGE")
+    audit.add_argument("--from", dest="from_flavor", metavar="A",
+                       help="the flavor the path starts from")
+    audit.add_argument("--to", dest="to_flavor", metavar="B", help="the flavor it ends at")
+    audit.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
+                       help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
+    audit.add_argument("--measure", choices=MEASURES, default="fmeasure",
+                       help="what the tables show (default fmeasure)")
+    audit.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
+                       help="the evaluate flavor's resampling seed (default 0)")
+    audit.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                       help="threads (default: all cores)")
+    audit.add_argument("--format", choices=["table", "json"], default="table")
+    audit.set_defaults(func=cmd_audit)
 
     explain = sub.add_parser(
         "explain", help="show what one pair matched, per rouge type",

@@ -137,7 +137,8 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
                  sentence_split: str = "newline", multi_ref: str = "max",
                  aggregation: str = "mean", bootstrap: int = 0, confidence: float = 0.95,
                  seed: Optional[int] = None, threads: Optional[int] = None,
-                 options: Optional[ScoringOptions] = None) -> "CorpusResult":
+                 options: Optional[ScoringOptions] = None,
+                 flavor: Optional[str] = None) -> "CorpusResult":
     """ROUGE of a corpus: each candidate against its references.
 
     Args:
@@ -174,6 +175,10 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
       options: a ``rougekit.ScoringOptions`` holding the options above
         (all but ``threads``), instead of the keyword arguments; giving both
         with different values is a ValueError naming them.
+      flavor: another package's ROUGE (``rougekit.flavors``): "rouge-score"
+        (the default), "evaluate", "rouge155[:FLAGS]", "xlsum:LANGUAGE",
+        "pltrdy", "rouge-chinese". It sets the options of its stages;
+        giving one of them with another value is a ValueError.
 
     Returns a ``CorpusResult``.
     """
@@ -182,6 +187,9 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
         use_stemmer=use_stemmer, lang=lang, stem_stopwords=stem_stopwords,
         sentence_split=sentence_split, multi_ref=multi_ref, aggregation=aggregation,
         bootstrap=bootstrap, confidence=confidence, seed=seed)
+    if flavor is not None:
+        from rougekit.flavors import flavor_options
+        options = flavor_options(flavor, options)
     if threads is not None:
         thread_count(threads)          # the same checks on every path
     candidates, references = check_texts(candidates, references)

@@ -84,6 +84,10 @@ class BootstrapAggregator(object):
             raise ValueError("n_samples must be positive")
         self._n_samples: int = n_samples
         self._confidence_interval: float = confidence_interval
+        #: Where the resamples are drawn from: numpy's global random state,
+        #: as rouge-score (a rougekit addition: a ``numpy.random.RandomState``
+        #: here draws the same as the global state after ``numpy.random.seed``).
+        self.random_state: Any = np.random
         self._scores: Dict[Any, list] = collections.defaultdict(list)
 
     def add_scores(self, scores: Mapping[Any, Any]) -> None:
@@ -109,7 +113,7 @@ class BootstrapAggregator(object):
         # they consume the global random stream exactly as it does.
         means = np.zeros((self._n_samples, matrix.shape[1]))
         for i in range(self._n_samples):
-            idx = np.random.choice(np.arange(matrix.shape[0]), size=matrix.shape[0])
+            idx = self.random_state.choice(np.arange(matrix.shape[0]), size=matrix.shape[0])
             means[i, :] = np.mean(matrix[idx, :], axis=0)
         delta = (1 - self._confidence_interval) / 2
         q = 100 * np.array([delta, 0.5, 1 - delta])

@@ -34,6 +34,11 @@ Fields, in order:
   ``agg:none`` (per-item scores only);
 - ``boot:none``, or ``boot:N,ci:C,seed:S`` with bootstrap resampling (N
   resamples, coverage C, seed S, ``none``, or ``numpy-global``);
+- then, only where they differ from rouge-score's, the stages where other
+  packages' ROUGE differs (``ScoringOptions``): ``count:sets`` (distinct
+  n-grams), ``L:summary`` (rougeL is the summary-level LCS), ``F:epsilon``
+  or ``F:rouge155(alpha:A)``; and ``flavor:NAME`` when the options are a
+  flavor's preset (``rougekit.flavors``; not for the default, rouge-score);
 - then any further ``key:value`` fields of ``extra``, in order: options of
   modes ``score_corpus`` does not have. The ROUGE-1.5.5 mode records its
   flags this way, as ``rouge155:-c 95 -r 1000 -n 2 -m``, beside the
@@ -59,7 +64,9 @@ from rougekit._version import __version__
 __all__ = ["Signature", "parse_signature"]
 
 _FIELDS = ("rougekit", "types", "tok", "lang", "stem", "stop", "split", "multi", "agg", "boot")
-AGGREGATIONS = ("mean", "bootstrap-median", "none")
+#: Fields written only when they differ from rouge-score's.
+_STAGE_FIELDS = ("count", "L", "F", "flavor")
+AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap", "none")
 
 
 def _base(value: str) -> str:
@@ -83,6 +90,11 @@ class Signature:
     bootstrap: int = 0
     confidence: float = 0.95
     seed: Optional[Any] = None
+    counting: str = "clipped"
+    rouge_l: str = "lcs"
+    f_measure: str = "harmonic"
+    alpha: float = 0.5
+    flavor: str = ""
     version: str = __version__
     extra: Tuple[Tuple[str, str], ...] = ()
 
@@ -115,7 +127,8 @@ class Signature:
             else:
                 name = getattr(tokenizer, "name", None) or f"custom:{type(tokenizer).__name__}"
             tok, _, stemmer = str(name).partition("+")
-            described = dict(tokenizer=tok, stemmer=stemmer or "no")
+            stop = "smart" if getattr(tokenizer, "remove_stopwords", False) else "none"
+            described = dict(tokenizer=tok, stemmer=stemmer or "no", stopwords=stop)
         return cls(rouge_types=tuple(rouge_types),
                    sentence_split=sentence_split_provenance(sentence_split, iso),
                    **described, **fields)
@@ -130,6 +143,16 @@ class Signature:
                "tok": self.tokenizer, "lang": self.lang, "stem": self.stemmer,
                "stop": self.stopwords, "split": self.sentence_split, "multi": self.multi_ref,
                "agg": self.aggregation, "boot": boot}
+        if self.counting != "clipped":
+            out["count"] = self.counting
+        if self.rouge_l != "lcs":
+            out["L"] = self.rouge_l
+        if self.f_measure == "rouge155":
+            out["F"] = f"rouge155(alpha:{self.alpha})"
+        elif self.f_measure != "harmonic":
+            out["F"] = self.f_measure
+        if self.flavor and self.flavor != "rouge-score":
+            out["flavor"] = self.flavor
         for key, value in self.extra:
             if key in out:
                 raise ValueError(f"extra field {key!r} repeats a standard field")
@@ -160,7 +183,7 @@ class Signature:
                 raise ValueError(f"signature field {part!r} has no ':'")
             if key in values or any(key == k for k, _ in extra):
                 raise ValueError(f"signature repeats field {key!r}")
-            if key in _FIELDS:
+            if key in _FIELDS or key in _STAGE_FIELDS:
                 values[key] = value
             else:
                 extra.append((key, value))
@@ -181,7 +204,17 @@ class Signature:
                                  "N,ci:C,seed:S") from None
             seed = None if seed_value == "none" else seed_value
         types = tuple(t for t in values["types"].split(",") if t)
-        return cls(rouge_types=types, tokenizer=values["tok"], lang=values["lang"],
+        f_measure, alpha = values.get("F", "harmonic"), 0.5
+        if f_measure.startswith("rouge155(alpha:") and f_measure.endswith(")"):
+            try:
+                alpha = float(f_measure[len("rouge155(alpha:"):-1])
+            except ValueError:
+                raise ValueError(f"signature field F:{f_measure} is not "
+                                 "rouge155(alpha:A)") from None
+            f_measure = "rouge155"
+        return cls(counting=values.get("count", "clipped"), rouge_l=values.get("L", "lcs"),
+                   f_measure=f_measure, alpha=alpha, flavor=values.get("flavor", ""),
+                   rouge_types=types, tokenizer=values["tok"], lang=values["lang"],
                    stemmer=values["stem"], stopwords=values["stop"],
                    sentence_split=values["split"], multi_ref=values["multi"],
                    aggregation=values["agg"], bootstrap=bootstrap, confidence=confidence,
@@ -209,10 +242,19 @@ class Signature:
             if self.lang != "none":
                 raise ValueError(f"lang:{self.lang} goes with tok:xlsum, not "
                                  f"tok:{self.tokenizer}")
-            if stem not in ("no", "porter"):
-                raise ValueError(f"unknown stemmer {self.stemmer!r} in the signature")
+            stemmers = {"rouge-score": "porter", "rouge155": "morph"}
+            if stem != "no" and stem != stemmers.get(self.tokenizer):
+                raise ValueError(f"unknown stemmer {self.stemmer!r} for tok:{self.tokenizer} "
+                                 "in the signature")
             kwargs["tokenizer"] = self.tokenizer
-            kwargs["use_stemmer"] = stem == "porter"
+            kwargs["use_stemmer"] = stem != "no"
+            stop = _base(self.stopwords)
+            if stop not in ("none", "smart") or (stop == "smart"
+                                                 and self.tokenizer != "rouge155"):
+                raise ValueError(f"unknown stopwords stop:{self.stopwords} for "
+                                 f"tok:{self.tokenizer} in the signature")
+            if stop == "smart":
+                kwargs["remove_stopwords"] = True
         split = _base(self.sentence_split)
         if split.startswith("sentencex-"):
             split = "sentencex"
@@ -221,13 +263,17 @@ class Signature:
         kwargs["multi_ref"] = self.multi_ref
         if self.aggregation not in AGGREGATIONS:
             raise ValueError(f"unknown aggregation agg:{self.aggregation}")
-        if self.aggregation == "bootstrap-median":
-            kwargs["aggregation"] = "bootstrap-median"
+        if self.aggregation not in ("mean", "none"):
+            kwargs["aggregation"] = self.aggregation
         kwargs["bootstrap"] = self.bootstrap
         if self.bootstrap:
             kwargs["confidence"] = self.confidence
-            if self.seed != "numpy-global":
+            if self.seed not in ("numpy-global", "perl-srand"):
                 kwargs["seed"] = self.seed
+        for name, default in (("counting", "clipped"), ("rouge_l", "lcs"),
+                              ("f_measure", "harmonic"), ("alpha", 0.5)):
+            if getattr(self, name) != default:
+                kwargs[name] = getattr(self, name)
         return kwargs
 
 

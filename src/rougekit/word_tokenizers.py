@@ -29,6 +29,11 @@ Which tokenizer for which language:
                        ideographs (Thai, Lao, Khmer, Burmese), where
                        ``"unicode"`` would make one token of a whole phrase;
                        or character-level ROUGE for any text.
+``"pltrdy"``,          the words of the ``rouge`` (pltrdy) and ``rouge-chinese``
+``"rouge-chinese"``    packages: space-separated words of their sentences,
+                       case and punctuation kept (``SentenceWordsTokenizer``).
+``"rouge155"``         ROUGE-1.5.5.pl's tokens (``Rouge155Tokenizer``);
+                       ``use_stemmer`` adds its WordNet + Porter stemmer.
 =====================  =====================================================
 
 >>> UnicodeWordTokenizer().tokenize("Привет, мир! 東京タワー")
@@ -41,7 +46,8 @@ from typing import Any
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
 
 __all__ = ["RougeScoreTokenizer", "WhitespaceTokenizer", "UnicodeWordTokenizer",
-           "CharTokenizer", "get_tokenizer", "TOKENIZER_NAMES"]
+           "CharTokenizer", "SentenceWordsTokenizer", "Rouge155Tokenizer", "get_tokenizer",
+           "TOKENIZER_NAMES"]
 
 
 class RougeScoreTokenizer(DefaultTokenizer):
@@ -205,6 +211,68 @@ class CharTokenizer(Tokenizer):
         return "CharTokenizer()"
 
 
+class SentenceWordsTokenizer(Tokenizer):
+    """The words ``rouge`` 1.0.1 (pltrdy, ``"pltrdy"``) and ``rouge-chinese``
+    1.0.3 (``"rouge-chinese"``) score: the text's sentences (pltrdy's
+    pieces between "."; rouge-chinese's ``cut_sent``), each with its
+    whitespace collapsed, split on single spaces. Case and punctuation are
+    kept (but pltrdy's "."); a sentence of blanks is one empty word, as there.
+
+    >>> SentenceWordsTokenizer("pltrdy").tokenize("The cat. Sat, here.")
+    ['The', 'cat', 'Sat,', 'here']
+    """
+
+    def __init__(self, name):
+        from rougekit._sentences import split_chinese, split_periods
+        splits = {"pltrdy": split_periods, "rouge-chinese": split_chinese}
+        if name not in splits:
+            raise ValueError(f"SentenceWordsTokenizer takes 'pltrdy' or 'rouge-chinese', "
+                             f"not {name!r}")
+        self.name = name
+        self._split = splits[name]
+
+    def tokenize(self, text):
+        return [w for s in self._split(text) if len(s) > 0
+                for w in " ".join(s.split()).split(" ")]
+
+    def __repr__(self):
+        return f"SentenceWordsTokenizer({self.name!r})"
+
+
+class Rouge155Tokenizer(Tokenizer):
+    """ROUGE-1.5.5.pl's tokens of a text (``rougekit.rouge155.text``): its
+    UTF-8 bytes with ASCII letters lowercased, runs of ASCII letters and
+    digits; with ``remove_stopwords`` (``-s``) the SMART stopwords dropped,
+    with ``use_stemmer`` (``-m``) tokens longer than 3 characters stemmed
+    (WordNet exceptions, then the script's Porter stemmer).
+
+    >>> Rouge155Tokenizer(use_stemmer=True).tokenize("The children went to Café 4:00pm")
+    ['the', 'child', 'go', 'to', 'caf', '4', '00pm']
+    """
+
+    def __init__(self, use_stemmer=False, remove_stopwords=False):
+        self.use_stemmer = bool(use_stemmer)
+        self.remove_stopwords = bool(remove_stopwords)
+        self.name = "rouge155+morph" if use_stemmer else "rouge155"
+
+    def tokenize(self, text):
+        from rougekit.rouge155.lexicon import morph_stem, stopwords
+        from rougekit.rouge155.text import raw_tokens
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        tokens = raw_tokens(data)
+        if self.remove_stopwords:
+            stop = stopwords()
+            tokens = [t for t in tokens if t not in stop]
+        words = [t.decode("ascii") for t in tokens]
+        if self.use_stemmer:
+            words = [morph_stem(w) if len(w) > 3 else w for w in words]
+        return words
+
+    def __repr__(self):
+        return (f"Rouge155Tokenizer(use_stemmer={self.use_stemmer}, "
+                f"remove_stopwords={self.remove_stopwords})")
+
+
 _FACTORIES = {
     "rouge-score": lambda: RougeScoreTokenizer(False),
     "rouge-score+porter": lambda: RougeScoreTokenizer(True),
@@ -212,30 +280,41 @@ _FACTORIES = {
     "whitespace-lower": lambda: WhitespaceTokenizer(True),
     "unicode": UnicodeWordTokenizer,
     "char": CharTokenizer,
+    "pltrdy": lambda: SentenceWordsTokenizer("pltrdy"),
+    "rouge-chinese": lambda: SentenceWordsTokenizer("rouge-chinese"),
+    "rouge155": lambda: Rouge155Tokenizer(False),
+    "rouge155+morph": lambda: Rouge155Tokenizer(True),
 }
 TOKENIZER_NAMES = tuple(_FACTORIES)
 
 
-def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False) -> Any:
+def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False,
+                  remove_stopwords: bool = False) -> Any:
     """The tokenizer named ``name_or_obj``, or ``name_or_obj`` itself if it
     has a ``tokenize`` method.
 
-    ``use_stemmer=True`` turns "rouge-score" into "rouge-score+porter"; with
-    any other tokenizer it is a ValueError (the Porter stemmer is for the
-    English tokens of the rouge-score tokenizer only).
+    ``use_stemmer=True`` turns "rouge-score" into "rouge-score+porter" and
+    "rouge155" into "rouge155+morph"; with any other tokenizer it is a
+    ValueError (the stemmers are for the English tokens of those two).
+    ``remove_stopwords=True`` (ROUGE-1.5.5's ``-s``) needs "rouge155".
 
     >>> get_tokenizer("rouge-score", use_stemmer=True).name
     'rouge-score+porter'
     """
     if isinstance(name_or_obj, str):
         name = name_or_obj
-        if use_stemmer and name == "rouge-score":
-            name = "rouge-score+porter"
+        if use_stemmer and name in ("rouge-score", "rouge155"):
+            name += "+porter" if name == "rouge-score" else "+morph"
         factory = _FACTORIES.get(name)
         if factory is None:
             raise ValueError(f"unknown tokenizer {name_or_obj!r}; valid names: "
                              + ", ".join(TOKENIZER_NAMES))
         tokenizer = factory()
+        if remove_stopwords:
+            if not isinstance(tokenizer, Rouge155Tokenizer):
+                raise ValueError("remove_stopwords=True (ROUGE-1.5.5's -s) needs the "
+                                 f"rouge155 tokenizer; got {name_or_obj!r}")
+            tokenizer = Rouge155Tokenizer(tokenizer.use_stemmer, True)
     elif callable(getattr(name_or_obj, "tokenize", None)):
         tokenizer = name_or_obj
     else:
@@ -243,6 +322,6 @@ def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False) -> Any:
                         + ") or an object with a tokenize(text) method, not "
                         + type(name_or_obj).__name__)
     if use_stemmer and not getattr(tokenizer, "use_stemmer", False):
-        raise ValueError("use_stemmer=True needs the rouge-score tokenizer; "
+        raise ValueError("use_stemmer=True needs the rouge-score or rouge155 tokenizer; "
                          f"got {getattr(tokenizer, 'name', tokenizer)!r}")
     return tokenizer

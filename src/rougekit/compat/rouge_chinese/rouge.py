@@ -6,23 +6,14 @@ Examples:
     >>> Rouge().get_scores("我 爱 北京 。 天安门 很 大", "我 爱 天安门")[0]["rouge-l"]
     {'r': 1.0, 'p': 0.42857142857142855, 'f': 0.5999999958}
 """
-import re
 from typing import Any, List, Tuple
 
+from rougekit._sentences import split_chinese
 from rougekit.compat import _pltrdy
 from rougekit.compat.rouge_chinese import rouge_score
 
 __all__ = ["Rouge", "FilesRouge"]
 
-# rouge-chinese's sentence breaks, applied in this order: after 。！？ or ?
-# (not before a closing quote), after six dots or two ellipses, and after an
-# end mark followed by a closing quote (not before more punctuation).
-_BREAKS = [
-    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2"),
-    (re.compile("(\\.{6})([^”’])"), r"\1\n\2"),
-    (re.compile("(\\…{2})([^”’])"), r"\1\n\2"),
-    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2"),
-]
 
 
 class Rouge(_pltrdy.RougeBase):
@@ -42,9 +33,7 @@ class Rouge(_pltrdy.RougeBase):
         >>> Rouge().cut_sent("你好。再见！“好的。”他说")
         ['你好。', '再见！', '“好的。”', '他说']
         """
-        for pattern, replacement in _BREAKS:
-            para = pattern.sub(replacement, para)
-        return para.rstrip().split("\n")
+        return split_chinese(para)
 
     def _sentences(self, text: str) -> List[str]:
         return [" ".join(s.split()) for s in self.cut_sent(text) if len(s) > 0]

@@ -1,0 +1,257 @@
+"""``score_corpus(..., flavor=...)`` equals the package each flavor names, run
+here: pltrdy's ``rouge`` 1.0.1, ``rouge-chinese`` 1.0.3, ROUGE-1.5.5.pl
+(through the shared oracle), rouge-score's scorer and aggregator as Hugging
+Face evaluate's ``rouge`` calls them, XL-Sum's ``multilingual_rouge``; and
+the signature names the flavor and reads back."""
+import random
+
+import numpy as np
+import pytest
+
+from _compat import require_recorded_files
+from _rouge155 import oracle
+from rougekit import ScoringOptions, score_corpus
+from rougekit.flavors import flavor_fields, flavor_of, flavor_options
+
+TYPES3 = ["rouge1", "rouge2", "rougeL"]
+WORDS = ["the", "cat", "sat", "on", "mat", "a", "the", "cat", "dog", "Dog", "x",
+         "é", "l'été", "1,000", "mat,", "sat!"]
+BREAKS = [" ", " ", " ", "  ", ". ", " . ", "\n", "\t", ",", " ! "]
+ROUGE_NAMES = {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l"}
+
+
+def _texts(seed, count, words=WORDS, breaks=BREAKS, min_len=1, max_len=25):
+    """Random texts with at least one word (the packages raise on none)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.randint(min_len, max_len)
+        out.append("".join(rng.choice(words) + rng.choice(breaks) for _ in range(n)))
+    return out
+
+
+def _assert_equal_to_package(result, package_avg, types=TYPES3):
+    for t in types:
+        theirs = package_avg[ROUGE_NAMES[t]]
+        mine = result.scores[t]
+        assert (mine.precision, mine.recall, mine.fmeasure) == \
+            (theirs["p"], theirs["r"], theirs["f"]), t
+
+
+def _scorable(rouge_class, hyps, refs):
+    """The pairs the package scores alone without raising (it raises on a
+    text with no sentence, and recurses too deep on long sentences)."""
+    kept = []
+    for h, r in zip(hyps, refs):
+        try:
+            rouge_class().get_scores(h, r)
+        except (ValueError, RecursionError):
+            continue
+        kept.append((h, r))
+    return [h for h, _ in kept], [r for _, r in kept]
+
+
+# --- pltrdy's rouge --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pltrdy():
+    require_recorded_files("rouge", ("rouge/", "bin/"))
+    from rouge import Rouge
+    return Rouge
+
+
+def test_pltrdy_flavor_equals_rouge_on_the_shared_news_pairs(pltrdy, corpus_pairs):
+    pairs = corpus_pairs(300, 13)
+    hyps, refs = _scorable(pltrdy, [p["candidate"] for p in pairs],
+                           [p["references"][0] for p in pairs])
+    assert len(hyps) > 250
+    result = score_corpus(hyps, refs, TYPES3, flavor="pltrdy")
+    _assert_equal_to_package(result, pltrdy().get_scores(hyps, refs, avg=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pltrdy_flavor_equals_rouge_on_random_texts(pltrdy, seed):
+    hyps, refs = _scorable(pltrdy, _texts(seed, 40), _texts(seed + 100, 40))
+    result = score_corpus(hyps, refs, TYPES3, flavor="pltrdy")
+    _assert_equal_to_package(result, pltrdy().get_scores(hyps, refs, avg=True))
+    # pltrdy's ROUGE-L is summary-level: rougekit's rougeL and rougeLsum are it
+    both = score_corpus(hyps, refs, ["rougeL", "rougeLsum"], flavor="pltrdy").scores
+    assert both["rougeL"] == both["rougeLsum"] == result.scores["rougeL"]
+
+
+def test_pltrdy_flavor_scores_what_rouge_refuses_as_zero(pltrdy):
+    with pytest.raises(ValueError, match="Hypothesis is empty"):
+        pltrdy().get_scores(["..."], ["the cat"], avg=True)
+    result = score_corpus(["...", "the cat"], ["the cat", "the cat"], TYPES3,
+                          flavor="pltrdy", options=None)
+    per_item = result.per_item
+    assert per_item[0]["rouge1"] == (0.0, 0.0, 0.0)
+    assert result.scores["rouge1"].fmeasure == per_item[1]["rouge1"].fmeasure / 2
+
+
+# --- rouge-chinese ----------------------------------------------------------------
+
+CHINESE = ["我爱北京天安门。", "今天天气很好！", "他说：“我们明天去公园。”", "这个问题很难吗？",
+           "学生们在教室里认真学习。", "北京是中国的首都……", "我们一起去吃饭吧", "天安门很大。"]
+
+
+@pytest.fixture(scope="module")
+def rouge_chinese():
+    require_recorded_files("rouge_chinese", ("rouge_chinese/",))
+    from rouge_chinese import Rouge
+    return Rouge
+
+
+def _segmented(seed, count):
+    jieba = pytest.importorskip("jieba")
+    rng = random.Random(seed)
+    return [" ".join(jieba.cut("".join(rng.choice(CHINESE) for _ in range(rng.randint(1, 4)))))
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rouge_chinese_flavor_equals_rouge_chinese_on_jieba_segmented_text(rouge_chinese,
+                                                                          seed):
+    hyps, refs = _scorable(rouge_chinese, _segmented(seed, 40), _segmented(seed + 50, 40))
+    result = score_corpus(hyps, refs, TYPES3, flavor="rouge-chinese")
+    _assert_equal_to_package(result, rouge_chinese().get_scores(hyps, refs, avg=True))
+
+
+def test_rouge_chinese_flavor_equals_rouge_chinese_on_the_news_pairs(rouge_chinese,
+                                                                     corpus_pairs):
+    pairs = corpus_pairs(200, 5)
+    hyps, refs = _scorable(rouge_chinese, [p["candidate"] for p in pairs],
+                           [p["references"][0] for p in pairs])
+    result = score_corpus(hyps, refs, TYPES3, flavor="rouge-chinese")
+    _assert_equal_to_package(result, rouge_chinese().get_scores(hyps, refs, avg=True))
+
+
+# --- ROUGE-1.5.5.pl ---------------------------------------------------------------
+
+PERL_LABELS = {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeL": "ROUGE-L"}
+
+
+@pytest.mark.parametrize("flags", ["-n 2 -m", "-n 2", "-n 1 -s -m -p 0.3", "-n 2 -r 200 -c 90"])
+def test_rouge155_flavor_equals_the_perl_script(corpus_pairs, flags):
+    pairs = corpus_pairs(60, 21)
+    candidates = [p["candidate"] for p in pairs]
+    references = [p["references"] for p in pairs]
+    words = flags.split()
+    perl = oracle().run_rouge155(
+        [{"candidate": c, "references": r} for c, r in zip(candidates, references)],
+        words)
+    result = score_corpus(candidates, references, flavor=f"rouge155:{flags}")
+    n = int(words[words.index("-n") + 1])
+    assert result.scores.keys() == {f"rouge{k}" for k in range(1, n + 1)} | {"rougeL"}
+    for t, score in result.scores.items():
+        avg = perl["averages"][PERL_LABELS[t]]
+        assert (score.recall, score.precision, score.fmeasure) == (avg["R"], avg["P"], avg["F"])
+        iv = result.intervals[t]
+        assert [iv.low.recall, iv.high.recall] == avg["R_ci"]
+        assert [iv.low.fmeasure, iv.high.fmeasure] == avg["F_ci"]
+    assert "flavor:rouge155" in result.signature
+
+
+def test_rouge155_flavor_refuses_flags_it_cannot_honour():
+    for flags in ("-w 1.2", "-f B", "-l 10"):
+        with pytest.raises(ValueError, match="rouge155"):
+            flavor_options(f"rouge155:{flags}")
+    with pytest.raises(ValueError, match="-n needs a value|-n 0"):
+        flavor_options("rouge155:-n 0")
+
+
+# --- Hugging Face evaluate and XL-Sum --------------------------------------------
+
+def _bootstrap_medians(scorer, candidates, references, seed):
+    """What evaluate's rouge (and rouge-score's rouge.py, as XL-Sum runs it)
+    reports: per item ``score_multi`` (``score`` for one reference) into
+    rouge-score's BootstrapAggregator, numpy's global state seeded."""
+    from rouge_score import scoring
+    np.random.seed(seed)
+    aggregator = scoring.BootstrapAggregator()
+    for cand, refs in zip(candidates, references):
+        aggregator.add_scores(scorer.score_multi(refs, cand) if len(refs) > 1
+                              else scorer.score(refs[0], cand))
+    return {t: s.mid for t, s in aggregator.aggregate().items()}
+
+
+def test_evaluate_flavor_equals_rouge_scores_bootstrap_medians(corpus_pairs):
+    from rouge_score import rouge_scorer
+    pairs = corpus_pairs(120, 8)
+    candidates = [p["candidate"] for p in pairs]
+    references = [p["references"] for p in pairs]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    expected = _bootstrap_medians(rouge_scorer.RougeScorer(types), candidates, references, 7)
+    result = score_corpus(candidates, references, types, flavor="evaluate", seed=7)
+    assert {t: tuple(s) for t, s in result.scores.items()} == \
+        {t: tuple(s) for t, s in expected.items()}
+    # without seed=, numpy's global state, as evaluate
+    np.random.seed(7)
+    again = score_corpus(candidates, references, types, flavor="evaluate")
+    assert again.scores == result.scores
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_xlsum_flavor_equals_multilingual_rouge():
+    mr = pytest.importorskip("multilingual_rouge.rouge_scorer")
+    sentences = ["लड़कियाँ स्कूल जाती हैं।", "लड़कों ने खेल खेला।", "वे पढ़ाई करती हैं",
+                 "आज मौसम अच्छा है।", "हम कल बाज़ार जाएँगे।"]
+    rng = random.Random(4)
+    candidates = [" ".join(rng.sample(sentences, 2)) for _ in range(30)]
+    references = [[" ".join(rng.sample(sentences, 3))] for _ in range(30)]
+    types = ["rouge1", "rouge2", "rougeL"]
+    expected = _bootstrap_medians(mr.RougeScorer(types, use_stemmer=True, lang="hindi"),
+                                  candidates, references, 3)
+    result = score_corpus(candidates, references, types, flavor="xlsum:hindi", seed=3)
+    assert {t: tuple(s) for t, s in result.scores.items()} == \
+        {t: tuple(s) for t, s in expected.items()}
+
+
+# --- options, signature ------------------------------------------------------------
+
+FLAVOR_SPECS = ["rouge-score", "evaluate", "rouge155", "rouge155:-m -s -p 0.3 -r 200 -c 90",
+                "xlsum:hindi", "pltrdy", "rouge-chinese"]
+
+
+@pytest.mark.parametrize("flavor", FLAVOR_SPECS)
+def test_the_signature_names_the_flavor_and_reads_back(flavor):
+    options = flavor_options(flavor, rouge_types=("rouge1", "rougeLsum"))
+    signature = options.signature()
+    assert flavor_of(options) is not None
+    if flavor != "rouge-score":
+        assert "|flavor:" + flavor_of(options) in signature
+    back = ScoringOptions.from_signature(signature)
+    assert back == options
+    assert flavor_of(back) == flavor_of(options)
+    assert flavor_fields(flavor_of(options)) == flavor_fields(flavor)
+
+
+def test_a_changed_stage_is_no_flavor():
+    import dataclasses
+    options = dataclasses.replace(flavor_options("pltrdy"), counting="clipped")
+    assert flavor_of(options) is None
+    assert "flavor:" not in options.signature()
+
+
+def test_flavor_with_an_option_it_sets_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="use_stemmer"):
+        score_corpus(["a"], ["a"], flavor="pltrdy", use_stemmer=True)
+    with pytest.raises(ValueError, match="unknown flavor 'rouge'"):
+        score_corpus(["a"], ["a"], flavor="rouge")
+    with pytest.raises(ValueError, match="xlsum needs a language"):
+        score_corpus(["a"], ["a"], flavor="xlsum")
+    with pytest.raises(TypeError, match="flavor must be a str"):
+        score_corpus(["a"], ["a"], flavor=3)
+
+
+def test_stage_options_are_checked():
+    with pytest.raises(ValueError, match="counting"):
+        ScoringOptions(counting="set")
+    with pytest.raises(ValueError, match="rouge_l"):
+        ScoringOptions(rouge_l="text")
+    with pytest.raises(ValueError, match="alpha"):
+        ScoringOptions(alpha=0.3)
+    with pytest.raises(ValueError, match="remove_stopwords"):
+        ScoringOptions(remove_stopwords=True)
+    with pytest.raises(ValueError, match="rouge155-bootstrap"):
+        ScoringOptions(aggregation="rouge155-bootstrap")
