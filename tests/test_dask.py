@@ -93,6 +93,18 @@ def test_options_object_equals_keywords(client):
     assert frame.values.tolist() == local.values.tolist()
 
 
+def test_stage_options_reach_the_workers_and_other_aggregations_are_refused(client):
+    import dataclasses
+
+    from rougekit.flavors import flavor_options
+    pltrdy = flavor_options("pltrdy", rouge_types=TYPES)
+    with pytest.raises(ValueError, match="aggregation='mean-in-order'"):
+        rdask.score_corpus(dask_frame(npartitions=3), options=pltrdy)
+    options = dataclasses.replace(pltrdy, aggregation="mean")
+    got = rdask.score_corpus(dask_frame(npartitions=3), options=options, per_item=True)
+    assert got == rougekit.score_corpus(CANDIDATES, REFERENCES, options=options)
+
+
 def test_bootstrap_and_stemming_equal_in_process(client):
     options = dict(use_stemmer=True, bootstrap=300, confidence=0.9, seed=17)
     got = rdask.score_corpus(dask_frame(npartitions=5), TYPES, **options)

@@ -41,7 +41,8 @@ def test_names(tokenizer, name):
 
 def test_names_listed():
     assert TOKENIZER_NAMES == ("rouge-score", "rouge-score+porter", "whitespace",
-                               "whitespace-lower", "unicode", "char")
+                               "whitespace-lower", "unicode", "char", "pltrdy",
+                               "rouge-chinese", "rouge155", "rouge155+morph")
 
 
 def test_get_tokenizer_stemmer():
@@ -66,10 +67,36 @@ def test_get_tokenizer_errors():
         get_tokenizer(3)
     with pytest.raises(TypeError, match=r"^tokenizer must be"):
         get_tokenizer(None)
-    with pytest.raises(ValueError, match=r"use_stemmer=True needs the rouge-score tokenizer"):
+    with pytest.raises(ValueError, match=r"use_stemmer=True needs the rouge-score or "
+                                         r"rouge155 tokenizer"):
         get_tokenizer("unicode", use_stemmer=True)
-    with pytest.raises(ValueError, match=r"use_stemmer=True needs the rouge-score tokenizer"):
+    with pytest.raises(ValueError, match=r"use_stemmer=True needs the rouge-score or "
+                                         r"rouge155 tokenizer"):
         get_tokenizer(WhitespaceTokenizer(), use_stemmer=True)
+    with pytest.raises(ValueError, match=r"remove_stopwords=True .* needs the rouge155"):
+        get_tokenizer("rouge-score", remove_stopwords=True)
+
+
+def test_rouge155_tokenizer_is_the_scripts_tokens():
+    from rougekit.rouge155.lexicon import stopwords
+    from rougekit.rouge155.text import raw_tokens
+    text = "The children WENT to Café 4:00pm; well-known facts were reported."
+    plain = [t.decode() for t in raw_tokens(text.encode())]
+    assert get_tokenizer("rouge155").tokenize(text) == plain
+    assert get_tokenizer("rouge155", remove_stopwords=True).tokenize(text) == \
+        [t for t in plain if t.encode() not in stopwords()]
+    stemmed = get_tokenizer("rouge155", use_stemmer=True).tokenize(text)
+    assert stemmed[:3] == ["the", "child", "go"] and "00pm" in stemmed
+
+
+def test_pltrdy_and_rouge_chinese_tokenizers_are_their_words():
+    from rougekit.compat.rouge import Rouge
+    from rougekit.compat.rouge_chinese import Rouge as ChineseRouge
+    for text in ["The cat. Sat, here.", "a. . b  c.", " ", "你好。再见！ 好 的"]:
+        words = [w for s in Rouge()._sentences(text) for w in s.split(" ")]
+        assert get_tokenizer("pltrdy").tokenize(text) == words
+        words = [w for s in ChineseRouge()._sentences(text) for w in s.split(" ")]
+        assert get_tokenizer("rouge-chinese").tokenize(text) == words
 
 
 # --- rouge-score's tokenizer ---------------------------------------------------

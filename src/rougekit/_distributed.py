@@ -47,6 +47,10 @@ class Options:
         make (``keywords``: theirs, or ``options``); ``columns`` are the
         table's, for the column checks."""
         scoring = ScoringOptions.of(options, DEFAULTS, **keywords)
+        if not adds_columns and scoring.aggregation != "mean":
+            raise ValueError(f"aggregation={scoring.aggregation!r}: the Dask and Spark "
+                             "score_corpus average the items (aggregation='mean'); "
+                             "rougekit.score_corpus computes the other aggregations")
         if threads is not None:
             thread_count(threads)
         check_columns(columns, candidate, references,

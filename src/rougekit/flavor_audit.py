@@ -16,7 +16,8 @@ pltrdy's tokenizer) waits until a later stage has changed.
 >>> from rougekit import audit
 >>> result = audit(["the cat is on the mat"], [["the cat sat on the mat"]],
 ...                flavors=["rouge-score", "pltrdy"], rouge_types=["rouge1"])
->>> result.numbers["pltrdy"]["rouge1"].fmeasure
+>>> pltrdy = result.numbers["pltrdy"]
+>>> pltrdy["rouge1"].fmeasure
 0.7999999950000002
 >>> for step in result.path("rouge-score", "pltrdy"):
 ...     print(f"{step.changed:24} {step.numbers['rouge1'].fmeasure!r}")
