@@ -255,3 +255,36 @@ def test_stage_options_are_checked():
         ScoringOptions(remove_stopwords=True)
     with pytest.raises(ValueError, match="rouge155-bootstrap"):
         ScoringOptions(aggregation="rouge155-bootstrap")
+
+
+EDGE_ITEMS = [("", ["the cat sat"]), ("...", ["the cat sat"]), ("!!! ,,,", ["..."]),
+              ("the the the the", ["the cat the mat"]), ("café naïve über", ["cafe naive uber"]),
+              ("The Cat sat.\nOn the mat.\n\nIt purred.", ["the cat sat on the mat",
+                                                           "A cat.\nA mat."]),
+              ("well-known 4:00pm 1,000 can't", ["well known 4 00pm 1 000 can t"]),
+              ("a b a b a b", ["b a b a", "a a a b b b"])]
+
+
+@pytest.mark.parametrize("flags", ["-n 2 -m", "-n 2 -s"])
+def test_rouge155_flavor_equals_the_perl_script_on_edge_texts(flags):
+    candidates = [c for c, _ in EDGE_ITEMS]
+    references = [r for _, r in EDGE_ITEMS]
+    perl = oracle().run_rouge155(
+        [{"candidate": c, "references": r} for c, r in EDGE_ITEMS], flags.split())
+    result = score_corpus(candidates, references, flavor=f"rouge155:{flags}")
+    for t, score in result.scores.items():
+        avg = perl["averages"][PERL_LABELS[t]]
+        assert (score.recall, score.precision, score.fmeasure) == (avg["R"], avg["P"], avg["F"])
+
+
+def test_pltrdy_and_rouge_chinese_flavors_equal_the_packages_on_edge_texts(pltrdy,
+                                                                            rouge_chinese):
+    hyps = ["the the the the", "a. . b  c.", "The Cat. the CAT", "x", "café  é\u00a0e",
+            "one two three. three two one. one", "a b a b a b\nb a b a", "我 爱 北京 。 天安门"]
+    refs = ["the cat the mat", "a b c", "the cat", "y", "café e", "one two. three",
+            "b a b a", "我 爱 天安门 。"]
+    for package, flavor in ((pltrdy, "pltrdy"), (rouge_chinese, "rouge-chinese")):
+        h, r = _scorable(package, hyps, refs)
+        assert len(h) == len(hyps)
+        _assert_equal_to_package(score_corpus(h, r, TYPES3, flavor=flavor),
+                                 package().get_scores(h, r, avg=True))
