@@ -226,6 +226,15 @@ def test_the_signature_names_the_flavor_and_reads_back(flavor):
     assert flavor_fields(flavor_of(options)) == flavor_fields(flavor)
 
 
+def test_a_signature_whose_fields_are_not_its_flavors_is_refused():
+    signature = flavor_options("pltrdy").signature()
+    assert signature.endswith("|count:sets|L:summary|F:epsilon|flavor:pltrdy")
+    forged = signature.replace("|count:sets", "")
+    with pytest.raises(ValueError, match="flavor:pltrdy, but its fields give "
+                                         "counting='clipped'"):
+        ScoringOptions.from_signature(forged)
+
+
 def test_a_changed_stage_is_no_flavor():
     import dataclasses
     options = dataclasses.replace(flavor_options("pltrdy"), counting="clipped")

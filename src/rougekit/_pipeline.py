@@ -179,8 +179,21 @@ class ScoringOptions:
 
     @classmethod
     def from_signature(cls, signature: str) -> "ScoringOptions":
-        """The options a signature line records (``rougekit.signature``)."""
-        return cls(**parse_signature(signature))
+        """The options a signature line records (``rougekit.signature``); a
+        ValueError if it names a flavor whose options its fields are not."""
+        options = cls(**parse_signature(signature))
+        named = Signature.parse(signature).flavor
+        if named:
+            from rougekit.flavors import flavor_fields
+            fields = flavor_fields(named)
+            fields.pop("rouge_types", None)
+            wrong = [k for k, v in fields.items() if getattr(options, k) != v]
+            if wrong:
+                raise ValueError(f"the signature names flavor:{named}, but its fields give "
+                                 + ", ".join(f"{k}={getattr(options, k)!r}" for k in wrong)
+                                 + " where that flavor has "
+                                 + ", ".join(f"{k}={fields[k]!r}" for k in wrong))
+        return options
 
     @classmethod
     def of(cls, options: Optional["ScoringOptions"], defaults: Dict[str, Any],
