@@ -755,11 +755,11 @@ def _counts(options: ScoringOptions, kind: int, cand: _Tokenized, ref: _Tokenize
     if kind == ROUGE_L and options.rouge_l == "lcs":
         hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
     elif kind in (ROUGE_L, ROUGE_LSUM):
-        count = summary_word_set_counts if sets else summary_lcs_counts
-        hits, ref_total, cand_total = count(ref.sentences, cand.sentences)
+        summary_count = summary_word_set_counts if sets else summary_lcs_counts
+        hits, ref_total, cand_total = summary_count(ref.sentences, cand.sentences)
     else:
-        count = ngram_set_counts if sets else ngram_counts
-        hits, ref_total, cand_total = count(ref.tokens, cand.tokens, kind)
+        ngram_count = ngram_set_counts if sets else ngram_counts
+        hits, ref_total, cand_total = ngram_count(ref.tokens, cand.tokens, kind)
     return hits, cand_total, ref_total
 
 
@@ -835,9 +835,8 @@ def corpus_scores(options: ScoringOptions, columns: np.ndarray
     if options.aggregation == "mean-in-order":
         return _in_order_means(columns, names), None, per_item
     if options.aggregation == "rouge155-bootstrap":
-        scores, intervals = _rouge155_averages(columns, names, options.bootstrap,
-                                               options.confidence)
-        return scores, intervals, per_item
+        return (*_rouge155_averages(columns, names, options.bootstrap, options.confidence),
+                per_item)
     scores = column_means(columns, names)
     intervals = corpus_intervals(columns, scores, options.bootstrap, options.confidence,
                                  options.seed) if options.bootstrap else None

@@ -103,7 +103,8 @@ class AuditResult:
         start, end = self._options(a), self._options(b)
         current = start
         steps = []
-        remaining = [(name, fields) for name, fields in STAGES
+        remaining: List[Tuple[str, Tuple[str, ...]]] = [
+            (name, fields) for name, fields in STAGES
                      if any(getattr(current, f) != getattr(end, f) for f in fields)]
         while remaining:
             name, changed = _next_change(current, end, remaining)
@@ -221,7 +222,7 @@ def audit(candidates: Sequence[str], references: Sequence[Any],
     """
     names = flavor_names(flavors)
     candidates, refs = check_texts(candidates, references)
-    result = AuditResult({}, {}, tuple(ScoringOptions(rouge_types=rouge_types).rouge_types),
+    result = AuditResult({}, {}, ScoringOptions(rouge_types=tuple(rouge_types)).rouge_types,
                          candidates, refs, threads)
     for flavor in names:
         result.options[flavor] = _flavor_options(flavor, result.rouge_types, seed)

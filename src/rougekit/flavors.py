@@ -85,6 +85,7 @@ STAGES = (
 )
 _STAGE_FIELDS = tuple(f for _, fields in STAGES for f in fields)
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
+_DEFAULT_TYPES = ScoringOptions().rouge_types
 
 # ROUGE-1.5.5.pl's flags that a flavor takes, and their defaults.
 _ROUGE155_DEFAULTS = {"-c": 95.0, "-p": 0.5, "-r": 1000}
@@ -201,8 +202,7 @@ def flavor_options(flavor: str, options: Optional[ScoringOptions] = None,
         raise ValueError(f"flavor {flavor!r} sets " + ", ".join(
             f"{k}={fields[k]!r}" for k in clash) + ": give flavor= or those options, not both")
     merged = {**base, **fields}
-    if types is not None and tuple(base.get("rouge_types", _DEFAULTS["rouge_types"])) == \
-            tuple(_DEFAULTS["rouge_types"]):
+    if types is not None and tuple(base.get("rouge_types", _DEFAULT_TYPES)) == _DEFAULT_TYPES:
         merged["rouge_types"] = types
     return ScoringOptions(**merged)
 
