@@ -225,7 +225,7 @@ class ScoringOptions:
     @property
     def flavor(self) -> Optional[str]:
         """The flavor (``rougekit.flavors``) whose preset these options are,
-        with its parameters (``"xlsum:french"``, ``"rouge155:-n 2 -m"``), or
+        with its parameters (``"xlsum:french"``, ``"rouge155:-m -s"``), or
         None: a combination no flavor is."""
         from rougekit.flavors import flavor_of
         return flavor_of(self)
