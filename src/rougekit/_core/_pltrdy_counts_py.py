@@ -2,6 +2,7 @@
 1.0.1 (pltrdy) and ``rouge-chinese`` 1.0.3, from sets and Counters of the
 words (and n-gram tuples), and the LCS kernels' twins on per-pair ids."""
 from collections import Counter
+from typing import Any, Dict, Set
 
 from rougekit._core import _lcs_py
 
@@ -17,7 +18,7 @@ def _sentences(text, split_dots):
     if split_dots:
         if not isinstance(text, str):
             raise TypeError(f"texts must be str, not {type(text).__name__}")
-        pieces = text.split(".")
+        pieces: Any = text.split(".")
     else:
         if not isinstance(text, (list, tuple)):
             raise TypeError(f"pieces must be a list of str, not {type(text).__name__}")
@@ -40,7 +41,7 @@ def _ngram_counts(a, b, n, exclusive):
 def _dense(sentences):
     """The sentences' words as ids numbered from 0 (the LCS kernels' twins
     take ids below the number of tokens given)."""
-    ids = {}
+    ids: Dict[Any, int] = {}
     return [[ids.setdefault(w, len(ids)) for w in s] for s in sentences]
 
 
@@ -61,7 +62,7 @@ def _count_pair(hyp, ref, ns, exclusive, lcs):
         else:
             # pltrdy's LCS of a reference and a hypothesis sentence is
             # rouge-score's with the two swapped: its words, on the hypothesis
-            union = set()
+            union: Set[Any] = set()
             for h in hyp:
                 h_ids, *ref_ids = _dense([h] + ref)
                 union.update(h[i] for i in _lcs_py.union_lcs(h_ids, ref_ids))

@@ -9,6 +9,7 @@ Examples:
 import re
 from typing import Any, List, Tuple
 
+from rougekit import _backend
 from rougekit.compat import _pltrdy
 from rougekit.compat.rouge_chinese import rouge_score
 
@@ -16,12 +17,15 @@ __all__ = ["Rouge", "FilesRouge"]
 
 # rouge-chinese's sentence breaks, applied in this order: after 。！？ or ?
 # (not before a closing quote), after six dots or two ellipses, and after an
-# end mark followed by a closing quote (not before more punctuation).
+# end mark followed by a closing quote (not before more punctuation). Each
+# with the strings one of which a text must hold for it to match: the other
+# texts skip it (the breaks add no such string).
+_END_MARKS = ("。", "！", "？", "?")
 _BREAKS = [
-    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2"),
-    (re.compile("(\\.{6})([^”’])"), r"\1\n\2"),
-    (re.compile("(\\…{2})([^”’])"), r"\1\n\2"),
-    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2"),
+    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2", _END_MARKS),
+    (re.compile("(\\.{6})([^”’])"), r"\1\n\2", ("......",)),
+    (re.compile("(\\…{2})([^”’])"), r"\1\n\2", ("……",)),
+    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2", _END_MARKS),
 ]
 
 
@@ -42,12 +46,22 @@ class Rouge(_pltrdy.RougeBase):
         >>> Rouge().cut_sent("你好。再见！“好的。”他说")
         ['你好。', '再见！', '“好的。”', '他说']
         """
-        for pattern, replacement in _BREAKS:
-            para = pattern.sub(replacement, para)
+        exact = type(para) is str    # else every pattern, for the package's errors
+        for pattern, replacement, needed in _BREAKS:
+            for mark in needed:
+                if not exact or mark in para:
+                    para = pattern.sub(replacement, para)
+                    break
         return para.rstrip().split("\n")
 
     def _sentences(self, text: str) -> List[str]:
         return [" ".join(s.split()) for s in self.cut_sent(text) if len(s) > 0]
+
+    def _pieces(self, texts: List[str]) -> Tuple[List[Any], bool]:
+        return [self.cut_sent(t) for t in texts], False
+
+    def _lcs_kind(self) -> int:
+        return _backend.pltrdy_counts.LCS_WHOLE
 
     def _lcs_counts(self, pair: Any) -> Tuple[int, int, int]:
         hyp_words, ref_words = pair.words()
