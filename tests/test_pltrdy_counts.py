@@ -138,3 +138,16 @@ def test_the_per_pair_path_scores_as_the_kernel(module, config):
     if not config.get("raw_results"):
         assert repr(rouge.get_scores(subclassed, refs, avg=True)) == repr(
             rouge.get_scores(hyps, refs, avg=True))
+
+
+def test_the_table_of_words_started_afresh_between_pairs_changes_nothing(compiled):
+    rng = random.Random(11)
+    hyps = [_text(rng, WORDS, 30) for _ in range(40)]
+    refs = [_text(rng, WORDS, 30) for _ in range(40)]
+    expected = pure.pair_counts(hyps, refs, True, ALL_NS, True, pure.LCS_UNION)
+    old = compiled._set_vocab_reset(1)   # afresh after every pair
+    try:
+        assert compiled.pair_counts(hyps, refs, True, ALL_NS, True, pure.LCS_UNION) == expected
+    finally:
+        compiled._set_vocab_reset(old)
+    assert compiled.pair_counts(hyps, refs, True, ALL_NS, True, pure.LCS_UNION) == expected

@@ -60,7 +60,7 @@ LCS_WHOLE = 2
 
 # The table of words is started afresh (between pairs) past this many words,
 # so that a long call does not keep every word it has seen.
-cdef Py_ssize_t VOCAB_RESET = 1 << 20
+cdef Py_ssize_t VOCAB_RESET = 1 << 10
 
 
 ctypedef struct PairSpan:
@@ -152,20 +152,28 @@ cdef Py_ssize_t _add_sentence(CompatWords* w, object text, Py_ssize_t start,
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef bint ascii = PyUnicode_IS_ASCII(text)
+    cdef const unsigned char* chars = <const unsigned char*>data
     cdef Py_ssize_t i = start, ws, k, nb, words = 0
     cdef int rc
     while True:
-        while i < end and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
-            i += 1
-        if i >= end:
-            break
-        ws = i
-        while i < end and not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
-            i += 1
         if ascii:
             # kind 1 and every character < 0x80: the bytes are the UTF-8.
-            rc = _add_word(w, <const char*>data + ws, i - ws)
+            while i < end and Py_UNICODE_ISSPACE(chars[i]):
+                i += 1
+            if i >= end:
+                break
+            ws = i
+            while i < end and not Py_UNICODE_ISSPACE(chars[i]):
+                i += 1
+            rc = _add_word(w, <const char*>chars + ws, i - ws)
         else:
+            while i < end and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+                i += 1
+            if i >= end:
+                break
+            ws = i
+            while i < end and not Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+                i += 1
             if grow_array(<void**>&w.wbuf, &w.wbuf_cap, 4 * (i - ws), 1, -1) < 0:
                 raise MemoryError()
             nb = 0
@@ -499,3 +507,15 @@ def pair_counts(hyps, refs, bint split_dots, ns, bint exclusive, int lcs):
         _scratch_free(&sc)
         free(nv)
         free(out)
+
+
+def _set_vocab_reset(Py_ssize_t words):
+    """Testing hook: the number of words past which the table of words is
+    started afresh between pairs (at least 1). Returns the previous value.
+    Not thread-safe; tests only."""
+    global VOCAB_RESET
+    if words < 1:
+        raise ValueError("words must be >= 1")
+    old = VOCAB_RESET
+    VOCAB_RESET = words
+    return old

@@ -333,10 +333,18 @@ class RougeBase:
         for c in counted:
             sen_score: Stats = {}
             k = 4
-            for m in metrics:
-                sc = self._metric_of_counts(m, c, k, raw)
-                sen_score[m] = {s: sc[s] for s in stats}
-                k += 3
+            if raw or c[0] <= 0 or c[1] <= 0:
+                for m in metrics:
+                    sc = self._metric_of_counts(m, c, k, raw)
+                    sen_score[m] = {s: sc[s] for s in stats}
+                    k += 3
+            else:
+                # Both texts have a sentence, so ROUGE-L's counts are at
+                # least 1 and its stats are prf_n's too.
+                for m in metrics:
+                    sc = prf_n(c[k], c[k + 1], c[k + 2])
+                    sen_score[m] = {s: sc[s] for s in stats}
+                    k += 3
             if self.return_lengths:
                 sen_score["lengths"] = {"hyp": c[2], "ref": c[3]}
             scores.append(sen_score)
@@ -351,7 +359,10 @@ class RougeBase:
             k = 4
             for m in self.metrics:
                 # without raw_results, as _get_avg_scores (KeyError with it)
-                sc = self._metric_of_counts(m, c, k, False)
+                if c[0] <= 0 or c[1] <= 0:
+                    sc = self._metric_of_counts(m, c, k, False)
+                else:   # (as in _scores_of_counts)
+                    sc = prf_n(c[k], c[k + 1], c[k + 2])
                 scores[m] = {s: scores[m][s] + sc[s] for s in self.stats}
                 k += 3
             if self.return_lengths:
