@@ -502,8 +502,8 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     LCS positions, read in order; a token counts while both the reference
     and the candidate summary still have an unused occurrence of it.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
-    Reference sentences of at most 64 tokens take the one-word path
-    (_mark_one_word), the others the general one (lcs_mark_ids). With one
+    Each reference sentence's marks are lcs_union_marks' (the one-word path
+    up to 64 tokens, the general one beyond). With one
     sentence a side the union is a single LCS, whose tokens both sides have
     enough of: the hits are the LCS length, which lcs_length_scratch finds
     without walking the table back.

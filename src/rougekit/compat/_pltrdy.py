@@ -12,7 +12,9 @@ This module is the shared layer of the two drop-ins
 (:mod:`rougekit.compat.rouge`, :mod:`rougekit.compat.rouge_chinese`): the
 arithmetic in the packages' order of operations, the counts from sets,
 Counters and rougekit's LCS kernels (no recursion, no quadratic table), and
-``RougeBase``, their ``Rouge`` class without its sentence splitter.
+``RougeBase``, their ``Rouge`` class without its sentence splitter, whose
+``get_scores`` has every pair of str texts counted in one compiled call
+(``_backend.pltrdy_counts``) and any other text counted here, pair by pair.
 
 >>> pltrdy_f(0.8, 0.8)
 0.7999999950000002
@@ -195,8 +197,11 @@ class RougeBase:
     drop-in's class defines with ``AVAILABLE_METRICS``.
 
     Arguments are checked, and results built, in the packages' order, so
-    results, key orders and exceptions are theirs; the scores come from the
-    per-pair counts of this module instead of the packages' functions.
+    results, key orders and exceptions are theirs; the scores come from
+    per-pair counts instead of the packages' functions: the kernel's
+    (``_backend.pltrdy_counts.pair_counts``, with ``_pieces`` and
+    ``_lcs_kind``) when every text is a str, else this module's
+    (``_sentences`` and ``_lcs_counts``).
     """
 
     DEFAULT_METRICS = ["rouge-1", "rouge-2", "rouge-l"]
