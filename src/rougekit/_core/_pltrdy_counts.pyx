@@ -9,9 +9,12 @@ A text is a list of pieces (its pieces between "." for pltrdy, its
 sentence, whose words are the piece split on whitespace (``str.split()``),
 or the one empty word when it has none (the packages join a sentence's
 words with " " and split them again on " "). The words of a pair are
-numbered densely (0, 1, 2, ... in order of first appearance) through a
-table of their UTF-8 bytes (``_vocab.pxd``), with the GIL held; then the
-counts are made on the ids without it:
+numbered densely (0, 1, 2, ... in order of first appearance), with the GIL
+held: each is looked up by its UTF-8 bytes (an ASCII string's own bytes;
+a lone surrogate as its three bytes) in a table of words shared by the
+pairs of a call (``_vocab.pxd``, started afresh between pairs past
+``VOCAB_RESET`` words), whose ids a per-pair map renumbers. Then the counts
+are made on the ids without the GIL:
 
 * rouge-N: the n-grams of each text's words (sentence ends ignored), as sets
   (``exclusive``: distinct n-grams, and those in both) or as multisets
