@@ -12,6 +12,7 @@ words, against numbers known in closed form. ``install_as("rouge")`` runs
 code written for rouge unchanged (in fresh interpreters, as tests/test_shim.py).
 """
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -90,6 +91,32 @@ def test_get_scores_equals_rouge_on_random_texts(config, avg, ignore_empty):
     for hyps, refs in batches:
         mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(
             hyps, refs, avg=avg, ignore_empty=ignore_empty))
+        if mine != theirs:
+            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge    {theirs}")
+    assert not failures, "\n".join(failures[:3])
+
+
+# The kernel (_core/_pltrdy_counts) splits words on whitespace and compares
+# them in C: every kind of whitespace str.split() knows, non-ASCII, astral and
+# lone-surrogate words; and sentences past its LCS's one-word path (64 words).
+UNICODE_WORDS = ["a", "b", "a", "é", "我", "𝕏", "\ud800", "x", ""]
+UNICODE_BREAKS = [" ", "  ", "\t", "\xa0", "\u3000", "\x1c", "\x85", "\u2028", ". ", "."]
+
+
+@pytest.mark.parametrize("config", [CONFIGS[k] for k in ("every-metric", "not-exclusive",
+                                                         "lengths")],
+                         ids=["every-metric", "not-exclusive", "lengths"])
+def test_get_scores_equals_rouge_on_any_whitespace_and_long_sentences(config):
+    rng = random.Random(zlib.crc32(repr(config).encode()))
+    batches = random_batches(rng.randint(0, 9999), sweep(60, 20),
+                             lambda r: random_text(r, UNICODE_WORDS, UNICODE_BREAKS))
+    for _ in range(sweep(6, 2)):
+        long_text = ". ".join(" ".join(rng.choice("abcdef") for _ in range(rng.randint(65, 180)))
+                              for _ in range(rng.randint(1, 3)))
+        batches.append(([long_text], [long_text[::-1]]))
+    failures = []
+    for hyps, refs in batches:
+        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(hyps, refs))
         if mine != theirs:
             failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge    {theirs}")
     assert not failures, "\n".join(failures[:3])

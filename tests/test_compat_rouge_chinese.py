@@ -100,6 +100,31 @@ def test_get_scores_equals_rouge_chinese_on_jieba_segmented_texts(config, avg, i
     assert not failures, "\n".join(failures[:3])
 
 
+# The kernel (_core/_pltrdy_counts) splits words on whitespace and compares
+# them in C: every kind of whitespace str.split() knows, astral and
+# lone-surrogate words; and whole texts past its LCS's mask table (512 words).
+UNICODE_WORDS = ["我", "爱", "我", "é", "𝕏", "\ud800", "x", "", "。", "？", "……", "”"]
+UNICODE_BREAKS = [" ", "  ", "\t", "\xa0", "\u3000", "\x1c", "\x85", "\u2028", "\n"]
+
+
+@pytest.mark.parametrize("config", [CONFIGS[k] for k in ("every-metric", "not-exclusive")],
+                         ids=["every-metric", "not-exclusive"])
+def test_get_scores_equals_rouge_chinese_on_any_whitespace_and_long_texts(config):
+    rng = random.Random(zlib.crc32(repr(config).encode()))
+    batches = random_batches(rng.randint(0, 9999), sweep(60, 20),
+                             lambda r: random_text(r, UNICODE_WORDS, UNICODE_BREAKS))
+    for _ in range(sweep(3, 1)):
+        long_text = " 。 ".join(" ".join(rng.choice("我你他的了是") for _ in range(200))
+                               for _ in range(3))
+        batches.append(([long_text], [long_text[::-1]]))
+    failures = []
+    for hyps, refs in batches:
+        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(hyps, refs))
+        if mine != theirs:
+            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge-chinese {theirs}")
+    assert not failures, "\n".join(failures[:3])
+
+
 EDGE_TEXTS = ["", " ", "。", "？？？", "……", "......", ".", "“好。”", "我 我 我 我",
               "我 。 我 。", "a. b", "我  爱", "\t\n", "北京 ！ 上海 ？ 广州", "好 的 。 ” 他",
               segmented("我爱北京天安门。天安门上太阳升！"), segmented("他说：“好的。”然后走了")]

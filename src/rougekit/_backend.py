@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 
 #: Every kernel, by name: each is a module of this one, loaded from
 #: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
-KERNELS = ("engine", "ids_score", "index", "lcs", "overlap", "porter", "rouge155_bootstrap",
-           "rouge155_counts", "rouge155_lcs", "rouge155_stem", "rouge155_tokens", "tokenizer")
+KERNELS = ("engine", "ids_score", "index", "lcs", "overlap", "pltrdy_counts", "porter",
+           "rouge155_bootstrap", "rouge155_counts", "rouge155_lcs", "rouge155_stem",
+           "rouge155_tokens", "tokenizer")
 
 __all__ = ["NAME", "PURE_REQUESTED", "KERNELS", *KERNELS]
 
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
     from rougekit._core import _index as index  # noqa: F401
     from rougekit._core import _lcs as lcs  # noqa: F401
     from rougekit._core import _overlap as overlap  # noqa: F401
+    from rougekit._core import _pltrdy_counts as pltrdy_counts  # noqa: F401
     from rougekit._core import _porter as porter  # noqa: F401
     from rougekit._core import _rouge155_bootstrap as rouge155_bootstrap  # noqa: F401
     from rougekit._core import _rouge155_counts as rouge155_counts  # noqa: F401

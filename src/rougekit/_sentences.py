@@ -82,12 +82,15 @@ def split_periods(text: str) -> List[str]:
 
 # rouge-chinese's sentence breaks, applied in this order: after 。！？ or ?
 # (not before a closing quote), after six dots or two ellipses, and after an
-# end mark followed by a closing quote (not before more punctuation).
+# end mark followed by a closing quote (not before more punctuation). Each
+# with the strings one of which a text must hold for it to match: the other
+# texts skip it (the breaks add no such string).
+_CHINESE_END_MARKS = ("。", "！", "？", "?")
 _CHINESE_BREAKS = [
-    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2"),
-    (re.compile("(\\.{6})([^”’])"), r"\1\n\2"),
-    (re.compile("(\\…{2})([^”’])"), r"\1\n\2"),
-    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2"),
+    (re.compile("([。！？\\?])([^”’])"), r"\1\n\2", _CHINESE_END_MARKS),
+    (re.compile("(\\.{6})([^”’])"), r"\1\n\2", ("......",)),
+    (re.compile("(\\…{2})([^”’])"), r"\1\n\2", ("……",)),
+    (re.compile("([。！？\\?][”’])([^，。！？\\?])"), r"\1\n\2", _CHINESE_END_MARKS),
 ]
 
 
@@ -97,8 +100,12 @@ def split_chinese(text: str) -> List[str]:
     >>> split_chinese("你好。再见！“好的。”他说")
     ['你好。', '再见！', '“好的。”', '他说']
     """
-    for pattern, replacement in _CHINESE_BREAKS:
-        text = pattern.sub(replacement, text)
+    exact = type(text) is str    # else every pattern, for re's own errors
+    for pattern, replacement, needed in _CHINESE_BREAKS:
+        for mark in needed:
+            if not exact or mark in text:
+                text = pattern.sub(replacement, text)
+                break
     return text.rstrip().split("\n")
 
 

@@ -96,6 +96,11 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                                   Py_ssize_t nc, Py_ssize_t vocab,
                                   LcsScratch* sc) noexcept nogil
 cdef void lcs_scratch_free(LcsScratch* sc) noexcept nogil
+cdef int lcs_scratch_reserve(LcsScratch* sc, Py_ssize_t vocab,
+                             Py_ssize_t maxlen) noexcept nogil
+cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
+                         const int32_t* ctok, const Py_ssize_t* coff, Py_ssize_t nc,
+                         LcsScratch* sc, char* marks) noexcept nogil
 cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
                                    const int32_t* b, Py_ssize_t nb,
                                    Py_ssize_t vocab, LcsScratch* sc) noexcept nogil

@@ -442,6 +442,55 @@ cdef int64_t summary_hits_ids(const int32_t* rtok, const Py_ssize_t* roff,
     return hits
 
 
+cdef int lcs_scratch_reserve(LcsScratch* sc, Py_ssize_t vocab,
+                             Py_ssize_t maxlen) noexcept nogil:
+    """Room in sc for lcs_union_marks on ids < vocab and sentences of at
+    most maxlen tokens (head, pm, marks, rows); -1 when out of memory."""
+    if (grow_array(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
+            or grow_array(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
+        return -1
+    if maxlen + 1 > sc.rows_cap:
+        free(sc.marks)
+        free(sc.rows)
+        sc.rows_cap = 0
+        sc.marks = <char*>malloc(maxlen + 1)
+        sc.rows = <uint64_t*>malloc((maxlen + 1) * sizeof(uint64_t))
+        if sc.marks == NULL or sc.rows == NULL:
+            return -1
+        sc.rows_cap = maxlen + 1
+    return 0
+
+
+cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
+                         const int32_t* ctok, const Py_ssize_t* coff, Py_ssize_t nc,
+                         LcsScratch* sc, char* marks) noexcept nogil:
+    """Set marks[i] (i < mr) for every index of r on rouge-score's LCS of r
+    with any of the nc sentences ctok[coff[q]:coff[q+1]] (its _union_lcs;
+    marks already set stay set). sc must have room (lcs_scratch_reserve)
+    for the ids and for r and every sentence. A sentence r of at most
+    ONE_WORD_MAX tokens takes the one-word path (_mark_one_word), a longer
+    one the general one (lcs_mark_ids). -1 when out of memory."""
+    cdef Py_ssize_t i, q, nq
+    cdef uint64_t* pm = sc.pm
+    if mr == 0:
+        return 0
+    if mr <= ONE_WORD_MAX:
+        for i in range(mr):
+            pm[r[i]] |= (<uint64_t>1) << i
+        for q in range(nc):
+            nq = coff[q + 1] - coff[q]
+            if nq > 0:
+                _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, marks)
+        for i in range(mr):
+            pm[r[i]] = 0
+        return 0
+    for q in range(nc):
+        nq = coff[q + 1] - coff[q]
+        if nq > 0 and lcs_mark_ids(r, mr, ctok + coff[q], nq, sc.head, marks) < 0:
+            return -1
+    return 0
+
+
 cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                                   Py_ssize_t nr,
                                   const int32_t* ctok, const Py_ssize_t* coff,
@@ -453,14 +502,14 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     LCS positions, read in order; a token counts while both the reference
     and the candidate summary still have an unused occurrence of it.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
-    Reference sentences of at most 64 tokens take the one-word path
-    (_mark_one_word), the others the general one (lcs_mark_ids). With one
+    Each reference sentence's marks are lcs_union_marks' (the one-word path
+    up to 64 tokens, the general one beyond). With one
     sentence a side the union is a single LCS, whose tokens both sides have
     enough of: the hits are the LCS length, which lcs_length_scratch finds
     without walking the table back.
     Returns -1 when out of memory.
     """
-    cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef Py_ssize_t k, q, i, mr, maxlen = 0, nref = roff[nr], ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
@@ -475,21 +524,10 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         if coff[q + 1] - coff[q] > maxlen:
             maxlen = coff[q + 1] - coff[q]
     if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
-            or grow_array(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
-            or grow_array(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
+            or lcs_scratch_reserve(sc, vocab, maxlen) < 0):
         return -1
-    if maxlen + 1 > sc.rows_cap:
-        free(sc.marks)
-        free(sc.rows)
-        sc.rows_cap = 0
-        sc.marks = <char*>malloc(maxlen + 1)
-        sc.rows = <uint64_t*>malloc((maxlen + 1) * sizeof(uint64_t))
-        if sc.marks == NULL or sc.rows == NULL:
-            return -1
-        sc.rows_cap = maxlen + 1
     cdef int32_t* cnt_r = sc.cnt
     cdef int32_t* cnt_c = sc.cnt + vocab
-    cdef uint64_t* pm = sc.pm
     for i in range(nref):
         cnt_r[rtok[i]] += 1
     for i in range(ncan):
@@ -500,22 +538,8 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         if mr == 0:
             continue
         memset(sc.marks, 0, mr)
-        if mr <= ONE_WORD_MAX:
-            for i in range(mr):
-                pm[r[i]] |= (<uint64_t>1) << i
-            for q in range(nc):
-                nq = coff[q + 1] - coff[q]
-                if nq > 0:
-                    _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, sc.marks)
-            for i in range(mr):
-                pm[r[i]] = 0
-        else:
-            for q in range(nc):
-                nq = coff[q + 1] - coff[q]
-                if nq > 0 and lcs_mark_ids(r, mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
-                    hits = -1
-                    break
-        if hits < 0:
+        if lcs_union_marks(r, mr, ctok, coff, nc, sc, sc.marks) < 0:
+            hits = -1
             break
         for i in range(mr):
             # (no branch: marks and counts are not predictable)

@@ -12,7 +12,9 @@ This module is the shared layer of the two drop-ins
 (:mod:`rougekit.compat.rouge`, :mod:`rougekit.compat.rouge_chinese`): the
 arithmetic in the packages' order of operations, the counts from sets,
 Counters and rougekit's LCS kernels (no recursion, no quadratic table), and
-``RougeBase``, their ``Rouge`` class without its sentence splitter.
+``RougeBase``, their ``Rouge`` class without its sentence splitter, whose
+``get_scores`` has every pair of str texts counted in one compiled call
+(``_backend.pltrdy_counts``) and any other text counted here, pair by pair.
 
 >>> pltrdy_f(0.8, 0.8)
 0.7999999950000002
@@ -138,6 +140,20 @@ def lcs_sum(hyp_sentences: Sequence[Sequence[str]],
     return sum(lcs_length_tokens(r, h) for r in ref_sentences for h in hyp_sentences)
 
 
+# The packages' metrics, as pair_counts' ns (0: ROUGE-L).
+_METRIC_N = {"rouge-1": 1, "rouge-2": 2, "rouge-3": 3, "rouge-4": 4, "rouge-5": 5, "rouge-l": 0}
+# Pairs a pair_counts call: its words and counts are held for the whole call.
+_CHUNK = 2048
+
+
+def _lcs_stats(hyp_count: int, ref_count: int, hits: int, raw_results: bool) -> Stats:
+    """ROUGE-L's stats from its counts (both at least 1), as the packages."""
+    if raw_results:
+        return {"hyp": hyp_count, "ref": ref_count, "overlap": hits}
+    r_lcs, p_lcs = hits / ref_count, hits / hyp_count
+    return {"f": pltrdy_f(p_lcs, r_lcs), "p": p_lcs, "r": r_lcs}
+
+
 class _Pair:
     """One (hypothesis, reference) pair's sentences, and the words and
     sentence words that its metrics share, made on first use."""
@@ -181,8 +197,11 @@ class RougeBase:
     drop-in's class defines with ``AVAILABLE_METRICS``.
 
     Arguments are checked, and results built, in the packages' order, so
-    results, key orders and exceptions are theirs; the scores come from the
-    per-pair counts of this module instead of the packages' functions.
+    results, key orders and exceptions are theirs; the scores come from
+    per-pair counts instead of the packages' functions: the kernel's
+    (``_backend.pltrdy_counts.pair_counts``, with ``_pieces`` and
+    ``_lcs_kind``) when every text is a str, else this module's
+    (``_sentences`` and ``_lcs_counts``).
     """
 
     DEFAULT_METRICS = ["rouge-1", "rouge-2", "rouge-l"]
@@ -219,16 +238,22 @@ class RougeBase:
         """ROUGE-L's (hypothesis words, reference words, LCS hits)."""
         raise NotImplementedError
 
+    def _pieces(self, texts: List[str]) -> Tuple[List[Any], bool]:
+        """The texts as ``_backend.pltrdy_counts.pair_counts`` takes them,
+        and its ``split_dots``: what ``_sentences`` splits, before it drops
+        empty pieces and collapses whitespace."""
+        raise NotImplementedError
+
+    def _lcs_kind(self) -> int:
+        """How ``pair_counts`` counts ROUGE-L for this drop-in."""
+        raise NotImplementedError
+
     def _metric(self, metric: str, pair: _Pair, raw_results: bool) -> Stats:
         """One metric of one pair, with the packages' checks and messages."""
         if metric == "rouge-l":
             if len(pair.hyp) <= 0 or len(pair.ref) <= 0:
                 raise ValueError("Collections must contain at least 1 sentence.")
-            n, m, hits = self._lcs_counts(pair)
-            if raw_results:
-                return {"hyp": n, "ref": m, "overlap": hits}
-            r_lcs, p_lcs = hits / m, hits / n
-            return {"f": pltrdy_f(p_lcs, r_lcs), "p": p_lcs, "r": r_lcs}
+            return _lcs_stats(*self._lcs_counts(pair), raw_results)
         if len(pair.hyp) <= 0:
             raise ValueError("Hypothesis is empty.")
         if len(pair.ref) <= 0:
@@ -238,6 +263,43 @@ class RougeBase:
         if raw_results:
             return {"hyp": counts[0], "ref": counts[1], "overlap": counts[2]}
         return prf_n(*counts)
+
+    def _counted(self, hyps: Any, refs: Any) -> Any:
+        """Every pair's counts (``pair_counts``' tuples), made by the kernel
+        ``_CHUNK`` pairs a call; None when it does not apply (a text that is
+        not a str, or a metric other than the packages'), and then each pair
+        is scored on its own, raising what the packages raise."""
+        if any(m not in _METRIC_N for m in self.metrics):
+            return None
+        ns = [_METRIC_N[m] for m in self.metrics]
+        hyps, refs = list(hyps), list(refs)
+        for texts in (hyps, refs):
+            for t in texts:
+                if type(t) is not str:
+                    return None
+        kernel = _backend.pltrdy_counts.pair_counts
+        lcs, counted = self._lcs_kind(), []
+        for start in range(0, len(hyps), _CHUNK):
+            hyp_pieces, split_dots = self._pieces(hyps[start:start + _CHUNK])
+            ref_pieces, _ = self._pieces(refs[start:start + _CHUNK])
+            counted.extend(kernel(hyp_pieces, ref_pieces, split_dots, ns, self.exclusive, lcs))
+        return counted
+
+    def _metric_of_counts(self, metric: str, c: Tuple[int, ...], k: int,
+                          raw_results: bool) -> Stats:
+        """``_metric`` from a pair's counts ``c`` (``pair_counts``' tuple),
+        the metric's three at ``c[k:k + 3]``."""
+        if metric == "rouge-l":
+            if c[0] <= 0 or c[1] <= 0:
+                raise ValueError("Collections must contain at least 1 sentence.")
+            return _lcs_stats(c[k], c[k + 1], c[k + 2], raw_results)
+        if c[0] <= 0:
+            raise ValueError("Hypothesis is empty.")
+        if c[1] <= 0:
+            raise ValueError("Reference is empty.")
+        if raw_results:
+            return {"hyp": c[k], "ref": c[k + 1], "overlap": c[k + 2]}
+        return prf_n(c[k], c[k + 1], c[k + 2])
 
     def get_scores(self, hyps: Any, refs: Any, avg: bool = False,
                    ignore_empty: bool = False) -> Any:
@@ -261,9 +323,65 @@ class RougeBase:
             raise AssertionError()
         if not len(hyps) == len(refs):
             raise AssertionError()
+        counted = self._counted(hyps, refs)
+        if counted is not None:
+            if not avg:
+                return self._scores_of_counts(counted)
+            return self._avg_of_counts(counted)
         if not avg:
             return self._get_scores(hyps, refs)
         return self._get_avg_scores(hyps, refs)
+
+    def _scores_of_counts(self, counted: List[Tuple[int, ...]]) -> List[Stats]:
+        metrics, stats, raw = self.metrics, self.stats, self.raw_results
+        scores = []
+        for c in counted:
+            sen_score: Stats = {}
+            k = 4
+            if raw or c[0] <= 0 or c[1] <= 0:
+                for m in metrics:
+                    sc = self._metric_of_counts(m, c, k, raw)
+                    sen_score[m] = {s: sc[s] for s in stats}
+                    k += 3
+            else:
+                # Both texts have a sentence, so ROUGE-L's counts are at
+                # least 1 and its stats are prf_n's too.
+                for m in metrics:
+                    sc = prf_n(c[k], c[k + 1], c[k + 2])
+                    sen_score[m] = {s: sc[s] for s in stats}
+                    k += 3
+            if self.return_lengths:
+                sen_score["lengths"] = {"hyp": c[2], "ref": c[3]}
+            scores.append(sen_score)
+        return scores
+
+    def _avg_of_counts(self, counted: List[Tuple[int, ...]]) -> Stats:
+        scores: Stats = {m: {s: 0 for s in self.stats} for m in self.metrics}
+        if self.return_lengths:
+            scores["lengths"] = {"hyp": 0, "ref": 0}
+        count = 0
+        for c in counted:
+            k = 4
+            for m in self.metrics:
+                # without raw_results, as _get_avg_scores (KeyError with it)
+                if c[0] <= 0 or c[1] <= 0:
+                    sc = self._metric_of_counts(m, c, k, False)
+                else:   # (as in _scores_of_counts)
+                    sc = prf_n(c[k], c[k + 1], c[k + 2])
+                scores[m] = {s: scores[m][s] + sc[s] for s in self.stats}
+                k += 3
+            if self.return_lengths:
+                scores["lengths"]["hyp"] += c[2]
+                scores["lengths"]["ref"] += c[3]
+            count += 1
+        return self._averaged(scores, count)
+
+    def _averaged(self, scores: Stats, count: int) -> Stats:
+        avg_scores: Stats = {m: {s: scores[m][s] / count for s in self.stats}
+                             for m in self.metrics}
+        if self.return_lengths:
+            avg_scores["lengths"] = {k: scores["lengths"][k] / count for k in ["hyp", "ref"]}
+        return avg_scores
 
     def _get_scores(self, hyps: Any, refs: Any) -> List[Stats]:
         scores = []
@@ -295,11 +413,7 @@ class RougeBase:
                 scores["lengths"]["hyp"] += len(" ".join(pair.hyp).split())
                 scores["lengths"]["ref"] += len(" ".join(pair.ref).split())
             count += 1
-        avg_scores: Stats = {m: {s: scores[m][s] / count for s in self.stats}
-                             for m in self.metrics}
-        if self.return_lengths:
-            avg_scores["lengths"] = {k: scores["lengths"][k] / count for k in ["hyp", "ref"]}
-        return avg_scores
+        return self._averaged(scores, count)
 
 
 def _line_count(path: str) -> int:

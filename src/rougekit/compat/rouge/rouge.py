@@ -6,6 +6,7 @@ Examples:
 """
 from typing import Any, List, Tuple
 
+from rougekit import _backend
 from rougekit.compat import _pltrdy
 from rougekit.compat.rouge import rouge_score
 
@@ -35,6 +36,13 @@ class Rouge(_pltrdy.RougeBase):
 
     def _sentences(self, text: str) -> List[str]:
         return [" ".join(s.split()) for s in text.split(".") if len(s) > 0]
+
+    def _pieces(self, texts: List[str]) -> Tuple[List[Any], bool]:
+        return texts, True          # the kernel splits each on "."
+
+    def _lcs_kind(self) -> int:
+        counts = _backend.pltrdy_counts
+        return counts.LCS_UNION if self.exclusive else counts.LCS_SUM
 
     def _lcs_counts(self, pair: Any) -> Tuple[int, int, int]:
         hyp_words, ref_words = pair.words()

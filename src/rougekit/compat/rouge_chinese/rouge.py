@@ -8,6 +8,7 @@ Examples:
 """
 from typing import Any, List, Tuple
 
+from rougekit import _backend
 from rougekit._sentences import split_chinese
 from rougekit.compat import _pltrdy
 from rougekit.compat.rouge_chinese import rouge_score
@@ -37,6 +38,12 @@ class Rouge(_pltrdy.RougeBase):
 
     def _sentences(self, text: str) -> List[str]:
         return [" ".join(s.split()) for s in self.cut_sent(text) if len(s) > 0]
+
+    def _pieces(self, texts: List[str]) -> Tuple[List[Any], bool]:
+        return [self.cut_sent(t) for t in texts], False
+
+    def _lcs_kind(self) -> int:
+        return _backend.pltrdy_counts.LCS_WHOLE
 
     def _lcs_counts(self, pair: Any) -> Tuple[int, int, int]:
         hyp_words, ref_words = pair.words()
