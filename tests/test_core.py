@@ -154,6 +154,26 @@ def test_union_and_summary_hits(core, row_mode, pm_mode):
                 ref._summary_level_lcs(refs, cands).recall * m)
 
 
+def test_summary_hits_many_short_sentences(core, pm_mode):
+    """Several short sentences a side over 2 to 5 tokens: ties, repeats and
+    runs of one token in every walk of the union LCS (its left moves jump to
+    the row's match, its up moves to the next row with a match or a step)."""
+    rng = random.Random(11)
+    for _ in range(1500):
+        vocab = rng.choice([2, 3, 5])
+        refs = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 12))]
+                for _ in range(rng.randrange(1, 6))]
+        cands = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 12))]
+                 for _ in range(rng.randrange(1, 6))]
+        m, n = sum(map(len, refs)), sum(map(len, cands))
+        if not (m and n):
+            continue
+        ids = dense(*refs, *cands)
+        dr, dc = ids[:len(refs)], ids[len(refs):]
+        assert core.summary_lcs_hits(dr, dc) == round(
+            ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 9])
 def test_ngram_overlap(core, n):
     for a, b in random_pairs(4 + n, 300):

@@ -341,6 +341,7 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
     cdef uint64_t S = ONES, stop
     cdef uint64_t mask = ONES if m == 64 else ((<uint64_t>1) << m) - 1
     cdef Py_ssize_t i, j
+    cdef int32_t t
     cols[0] = S
     for j in range(n):
         S = lcs_step64(S, pm[can[j]])
@@ -350,20 +351,30 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
     i = m
     j = n
     while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            marks[i - 1] = 1
-            i -= 1
+        t = ref[i - 1]
+        if t != can[j - 1]:
+            if (cols[j] >> (i - 1)) & 1:
+                # L[i-1][j] == L[i][j]: up, and on up while the row below has
+                # no match in column j and no step: jump to the first row
+                # that has one (bits 0..i-2 of column j stand for rows
+                # 1..i-1).
+                stop = (pm[can[j - 1]] | ~cols[j]) & (((<uint64_t>1) << (i - 1)) - 1)
+                if stop == 0:
+                    return
+                i = rk_high_bit64(stop) + 1
+                continue
+            # L[i][j] == L[i-1][j] + 1 = v, no match: left, to L[i][j-1] == v,
+            # and L[i-1][j-1] <= L[i-1][j] < v, so again no step there. So
+            # the walk moves left along row i until its first match; as
+            # L[i][0] == 0 < v, there is one at some column j >= 1.
             j -= 1
-        elif (cols[j] >> (i - 1)) & 1:
-            # L[i-1][j] == L[i][j]: up, and on up while the row below has no
-            # match in column j and no step: jump to the first row that has
-            # one (bits 0..i-2 of column j stand for rows 1..i-1).
-            stop = (pm[can[j - 1]] | ~cols[j]) & (((<uint64_t>1) << (i - 1)) - 1)
-            if stop == 0:
-                return
-            i = rk_high_bit64(stop) + 1
-        else:
-            j -= 1
+            while j > 0 and can[j - 1] != t:
+                j -= 1
+            if j == 0:
+                return                 # (unreachable, see above)
+        marks[i - 1] = 1
+        i -= 1
+        j -= 1
 
 
 # Reference sentences of at most this many tokens take the one-word path
