@@ -23,6 +23,7 @@ from rougekit._core._mem cimport grow_array, unmark
 
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
+    int rk_low_bit64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -325,10 +326,12 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     return 0
 
 
-cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
-                         const int32_t* can, Py_ssize_t n, uint64_t* cols,
-                         char* marks) noexcept nogil:
-    """lcs_mark_ids for a reference of at most 64 tokens: one word a column.
+cdef uint64_t _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
+                             const int32_t* can, Py_ssize_t n, uint64_t* cols,
+                             uint64_t marks) noexcept nogil:
+    """lcs_mark_ids for a reference of at most 64 tokens: one word a column,
+    and the marks one bit a reference index (returned: marks with the bits
+    of this LCS set).
 
     Here the bit vectors run over the reference, so the vector after
     can[0:j] is column j of the table: bit i-1 is 0 exactly when
@@ -347,7 +350,7 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
         S = lcs_step64(S, pm[can[j]])
         cols[j + 1] = S
     if (~S & mask) == 0:
-        return                         # no common token
+        return marks                   # no common token
     i = m
     j = n
     while i > 0 and j > 0:
@@ -360,7 +363,7 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
                 # 1..i-1).
                 stop = (pm[can[j - 1]] | ~cols[j]) & (((<uint64_t>1) << (i - 1)) - 1)
                 if stop == 0:
-                    return
+                    return marks
                 i = rk_high_bit64(stop) + 1
                 continue
             # L[i][j] == L[i-1][j] + 1 = v, no match: left, to L[i][j-1] == v,
@@ -371,10 +374,11 @@ cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
             while j > 0 and can[j - 1] != t:
                 j -= 1
             if j == 0:
-                return                 # (unreachable, see above)
-        marks[i - 1] = 1
+                return marks           # (unreachable, see above)
+        marks |= (<uint64_t>1) << (i - 1)
         i -= 1
         j -= 1
+    return marks
 
 
 # Reference sentences of at most this many tokens take the one-word path
@@ -462,7 +466,10 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
 
     For each reference sentence, the union over candidate sentences of the
     LCS positions, read in order; a token counts while both the reference
-    and the candidate summary still have an unused occurrence of it.
+    and the candidate summary still have an unused occurrence of it. The
+    reference always has one: each position is read at most once, so when
+    a position holding t is read, fewer than its count of t's positions
+    have been used. Only the candidate's counts are kept.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
     Reference sentences of at most 64 tokens take the one-word path
     (_mark_one_word), the others the general one (lcs_mark_ids). With one
@@ -471,10 +478,11 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     without walking the table back.
     Returns -1 when out of memory.
     """
-    cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
+    cdef uint64_t mk
     cdef const int32_t* r
     if nr == 1 and nc == 1:
         return lcs_length_scratch(rtok + roff[0], roff[1] - roff[0],
@@ -485,7 +493,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     for q in range(nc):
         if coff[q + 1] - coff[q] > maxlen:
             maxlen = coff[q + 1] - coff[q]
-    if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
+    if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, vocab + 1, sizeof(int32_t), 0) < 0
             or grow_array(<void**>&sc.head, &sc.head_cap, vocab + 1, sizeof(int32_t), 0xFF) < 0
             or grow_array(<void**>&sc.pm, &sc.pm_cap, vocab + 1, sizeof(uint64_t), 0) < 0):
         return -1
@@ -498,11 +506,8 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         if sc.marks == NULL or sc.rows == NULL:
             return -1
         sc.rows_cap = maxlen + 1
-    cdef int32_t* cnt_r = sc.cnt
-    cdef int32_t* cnt_c = sc.cnt + vocab
+    cdef int32_t* cnt_c = sc.cnt
     cdef uint64_t* pm = sc.pm
-    for i in range(nref):
-        cnt_r[rtok[i]] += 1
     for i in range(ncan):
         cnt_c[ctok[i]] += 1
     for k in range(nr):
@@ -510,34 +515,39 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         mr = roff[k + 1] - roff[k]
         if mr == 0:
             continue
-        memset(sc.marks, 0, mr)
         if mr <= ONE_WORD_MAX:
             for i in range(mr):
                 pm[r[i]] |= (<uint64_t>1) << i
+            mk = 0
             for q in range(nc):
                 nq = coff[q + 1] - coff[q]
                 if nq > 0:
-                    _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, sc.marks)
+                    mk = _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, mk)
             for i in range(mr):
                 pm[r[i]] = 0
-        else:
-            for q in range(nc):
-                nq = coff[q + 1] - coff[q]
-                if nq > 0 and lcs_mark_ids(r, mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
-                    hits = -1
-                    break
+            # the marked indices in order
+            while mk != 0:
+                t = r[rk_low_bit64(mk)]
+                ok = cnt_c[t] > 0
+                hits += ok
+                cnt_c[t] -= ok
+                mk &= mk - 1
+            continue
+        memset(sc.marks, 0, mr)
+        for q in range(nc):
+            nq = coff[q + 1] - coff[q]
+            if nq > 0 and lcs_mark_ids(r, mr, ctok + coff[q], nq, sc.head, sc.marks) < 0:
+                hits = -1
+                break
         if hits < 0:
             break
         for i in range(mr):
             # (no branch: marks and counts are not predictable)
             t = r[i]
-            ok = (sc.marks[i] != 0) & (cnt_c[t] > 0) & (cnt_r[t] > 0)
+            ok = (sc.marks[i] != 0) & (cnt_c[t] > 0)
             hits += ok
             cnt_c[t] -= ok
-            cnt_r[t] -= ok
     # Restore the invariant: zeros in cnt (pm is cleared above).
-    for i in range(nref):
-        cnt_r[rtok[i]] = 0
     for i in range(ncan):
         cnt_c[ctok[i]] = 0
     return hits
