@@ -428,14 +428,19 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
             else -1
     if grow_array(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
         return -1
-    for j in range(nb):
-        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
     if W == 1:
+        # (the common case, its own loops: no multiply by W per token)
+        for j in range(nb):
+            sc.pm[b[j]] |= (<uint64_t>1) << j
         s0 = ONES
         for i in range(na):
             s0 = lcs_step64(s0, sc.pm[a[i]])
-        S[0] = s0
-    elif W == 2:
+        for j in range(nb):
+            sc.pm[b[j]] = 0
+        return lcs_zeros_below64(s0, nb)
+    for j in range(nb):
+        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+    if W == 2:
         s0 = ONES
         s1 = ONES
         for i in range(na):
