@@ -154,6 +154,48 @@ def test_union_and_summary_hits(core, row_mode, pm_mode):
                 ref._summary_level_lcs(refs, cands).recall * m)
 
 
+def test_summary_hits_many_short_sentences(core, pm_mode):
+    """Several short sentences a side over 2 to 5 tokens: ties, repeats and
+    runs of one token in every walk of the union LCS (its left moves jump to
+    the row's match, its up moves to the next row with a match or a step)."""
+    rng = random.Random(11)
+    for _ in range(1500):
+        vocab = rng.choice([2, 3, 5])
+        refs = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 12))]
+                for _ in range(rng.randrange(1, 6))]
+        cands = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 12))]
+                 for _ in range(rng.randrange(1, 6))]
+        m, n = sum(map(len, refs)), sum(map(len, cands))
+        if not (m and n):
+            continue
+        ids = dense(*refs, *cands)
+        dr, dc = ids[:len(refs)], ids[len(refs):]
+        assert core.summary_lcs_hits(dr, dc) == round(
+            ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+
+
+@pytest.mark.parametrize("lengths", [[1, 2, 3], [30, 31, 32, 33], [20, 21, 22, 23, 41, 42, 43],
+                                     [62, 63, 64, 65, 1]])
+def test_summary_hits_sentences_packed_in_words(core, pm_mode, lengths):
+    """Reference sentences whose lengths fill one 64-bit word (with a guard
+    bit between two), or just overflow it, so that several sentences share a
+    word of the one-word path and a carry out of one must not reach the next."""
+    rng = random.Random(sum(lengths))
+    for _ in range(300):
+        vocab = rng.choice([2, 3, 6])
+        refs = [[rng.randrange(vocab) for _ in range(rng.choice(lengths))]
+                for _ in range(rng.randrange(1, 6))]
+        cands = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 40))]
+                 for _ in range(rng.randrange(1, 4))]
+        m, n = sum(map(len, refs)), sum(map(len, cands))
+        if not (m and n):
+            continue
+        ids = dense(*refs, *cands)
+        dr, dc = ids[:len(refs)], ids[len(refs):]
+        assert core.summary_lcs_hits(dr, dc) == round(
+            ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 9])
 def test_ngram_overlap(core, n):
     for a, b in random_pairs(4 + n, 300):

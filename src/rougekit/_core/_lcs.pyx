@@ -23,6 +23,7 @@ from rougekit._core._mem cimport grow_array, unmark
 
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
+    int rk_low_bit64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -325,45 +326,75 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     return 0
 
 
-cdef void _mark_one_word(const int32_t* ref, Py_ssize_t m, const uint64_t* pm,
-                         const int32_t* can, Py_ssize_t n, uint64_t* cols,
-                         char* marks) noexcept nogil:
-    """lcs_mark_ids for a reference of at most 64 tokens: one word a column.
+cdef inline uint64_t _columns_one_word(const uint64_t* pm, uint64_t guards,
+                                       const int32_t* can, Py_ssize_t n,
+                                       uint64_t* cols) noexcept nogil:
+    """The columns of the LCS tables of one or more reference sentences
+    packed in one word against can[0:n]: cols[j] after can[0:j] (cols has
+    room for n + 1 words); returns cols[n].
 
     Here the bit vectors run over the reference, so the vector after
-    can[0:j] is column j of the table: bit i-1 is 0 exactly when
-    L[i][j] == L[i-1][j] + 1. rouge-score's walk, on a mismatch, moves left
-    only if L[i][j-1] > L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1])
-    there, that is "up when L[i-1][j] == L[i][j], else left": one bit of
-    column j. pm[id] has the bits of the reference positions holding id;
-    cols has room for n + 1 words.
+    can[0:j] is column j of the table: bit i-1 of a sentence's segment is 0
+    exactly when L[i][j] == L[i-1][j] + 1. Sentences after the first sit
+    above a guard bit, always 0 in the vector: a carry out of the sentence
+    below stops there (and the guard is cleared again), so each segment
+    advances as if alone. pm[id] has the bits of the positions holding id.
     """
-    cdef uint64_t S = ONES, stop
-    cdef uint64_t mask = ONES if m == 64 else ((<uint64_t>1) << m) - 1
-    cdef Py_ssize_t i, j
+    cdef uint64_t S = ~guards, keep = ~guards
+    cdef Py_ssize_t j
     cols[0] = S
     for j in range(n):
-        S = lcs_step64(S, pm[can[j]])
+        S = lcs_step64(S, pm[can[j]]) & keep
         cols[j + 1] = S
-    if (~S & mask) == 0:
-        return                         # no common token
+    return S
+
+
+cdef inline uint64_t _walk_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t o,
+                                    const uint64_t* pm, const int32_t* can, Py_ssize_t n,
+                                    const uint64_t* cols, uint64_t marks) noexcept nogil:
+    """lcs_mark_ids for a reference sentence of m tokens (1 <= m, o + m <=
+    64) at bits o.. of the columns of _columns_one_word against can[0:n]:
+    marks with the bit o + i set for each ref index i on the LCS.
+
+    rouge-score's walk, on a mismatch, moves left only if L[i][j-1] >
+    L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1]) there, that is "up
+    when L[i-1][j] == L[i][j], else left": one bit of column j.
+    """
+    cdef uint64_t stop, seg
+    cdef Py_ssize_t i, j
+    cdef int32_t t
+    seg = (ONES if m == 64 else ((<uint64_t>1) << m) - 1) << o
+    if (~cols[n] & seg) == 0:
+        return marks                   # no common token
     i = m
     j = n
     while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            marks[i - 1] = 1
-            i -= 1
+        t = ref[i - 1]
+        if t != can[j - 1]:
+            if (cols[j] >> (o + i - 1)) & 1:
+                # L[i-1][j] == L[i][j]: up, and on up while the row below has
+                # no match in column j and no step: jump to the first row
+                # that has one (bits o..o+i-2 of column j stand for rows
+                # 1..i-1).
+                stop = ((pm[can[j - 1]] | ~cols[j])
+                        & ((((<uint64_t>1) << (o + i - 1)) - 1) & (ONES << o)))
+                if stop == 0:
+                    return marks
+                i = rk_high_bit64(stop) - o + 1
+                continue
+            # L[i][j] == L[i-1][j] + 1 = v, no match: left, to L[i][j-1] == v,
+            # and L[i-1][j-1] <= L[i-1][j] < v, so again no step there. So
+            # the walk moves left along row i until its first match; as
+            # L[i][0] == 0 < v, there is one at some column j >= 1.
             j -= 1
-        elif (cols[j] >> (i - 1)) & 1:
-            # L[i-1][j] == L[i][j]: up, and on up while the row below has no
-            # match in column j and no step: jump to the first row that has
-            # one (bits 0..i-2 of column j stand for rows 1..i-1).
-            stop = (pm[can[j - 1]] | ~cols[j]) & (((<uint64_t>1) << (i - 1)) - 1)
-            if stop == 0:
-                return
-            i = rk_high_bit64(stop) + 1
-        else:
-            j -= 1
+            while j > 0 and can[j - 1] != t:
+                j -= 1
+            if j == 0:
+                return marks           # (unreachable, see above)
+        marks |= (<uint64_t>1) << (o + i - 1)
+        i -= 1
+        j -= 1
+    return marks
 
 
 # Reference sentences of at most this many tokens take the one-word path
@@ -397,14 +428,19 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
             else -1
     if grow_array(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
         return -1
-    for j in range(nb):
-        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
     if W == 1:
+        # (the common case, its own loops: no multiply by W per token)
+        for j in range(nb):
+            sc.pm[b[j]] |= (<uint64_t>1) << j
         s0 = ONES
         for i in range(na):
             s0 = lcs_step64(s0, sc.pm[a[i]])
-        S[0] = s0
-    elif W == 2:
+        for j in range(nb):
+            sc.pm[b[j]] = 0
+        return lcs_zeros_below64(s0, nb)
+    for j in range(nb):
+        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+    if W == 2:
         s0 = ONES
         s1 = ONES
         for i in range(na):
@@ -468,10 +504,12 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
     with any of the nc sentences ctok[coff[q]:coff[q+1]] (its _union_lcs;
     marks already set stay set). sc must have room (lcs_scratch_reserve)
     for the ids and for r and every sentence. A sentence r of at most
-    ONE_WORD_MAX tokens takes the one-word path (_mark_one_word), a longer
-    one the general one (lcs_mark_ids). -1 when out of memory."""
+    ONE_WORD_MAX tokens takes the one-word path (_columns_one_word, then
+    _walk_one_word), a longer one the general one (lcs_mark_ids). -1 when
+    out of memory."""
     cdef Py_ssize_t i, q, nq
     cdef uint64_t* pm = sc.pm
+    cdef uint64_t mk = 0
     if mr == 0:
         return 0
     if mr <= ONE_WORD_MAX:
@@ -480,9 +518,13 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
         for q in range(nc):
             nq = coff[q + 1] - coff[q]
             if nq > 0:
-                _mark_one_word(r, mr, pm, ctok + coff[q], nq, sc.rows, marks)
+                _columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
+                mk = _walk_one_word(r, mr, 0, pm, ctok + coff[q], nq, sc.rows, mk)
         for i in range(mr):
             pm[r[i]] = 0
+        while mk != 0:
+            marks[rk_low_bit64(mk)] = 1
+            mk &= mk - 1
         return 0
     for q in range(nc):
         nq = coff[q + 1] - coff[q]
@@ -500,19 +542,33 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
 
     For each reference sentence, the union over candidate sentences of the
     LCS positions, read in order; a token counts while both the reference
-    and the candidate summary still have an unused occurrence of it.
+    and the candidate summary still have an unused occurrence of it. The
+    reference always has one: each position is read at most once, so when
+    a position holding t is read, fewer than its count of t's positions
+    have been used. Only the candidate's counts are kept.
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
-    Each reference sentence's marks are lcs_union_marks' (the one-word path
-    up to 64 tokens, the general one beyond). With one
+    Reference sentences of at most 64 tokens take the one-word path: runs
+    of them that fit in one word (with a guard bit between two) share one
+    forward pass per candidate sentence (_columns_one_word), then each is
+    walked back in its bits (_walk_one_word). The others take the general
+    path (lcs_mark_ids). With one
     sentence a side the union is a single LCS, whose tokens both sides have
     enough of: the hits are the LCS length, which lcs_length_scratch finds
     without walking the table back.
     Returns -1 when out of memory.
     """
-    cdef Py_ssize_t k, q, i, mr, maxlen = 0, nref = roff[nr], ncan = coff[nc]
+    cdef Py_ssize_t k, q, i, mr, nq, maxlen = 0, ncan = coff[nc]
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
+    cdef uint64_t mk, guards
+    # a group of sentences in one word (at most 32: each takes a bit and a
+    # guard): their indices, offsets and tokens by bit
+    cdef Py_ssize_t gk[32]
+    cdef Py_ssize_t go[32]
+    cdef int32_t gtok[64]
+    cdef Py_ssize_t ng, g, o, fill
+    cdef const int32_t* c
     cdef const int32_t* r
     if nr == 1 and nc == 1:
         return lcs_length_scratch(rtok + roff[0], roff[1] - roff[0],
@@ -523,20 +579,67 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     for q in range(nc):
         if coff[q + 1] - coff[q] > maxlen:
             maxlen = coff[q + 1] - coff[q]
-    if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, 2 * vocab + 1, sizeof(int32_t), 0) < 0
+    if (grow_array(<void**>&sc.cnt, &sc.cnt_cap, vocab + 1, sizeof(int32_t), 0) < 0
             or lcs_scratch_reserve(sc, vocab, maxlen) < 0):
         return -1
-    cdef int32_t* cnt_r = sc.cnt
-    cdef int32_t* cnt_c = sc.cnt + vocab
-    for i in range(nref):
-        cnt_r[rtok[i]] += 1
+    cdef int32_t* cnt_c = sc.cnt
+    cdef uint64_t* pm = sc.pm
     for i in range(ncan):
         cnt_c[ctok[i]] += 1
-    for k in range(nr):
+    k = 0
+    while k < nr:
         r = rtok + roff[k]
         mr = roff[k + 1] - roff[k]
         if mr == 0:
+            k += 1
             continue
+        if mr <= ONE_WORD_MAX:
+            # A group: this sentence and those after it of at most
+            # ONE_WORD_MAX tokens that fit in one word, each above a guard.
+            guards = 0
+            ng = 0
+            fill = 0
+            while k < nr:
+                mr = roff[k + 1] - roff[k]
+                if mr > ONE_WORD_MAX:
+                    break
+                if mr > 0:
+                    o = 0 if fill == 0 else fill + 1
+                    if o + mr > 64 or ng == 32:
+                        break
+                    if fill > 0:
+                        guards |= (<uint64_t>1) << fill
+                    r = rtok + roff[k]
+                    for i in range(mr):
+                        pm[r[i]] |= (<uint64_t>1) << (o + i)
+                        gtok[o + i] = r[i]
+                    gk[ng] = k
+                    go[ng] = o
+                    ng += 1
+                    fill = o + mr
+                k += 1
+            mk = 0
+            for q in range(nc):
+                nq = coff[q + 1] - coff[q]
+                if nq > 0:
+                    c = ctok + coff[q]
+                    _columns_one_word(pm, guards, c, nq, sc.rows)
+                    for g in range(ng):
+                        mk = _walk_one_word(rtok + roff[gk[g]], roff[gk[g] + 1] - roff[gk[g]],
+                                            go[g], pm, c, nq, sc.rows, mk)
+            for g in range(ng):
+                r = rtok + roff[gk[g]]
+                for i in range(roff[gk[g] + 1] - roff[gk[g]]):
+                    pm[r[i]] = 0
+            # the marked indices in order
+            while mk != 0:
+                t = gtok[rk_low_bit64(mk)]
+                ok = cnt_c[t] > 0
+                hits += ok
+                cnt_c[t] -= ok
+                mk &= mk - 1
+            continue
+        k += 1
         memset(sc.marks, 0, mr)
         if lcs_union_marks(r, mr, ctok, coff, nc, sc, sc.marks) < 0:
             hits = -1
@@ -544,13 +647,10 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
         for i in range(mr):
             # (no branch: marks and counts are not predictable)
             t = r[i]
-            ok = (sc.marks[i] != 0) & (cnt_c[t] > 0) & (cnt_r[t] > 0)
+            ok = (sc.marks[i] != 0) & (cnt_c[t] > 0)
             hits += ok
             cnt_c[t] -= ok
-            cnt_r[t] -= ok
     # Restore the invariant: zeros in cnt (pm is cleared above).
-    for i in range(nref):
-        cnt_r[rtok[i]] = 0
     for i in range(ncan):
         cnt_c[ctok[i]] = 0
     return hits
