@@ -154,6 +154,18 @@ def test_union_and_summary_hits(core, row_mode, pm_mode):
                 ref._summary_level_lcs(refs, cands).recall * m)
 
 
+def _check_summary_hits(core, refs, cands):
+    """core's summary-level LCS hits of the sentences (lists of tokens) equal
+    rouge-score's _summary_level_lcs (its recall times the reference length)."""
+    m, n = sum(map(len, refs)), sum(map(len, cands))
+    if not (m and n):
+        return
+    ids = dense(*refs, *cands)
+    dr, dc = ids[:len(refs)], ids[len(refs):]
+    assert core.summary_lcs_hits(dr, dc) == round(
+        ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+
+
 def test_summary_hits_many_short_sentences(core, pm_mode):
     """Several short sentences a side over 2 to 5 tokens: ties, repeats and
     runs of one token in every walk of the union LCS (its left moves jump to
@@ -165,13 +177,7 @@ def test_summary_hits_many_short_sentences(core, pm_mode):
                 for _ in range(rng.randrange(1, 6))]
         cands = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 12))]
                  for _ in range(rng.randrange(1, 6))]
-        m, n = sum(map(len, refs)), sum(map(len, cands))
-        if not (m and n):
-            continue
-        ids = dense(*refs, *cands)
-        dr, dc = ids[:len(refs)], ids[len(refs):]
-        assert core.summary_lcs_hits(dr, dc) == round(
-            ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+        _check_summary_hits(core, refs, cands)
 
 
 @pytest.mark.parametrize("lengths", [[1, 2, 3], [30, 31, 32, 33], [20, 21, 22, 23, 41, 42, 43],
@@ -187,13 +193,7 @@ def test_summary_hits_sentences_packed_in_words(core, pm_mode, lengths):
                 for _ in range(rng.randrange(1, 6))]
         cands = [[rng.randrange(vocab) for _ in range(rng.randrange(0, 40))]
                  for _ in range(rng.randrange(1, 4))]
-        m, n = sum(map(len, refs)), sum(map(len, cands))
-        if not (m and n):
-            continue
-        ids = dense(*refs, *cands)
-        dr, dc = ids[:len(refs)], ids[len(refs):]
-        assert core.summary_lcs_hits(dr, dc) == round(
-            ref._summary_level_lcs(refs, cands).recall * m), (refs, cands)
+        _check_summary_hits(core, refs, cands)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 9])

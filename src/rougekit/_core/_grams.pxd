@@ -123,3 +123,18 @@ cdef inline int32_t gram_intern(GramTable* t, uint64_t key) noexcept nogil:
     t.ids[s] = <int32_t>t.n
     t.n += 1
     return t.ids[s]
+
+
+cdef inline int gram_next_level(int32_t* ids, Py_ssize_t count, const int32_t* tok,
+                                Py_ssize_t vocab, GramTable* t) noexcept nogil:
+    """ids[i] <- the id in t of (n-gram ids[i], token tok[i]), for i < count:
+    the (n+1)-grams from the n-grams and the tokens after them (tok[i] <
+    vocab). -1 when out of memory or ids."""
+    cdef Py_ssize_t i
+    cdef int32_t g
+    for i in range(count):
+        g = gram_intern(t, <uint64_t>ids[i] * <uint64_t>vocab + <uint64_t>tok[i])
+        if g < 0:
+            return -1
+        ids[i] = g
+    return 0

@@ -14,23 +14,9 @@ from libc.string cimport memset
 
 from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
                                  token_table_free, token_table_init)
-from rougekit._core._grams cimport (GramTable, gram_intern, gram_table_clear,
+from rougekit._core._grams cimport (GramTable, gram_intern, gram_next_level, gram_table_clear,
                                     gram_table_free, gram_table_reserve)
 from rougekit._core._mem cimport grow_array
-
-
-cdef int _renumber(int32_t* ids, Py_ssize_t count, const int32_t* tok,
-                   Py_ssize_t vocab, GramTable* t) noexcept nogil:
-    """ids[i] <- id in t of (ids[i], tok[i]) for i < count; -1 when out of
-    memory or ids."""
-    cdef Py_ssize_t i
-    cdef int32_t g
-    for i in range(count):
-        g = gram_intern(t, <uint64_t>ids[i] * <uint64_t>vocab + <uint64_t>tok[i])
-        if g < 0:
-            return -1
-        ids[i] = g
-    return 0
 
 
 cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
@@ -62,8 +48,8 @@ cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
             gram_table_clear(&grams)
             # Ids of level k are < vocab (level 1) or < ca + cb (later levels),
             # and token ids are < vocab, so the keys are distinct and exact.
-            if (_renumber(ids, ca, a + k, vocab, &grams) < 0
-                    or _renumber(ids + ca, cb, b + k, vocab, &grams) < 0):
+            if (gram_next_level(ids, ca, a + k, vocab, &grams) < 0
+                    or gram_next_level(ids + ca, cb, b + k, vocab, &grams) < 0):
                 gram_table_free(&grams)
                 free(ids)
                 return -1

@@ -34,7 +34,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from rougekit._core._grams cimport (GramTable, gram_intern, gram_table_clear,
+from rougekit._core._grams cimport (GramTable, gram_intern, gram_next_level, gram_table_clear,
                                     gram_table_free)
 from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                   lcs_scratch_reserve, lcs_union_marks)
@@ -316,21 +316,6 @@ cdef void _level_counts(const int32_t* ga, Py_ssize_t ca, const int32_t* gb, Py_
     out[2] = shared
 
 
-cdef int _next_level(int32_t* g, Py_ssize_t count, const int32_t* tok,
-                     Py_ssize_t vocab, GramTable* t) noexcept nogil:
-    """g[i] <- the id in t of (n-gram g[i], word tok[i]), for i < count: the
-    (n+1)-grams from the n-grams and the words after them. -1 when out of
-    memory or ids."""
-    cdef Py_ssize_t i
-    cdef int32_t id_
-    for i in range(count):
-        id_ = gram_intern(t, <uint64_t>g[i] * <uint64_t>vocab + <uint64_t>tok[i])
-        if id_ < 0:
-            return -1
-        g[i] = id_
-    return 0
-
-
 cdef int64_t _union_hits(const int32_t* tok, const Py_ssize_t* soff, Py_ssize_t h0,
                          Py_ssize_t h1, Py_ssize_t r1, Py_ssize_t vocab,
                          CountScratch* sc) noexcept nogil:
@@ -408,8 +393,8 @@ cdef int _count_pair(const CompatWords* w, const PairSpan* p, const Py_ssize_t* 
         if level == max_n or (ca <= 1 and cb <= 1):
             break
         gram_table_clear(&sc.grams)
-        if (_next_level(ga, ca - 1 if ca > 0 else 0, a + level, vocab, &sc.grams) < 0
-                or _next_level(gb, cb - 1 if cb > 0 else 0, b + level, vocab,
+        if (gram_next_level(ga, ca - 1 if ca > 0 else 0, a + level, vocab, &sc.grams) < 0
+                or gram_next_level(gb, cb - 1 if cb > 0 else 0, b + level, vocab,
                                &sc.grams) < 0):
             return -1
     # ROUGE-L
