@@ -17,26 +17,17 @@ usage (from the repository root, after ``python setup.py build_ext --inplace``):
         [--repeat 3] [--shared DIR]
 """
 import argparse
-import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from bench import load_pairs, shared_dir  # noqa: E402
+
 TARGET = 200.0   # issue 21: drop-in pairs/s / package pairs/s
-
-
-def load_pairs(shared, n, seed):
-    script = os.path.join(shared, "corpus", "make_pairs.py")
-    if not os.path.exists(script):
-        sys.exit(f"bench_compat: no pair generator at {script}; "
-                 "pass --shared DIR or set ROUGEKIT_SHARED")
-    out = subprocess.run([sys.executable, script, "--n", str(n), "--seed", str(seed)],
-                         check=True, capture_output=True, text=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 def scorable(rouge_class, hyps, refs):
@@ -69,9 +60,7 @@ def main():
     ap.add_argument("--shared", help="the shared directory (default: $ROUGEKIT_SHARED, "
                     "else ../shared from the repository)")
     args = ap.parse_args()
-    shared = os.path.abspath(args.shared or os.environ.get("ROUGEKIT_SHARED")
-                             or os.path.join(REPO, "..", "shared"))
-    pairs = load_pairs(shared, args.n, args.seed)
+    pairs = load_pairs(shared_dir(args.shared), args.n, args.seed)
     hyps = [p["candidate"] for p in pairs]
     refs = [p["references"][0] for p in pairs]
 

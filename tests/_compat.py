@@ -10,6 +10,17 @@ from pathlib import Path
 
 import pytest
 
+#: Every metric of both packages' Rouge.
+ALL_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]
+#: get_scores's avg and ignore_empty, every combination.
+CALL_PARAMS = [pytest.param(avg, ignore, id=f"avg={avg}-ignore_empty={ignore}")
+               for avg in (False, True) for ignore in (False, True)]
+
+
+def config_params(configs):
+    """pytest params of Rouge(**config), named by the keys of ``configs``."""
+    return [pytest.param(v, id=k) for k, v in configs.items()]
+
 
 def outcome(call):
     """("ok", repr of the result) or (exception type name, message): repr

@@ -23,6 +23,9 @@ import rouge as real
 import rouge.rouge_score as real_rouge_score
 
 from _compat import (
+    ALL_METRICS,
+    CALL_PARAMS,
+    config_params,
     outcome,
     packages_f,
     pltrdy_lcs_words,
@@ -36,7 +39,6 @@ from rougekit.compat.rouge import rouge_score as our_rouge_score
 
 pytestmark = pytest.mark.backend
 
-ALL_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]
 
 # Rouge's arguments: each option and each kind of value at least once.
 CONFIGS = {
@@ -54,9 +56,7 @@ CONFIGS = {
     "not-exclusive-raw-lengths": {"exclusive": False, "raw_results": True,
                                   "return_lengths": True},
 }
-CONFIG_PARAMS = [pytest.param(v, id=k) for k, v in CONFIGS.items()]
-CALL_PARAMS = [pytest.param(avg, ignore, id=f"avg={avg}-ignore_empty={ignore}")
-               for avg in (False, True) for ignore in (False, True)]
+CONFIG_PARAMS = config_params(CONFIGS)
 
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "the", "cat", "dog", "Dog", "x", "",
          "é", "l'été", "1,000"]

@@ -23,6 +23,9 @@ import rouge_chinese as real
 import rouge_chinese.rouge_score as real_rouge_score
 
 from _compat import (
+    ALL_METRICS,
+    CALL_PARAMS,
+    config_params,
     lcs_table,
     outcome,
     packages_f,
@@ -38,7 +41,6 @@ pytestmark = pytest.mark.backend
 
 jieba.setLogLevel(logging.WARNING)
 
-ALL_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"]
 CONFIGS = {
     "defaults": {},
     "every-metric": {"metrics": ALL_METRICS},
@@ -50,9 +52,7 @@ CONFIGS = {
     "not-exclusive-raw-lengths": {"exclusive": False, "raw_results": True,
                                   "return_lengths": True},
 }
-CONFIG_PARAMS = [pytest.param(v, id=k) for k, v in CONFIGS.items()]
-CALL_PARAMS = [pytest.param(avg, ignore, id=f"avg={avg}-ignore_empty={ignore}")
-               for avg in (False, True) for ignore in (False, True)]
+CONFIG_PARAMS = config_params(CONFIGS)
 
 # Sentences with the end marks cut_sent splits on (。！？? six dots, two
 # ellipses, a mark before a closing quote) and the ones it does not (.,，)
