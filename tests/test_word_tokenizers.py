@@ -87,6 +87,9 @@ def test_rouge155_tokenizer_is_the_scripts_tokens():
         [t for t in plain if t.encode() not in stopwords()]
     stemmed = get_tokenizer("rouge155", use_stemmer=True).tokenize(text)
     assert stemmed[:3] == ["the", "child", "go"] and "00pm" in stemmed
+    # tokens of 3 characters or fewer are never stemmed (WordNet has was -> be)
+    assert get_tokenizer("rouge155", use_stemmer=True).tokenize("men ran was going") == \
+        ["men", "ran", "was", "go"]
 
 
 def test_pltrdy_and_rouge_chinese_tokenizers_are_their_words():
