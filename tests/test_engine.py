@@ -97,6 +97,21 @@ def test_words_of_every_length_across_blocks_and_chunks(use_stemmer):
         assert tok.sentences(text, use_stemmer) == expected, shift
 
 
+@pytest.mark.parametrize("shared", [8, 16])
+def test_many_words_that_differ_only_after_their_first_chunks_stay_apart(shared):
+    # Words of one length that share their first 8 (or 16) characters
+    # differ only in a later chunk: thousands of them fill the hash table,
+    # so lookups probe past each other's slots, where everything but the
+    # later chunk matches (and the table is rehashed as it grows).
+    tok = compiled("rougekit._core._tokenizer")
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+    head = "commonprefixword"[:shared]
+    words = [head + a + b + c for a in letters[:12] for b in letters for c in letters[:8]]
+    random.Random(8).shuffle(words)
+    text = " ".join(words + words[::-1])
+    assert tok.tokenize(text, False) == words + words[::-1]
+
+
 @pytest.mark.threads
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_score_batch_equals_score(corpus_pairs, threads):

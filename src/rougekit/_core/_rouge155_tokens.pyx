@@ -21,8 +21,8 @@ import numpy as np
 
 from rougekit._core._mem cimport grow_array
 from rougekit._core._rouge155_stem cimport stem_chars
-from rougekit._core._vocab cimport (RK_HASH_SEED, Vocab, vocab_copy, vocab_find, vocab_free,
-                                   vocab_hash, vocab_hash_finish, vocab_init, vocab_intern,
+from rougekit._core._vocab cimport (Vocab, vocab_copy, vocab_find, vocab_free,
+                                   vocab_hash, vocab_hash16, vocab_init, vocab_intern,
                                    vocab_intern_hashed, vocab_prefix)
 
 cdef extern from "classify.h" nogil:
@@ -340,7 +340,7 @@ cdef class TokenCorpus:
                 # A token of up to 8 bytes is its zero-padded prefix (tokens
                 # have no zero byte): a small direct-mapped cache from it to
                 # the final id saves the vocabulary lookups of most tokens.
-                h = vocab_hash_finish(RK_HASH_SEED, pre, length)
+                h = vocab_hash16(pre, 0, length)
                 slot = <Py_ssize_t>(h >> 40) & (RECENT_SLOTS - 1)
                 if self.recent_pre[table][slot] == pre:
                     t = self.recent_id[table][slot]

@@ -32,10 +32,9 @@ from libc.string cimport memcmp, memcpy, memset
 
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._porter cimport stem_ascii
-from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_find_key, vocab_free,
-                                   vocab_hash, vocab_hash_finish, vocab_init, vocab_intern,
-                                   vocab_intern_hashed, vocab_prefix, RK_HASH_MUL,
-                                   RK_HASH_SEED)
+from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_find_in, vocab_free,
+                                   vocab_hash, vocab_hash16, vocab_init, vocab_intern,
+                                   vocab_intern_hashed, vocab_prefix)
 
 cdef extern from "compat.h":
     int rk_unicode_ready(object o) except -1
@@ -50,9 +49,8 @@ cdef extern from "classify.h" nogil:
                          uint64_t* word, uint64_t* nl)
     int rk_classify_ucs4(const uint32_t* s, Py_ssize_t n, uint8_t* low,
                          uint64_t* word, uint64_t* nl)
-    uint64_t rk_load_prefix(const uint8_t* p, Py_ssize_t n)
-    uint64_t rk_word_starts(uint64_t w, uint64_t carry)
-    uint64_t rk_word_ends(uint64_t w, uint64_t carry)
+    void rk_load_chunks(const uint8_t* p, Py_ssize_t n, uint64_t* c0, uint64_t* c1)
+    uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
     Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t* out)
 
 cdef extern from "bits.h" nogil:
@@ -200,7 +198,7 @@ cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64
 cdef enum:
     WORD_SLACK = 1
     # The lowercased text keeps this many zero bytes after it, so that a
-    # word's two 8-byte chunks can be read whole (rk_load_prefix).
+    # word's two 8-byte chunks can be read whole (rk_load_chunks).
     LOW_SLACK = 16
 
 
@@ -341,33 +339,39 @@ cdef inline Py_ssize_t _next_bit(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t
 
 
 cdef enum:
-    # The words of this many 64-character blocks are found before they are
-    # looked up (a short text's in one go: the loop over its words ends
-    # once). Room for their starts and ends as rk_flatten_bits writes them:
-    # a word left over from the chunk before, at most 32 a block, and up to
-    # 7 entries past the last.
+    # The word boundaries of this many 64-character blocks are found before
+    # the words are looked up (a short text's in one go: the loop over its
+    # words ends once). Room for them as rk_flatten_bits writes them: a
+    # start left over from the chunk before, at most 64 a block, and up to 7
+    # entries past the last.
     CHUNK_BLOCKS = 16
-    CHUNK_WORDS = CHUNK_BLOCKS * 32 + 16
+    CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
 
 
 cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
-    # t.bits): the starts and ends of the words are read off the bitmap
-    # with no branch per word or character (rk_word_starts,
-    # rk_flatten_bits); then each word of up to 16 characters is hashed
-    # and compared from two 8-byte loads, again with no branch on its
-    # length. A text has at most (length + 1) / 2 tokens: room for them is
-    # made first, so a token is one store.
-    cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, ns = 0, ne, start, end, n = 0
+    # t.bits): the words' boundaries (starts and ends, alternating) are read
+    # off the word bitmap with no branch per word or character
+    # (rk_word_bounds, rk_flatten_bits); then each word of up to 16
+    # characters is hashed and compared from two 8-byte loads, with no
+    # branch on its length. A text has at most (length + 1) / 2 tokens:
+    # room for them is made first, so a token is one store.
+    cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, nb = 0, start, end, n = 0
     cdef Py_ssize_t L, next_nl, kept = 0
-    cdef Py_ssize_t starts[CHUNK_WORDS]
-    cdef Py_ssize_t ends[CHUNK_WORDS]
-    cdef uint64_t wk, carry = 0, h, c0, c1, big
+    cdef Py_ssize_t bounds[CHUNK_BOUNDS]
+    cdef uint64_t wk, carry = 0, h, c0, c1
     cdef uint64_t* wbits = t.bits
     cdef uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
-    cdef int32_t g
+    cdef const uint8_t* low = t.low
+    cdef int32_t g, sg
     cdef int32_t* ids
+    # The table as the loop reads it, in registers; read again after a new
+    # token or stem (_new_id may grow the table).
+    cdef const Slot* slots = v.slots
+    cdef Py_ssize_t mask = v.nslots - 1
+    cdef int shift = v.shift
+    cdef const int32_t* stem_of = v.stem_of
     memset(t.low + length, 0, LOW_SLACK)
     wbits[nw] = 0                     # a sentinel: the end of a last word
     if grow_array(<void**>&t.ids, &t.cap, (length + 1) // 2 + 1, sizeof(int32_t), -1) < 0:
@@ -380,18 +384,17 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
     k = 0
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
-        ne = 0
         for kk in range(k, top):
             wk = wbits[kk]
             kept += rk_popcount64(wk)
-            ns += rk_flatten_bits(rk_word_starts(wk, carry), kk << 6, starts + ns)
-            ne += rk_flatten_bits(rk_word_ends(wk, carry), kk << 6, ends + ne)
+            nb += rk_flatten_bits(rk_word_bounds(wk, carry), kk << 6, bounds + nb)
             carry = wk >> 63
         k = top
-        # Words 0..ne-1 are whole; a last start without its end waits.
-        for i in range(ne):
-            start = starts[i]
-            end = ends[i]
+        # bounds[2i] and bounds[2i + 1]: word i's start and end; a last
+        # start without its end waits for the next chunk.
+        for i in range(0, nb - 1, 2):
+            start = bounds[i]
+            end = bounds[i + 1]
             if start > next_nl:
                 # a newline before this word ends a sentence
                 t.n = n
@@ -399,32 +402,38 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
                     return -1
                 next_nl = _next_bit(nl, nw, start)
             L = end - start
-            w = t.low + start
-            c0 = rk_load_prefix(w, L)
-            c1 = rk_load_prefix(w + 8, L - 8)
+            w = low + start
+            rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
-                # vocab_hash's value: bytes 0-7 are mixed in first when
-                # there are more (big is all ones then), the last chunk
-                # goes to the finalizer.
-                big = <uint64_t>0 - <uint64_t>(L > 8)
-                h = vocab_hash_finish(
-                    RK_HASH_SEED ^ (big & (((RK_HASH_SEED ^ c0) * RK_HASH_MUL) ^ RK_HASH_SEED)),
-                    c0 ^ (big & (c0 ^ c1)), L)
-                g = vocab_find_key(v, <const char*>w, L, h, c0, c1)
+                h = vocab_hash16(c0, c1, L)
+                g = vocab_find_in(slots, mask, shift, L, h, c0, c1)
             else:
                 h = vocab_hash(<const char*>w, L)
                 g = vocab_find(v, <const char*>w, L, h, c0)
-            g = _known_id(v, t, g, <const char*>w, L, h, stem)
-            if g >= 0:
-                ids[n] = g
-                n += 1
-            elif g != DROP:
-                return g
-        if ns > ne:
-            starts[0] = starts[ne]
-            ns = 1
+            if stem and g >= 0:
+                # words of up to 3 characters are their own stem (rouge-score)
+                sg = stem_of[g]
+                g = sg if L > 3 else g
+                if g == -2:
+                    continue          # an empty stem: rouge-score drops the token
+            if g < 0:
+                # a new token, or a token whose stem is not known yet
+                g = _new_id(v, t, <const char*>w, L, h, stem)
+                slots = v.slots
+                mask = v.nslots - 1
+                shift = v.shift
+                stem_of = v.stem_of
+                if g == DROP:
+                    continue
+                if g < 0:
+                    return g
+            ids[n] = g
+            n += 1
+        if nb & 1:
+            bounds[0] = bounds[nb - 1]
+            nb = 1
         else:
-            ns = 0
+            nb = 0
     t.n = n
     t.kept = kept
     return _end_sentence(t)

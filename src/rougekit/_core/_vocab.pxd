@@ -16,10 +16,12 @@ from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 
 cdef extern from *:
     """
-    /* Token hash: the token's bytes in 8-byte chunks (as vocab_prefix reads
-       them); every chunk but the last is mixed in with a multiply, the last
-       one and the length go through a finalizer. A token of up to 8 bytes
-       (most) takes one load, a mask and the finalizer. */
+    /* Token hash: the token's bytes in 8-byte chunks, zero-padded (as
+       vocab_chunk reads them). The first two chunks and the length go
+       through two independent multiplies (vocab_hash16: a token of up to 16
+       bytes, which is nearly every one, is hashed from two loads); each
+       further chunk is mixed in with a multiply. A slot is chosen by the
+       hash's top bits (Vocab.shift), which every input bit reaches. */
     #define RK_HASH_SEED 0x9E3779B97F4A7C15ULL
     #define RK_HASH_MUL 0xFF51AFD7ED558CCDULL
     #define RK_HASH_FIN 0xC4CEB9FE1A85EC53ULL
@@ -28,22 +30,21 @@ cdef extern from *:
     const uint64_t RK_HASH_MUL
     const uint64_t RK_HASH_FIN
 
-cdef extern from "classify.h" nogil:
-    uint64_t rk_load_prefix(const unsigned char* p, Py_ssize_t n)
-
 cdef enum:
-    # The pool keeps this many bytes to spare past its last token, so that
-    # a token's second 8-byte chunk can be read whole (vocab_find_key).
+    # The pool keeps this many bytes to spare past its last token.
     POOL_SLACK = 16
+    # log2 of the slots of a fresh table
+    INITIAL_SLOT_BITS = 11
 
 
 ctypedef struct Slot:
     # One entry of the open-addressing table: id -1 marks an empty slot.
-    # The hash, size and first 8 bytes (zero-padded) sit beside the id, so a
-    # probe touches one cache line, and a token of up to 8 bytes (most) is
-    # compared without reading the pool.
+    # The hash, size and first 16 bytes (zero-padded) sit beside the id, so
+    # a probe touches one cache line, and a token of up to 16 bytes (nearly
+    # every one) is compared without reading the pool.
     uint64_t hash
     uint64_t pre
+    uint64_t pre2
     int32_t id
     int32_t size
 
@@ -57,42 +58,48 @@ ctypedef struct Vocab:
     # (rouge-score would drop the token).
     int32_t* stem_of
     Py_ssize_t n, cap
-    # Open-addressing table over the ids (linear probing, load <= 1/2).
+    # Open-addressing table over the ids (linear probing, load <= 1/2):
+    # nslots = 2 ** (64 - shift), a hash h goes to slot h >> shift.
     Slot* slots
     Py_ssize_t nslots
+    int shift
 
 
-cdef inline uint64_t vocab_prefix(const char* s, Py_ssize_t n) noexcept nogil:
-    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them (and
-    rk_load_prefix reads them)."""
+cdef inline uint64_t vocab_chunk(const char* s, Py_ssize_t n) noexcept nogil:
+    """The first min(max(n, 0), 8) bytes of s, zero-padded, in memory order
+    (Slot.pre and .pre2, and rk_load_prefix, hold chunks so). Reads only
+    those bytes."""
     cdef uint64_t p = 0
-    memcpy(&p, s, <size_t>(n if n < 8 else 8))
+    if n > 0:
+        memcpy(&p, s, <size_t>(n if n < 8 else 8))
     return p
 
 
+cdef inline uint64_t vocab_prefix(const char* s, Py_ssize_t n) noexcept nogil:
+    """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
+    return vocab_chunk(s, n)
 
 
-cdef inline uint64_t vocab_hash_finish(uint64_t h, uint64_t last, Py_ssize_t n) noexcept nogil:
-    h = (h ^ last ^ (<uint64_t>n << 56)) * RK_HASH_MUL
-    h ^= h >> 33
-    h *= RK_HASH_FIN
-    h ^= h >> 29
-    return h
+cdef inline uint64_t vocab_hash16(uint64_t c0, uint64_t c1, Py_ssize_t n) noexcept nogil:
+    """vocab_hash of a token of n bytes whose first two chunks are c0 and c1
+    (the whole token when n <= 16)."""
+    return ((c0 ^ RK_HASH_SEED) * RK_HASH_MUL) ^ ((c1 ^ <uint64_t>n) * RK_HASH_FIN)
 
 
 cdef inline uint64_t vocab_hash(const char* s, Py_ssize_t n) noexcept nogil:
-    cdef uint64_t h = RK_HASH_SEED
-    cdef Py_ssize_t k = 0
-    while n - k > 8:
-        h = (h ^ vocab_prefix(s + k, 8)) * RK_HASH_MUL
+    cdef uint64_t h = vocab_hash16(vocab_chunk(s, n), vocab_chunk(s + 8, n - 8), n)
+    cdef Py_ssize_t k = 16
+    while k < n:
+        h = (h ^ vocab_chunk(s + k, n - k)) * RK_HASH_MUL
         k += 8
-    return vocab_hash_finish(h, vocab_prefix(s + k, n - k), n)
+    return h
 
 
 cdef inline int vocab_init(Vocab* v) noexcept nogil:
     memset(v, 0, sizeof(Vocab))
     v.cap = 1024
-    v.nslots = 2048
+    v.nslots = 1 << INITIAL_SLOT_BITS
+    v.shift = 64 - INITIAL_SLOT_BITS
     v.pool_cap = 16384
     v.pool = <char*>malloc(v.pool_cap)
     v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
@@ -126,7 +133,7 @@ cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
     memcpy(dst.stem_of, src.stem_of, src.n * sizeof(int32_t))
     memcpy(dst.slots, src.slots, src.nslots * sizeof(Slot))
     dst.pool_len, dst.pool_cap = src.pool_len, src.pool_cap
-    dst.n, dst.cap, dst.nslots = src.n, src.cap, src.nslots
+    dst.n, dst.cap, dst.nslots, dst.shift = src.n, src.cap, src.nslots, src.shift
     return 0
 
 
@@ -152,6 +159,7 @@ cdef inline int _grow_ids(Vocab* v) noexcept nogil:
 
 cdef inline int _rehash(Vocab* v) noexcept nogil:
     cdef Py_ssize_t nslots = v.nslots * 2, mask = nslots - 1, i, k
+    cdef int shift = v.shift - 1
     cdef Slot* slots = <Slot*>malloc(nslots * sizeof(Slot))
     if slots == NULL:
         return -1
@@ -159,13 +167,14 @@ cdef inline int _rehash(Vocab* v) noexcept nogil:
     for k in range(v.nslots):
         if v.slots[k].id == -1:
             continue
-        i = <Py_ssize_t>(v.slots[k].hash & <uint64_t>mask)
+        i = <Py_ssize_t>(v.slots[k].hash >> shift)
         while slots[i].id != -1:
             i = (i + 1) & mask
         slots[i] = v.slots[k]
     free(v.slots)
     v.slots = slots
     v.nslots = nslots
+    v.shift = shift
     return 0
 
 
@@ -185,19 +194,22 @@ cdef inline int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept
     return vocab_intern_hashed(v, s, n, vocab_hash(s, n))
 
 
-cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s,
-                          Py_ssize_t n, uint64_t h, uint64_t pre) noexcept nogil:
-    return (slot.hash == h and slot.pre == pre and slot.size == n
-            and (n <= 8 or _same(v.pool + v.off[slot.id] + 8, s + 8, n - 8)))
+cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s, Py_ssize_t n,
+                          uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
+    """slot holds s[0:n] (hash h, first two chunks pre and pre2)."""
+    return (((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0
+            and (n <= 16 or (slot.hash == h
+                             and _same(v.pool + v.off[slot.id] + 16, s + 16, n - 16))))
 
 
 cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
     cdef Py_ssize_t mask = v.nslots - 1
-    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef Py_ssize_t i = <Py_ssize_t>(h >> v.shift)
     cdef int32_t g
-    cdef uint64_t pre = vocab_prefix(s, n)
+    cdef uint64_t pre = vocab_chunk(s, n)
+    cdef uint64_t pre2 = vocab_chunk(s + 8, n - 8)
     while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], s, n, h, pre):
+        if _matches(v, &v.slots[i], s, n, h, pre, pre2):
             return v.slots[i].id
         i = (i + 1) & mask
     if v.n >= MAX_IDS or n > MAX_IDS:
@@ -214,6 +226,7 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     v.pool_len += n
     v.slots[i].hash = h
     v.slots[i].pre = pre
+    v.slots[i].pre2 = pre2
     v.slots[i].id = g
     v.slots[i].size = <int32_t>n
     v.n += 1
@@ -223,29 +236,31 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
 
 
 cdef inline int32_t vocab_find(const Vocab* v, const char* w, Py_ssize_t n,
-                          uint64_t h, uint64_t pre) noexcept nogil:
+                               uint64_t h, uint64_t pre) noexcept nogil:
     """The id of w[0:n] (hash h, first 8 bytes pre) if interned, else -1."""
     cdef Py_ssize_t mask = v.nslots - 1
-    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+    cdef Py_ssize_t i = <Py_ssize_t>(h >> v.shift)
+    cdef uint64_t pre2 = vocab_chunk(w + 8, n - 8)
     while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], w, n, h, pre):
+        if _matches(v, &v.slots[i], w, n, h, pre, pre2):
             return v.slots[i].id
         i = (i + 1) & mask
     return -1
 
 
-cdef inline int32_t vocab_find_key(const Vocab* v, const char* w, Py_ssize_t n, uint64_t h,
-                                   uint64_t pre, uint64_t pre2) noexcept nogil:
-    """vocab_find for a token of at most 16 bytes whose bytes 8 to 15
-    (zero-padded, as rk_load_prefix reads them) are pre2: compared in two
-    chunks, with no loop over its bytes."""
-    cdef Py_ssize_t mask = v.nslots - 1
-    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>mask)
+cdef inline int32_t vocab_find_in(const Slot* slots, Py_ssize_t mask, int shift, Py_ssize_t n,
+                                  uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
+    """vocab_find for a token of at most 16 bytes, whose two chunks (the
+    whole token) are pre and pre2, on a table's slots, mask (nslots - 1)
+    and shift, which a loop over many tokens keeps in registers: the token
+    is compared in the slot, with no read of the pool and one branch for a
+    hit. An empty slot never matches (its size is -1)."""
+    cdef Py_ssize_t i = <Py_ssize_t>(h >> shift)
     cdef const Slot* slot
-    while v.slots[i].id != -1:
-        slot = &v.slots[i]
-        if (slot.hash == h and slot.pre == pre and slot.size == n
-                and rk_load_prefix(<const unsigned char*>v.pool + v.off[slot.id] + 8, n - 8) == pre2):
+    while True:
+        slot = &slots[i]
+        if ((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0:
             return slot.id
+        if slot.id == -1:
+            return -1
         i = (i + 1) & mask
-    return -1

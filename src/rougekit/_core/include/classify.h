@@ -153,19 +153,15 @@ static inline int rk_classify_ucs4(const uint32_t *s, Py_ssize_t n, uint8_t *low
     return 0;
 }
 
-/* The word starts and ends of a text from its word bitmap: block k of the
-   bitmap is w, and carry bit 63 of block k - 1 (0 for the first block).
-   A start is a word character after a non-word one; an end (one past a
-   word) is a non-word character, or the end of the text, after a word
-   character. */
-static inline uint64_t rk_word_starts(uint64_t w, uint64_t carry)
+/* The word boundaries of a text from its word bitmap: block k of the
+   bitmap is w, and carry bit 63 of block k - 1 (0 for the first block). A
+   bit is set where a word starts (a word character after a non-word one)
+   and where one ends (a non-word character, or the end of the text, after
+   a word character): read in order, the set bits are a start, its word's
+   end, the next start, and so on. */
+static inline uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
 {
-    return w & ~((w << 1) | carry);
-}
-
-static inline uint64_t rk_word_ends(uint64_t w, uint64_t carry)
-{
-    return ~w & ((w << 1) | carry);
+    return w ^ ((w << 1) | carry);
 }
 
 /* Writes base + i for each set bit i of x, lowest first, to out and returns
@@ -204,6 +200,47 @@ static inline uint64_t rk_load_prefix(const uint8_t *p, Py_ssize_t n)
     memcpy(&x, p, (size_t)k);
 #endif
     return x;
+}
+
+/* RK_CHUNK_MASKS[k]: the bytes 0-7 and 8-15 of a k-byte token (k <= 16),
+   as masks over little-endian loads. */
+static const uint64_t RK_CHUNK_MASKS[17][2] = {
+    {0x0000000000000000ULL, 0x0000000000000000ULL},
+    {0x00000000000000FFULL, 0x0000000000000000ULL},
+    {0x000000000000FFFFULL, 0x0000000000000000ULL},
+    {0x0000000000FFFFFFULL, 0x0000000000000000ULL},
+    {0x00000000FFFFFFFFULL, 0x0000000000000000ULL},
+    {0x000000FFFFFFFFFFULL, 0x0000000000000000ULL},
+    {0x0000FFFFFFFFFFFFULL, 0x0000000000000000ULL},
+    {0x00FFFFFFFFFFFFFFULL, 0x0000000000000000ULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x0000000000000000ULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x00000000000000FFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x000000000000FFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x0000000000FFFFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x00000000FFFFFFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x000000FFFFFFFFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x0000FFFFFFFFFFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0x00FFFFFFFFFFFFFFULL},
+    {0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFFFULL},
+};
+
+/* The first min(n, 16) bytes at p (n >= 0) in two chunks, zero-padded, in
+   memory order: bytes 0-7 in *c0, bytes 8-15 in *c1 (what rk_load_prefix
+   gives for p, n and p + 8, n - 8). p must have 16 readable bytes. Two
+   loads and a table look-up: no branch on n. */
+static inline void rk_load_chunks(const uint8_t *p, Py_ssize_t n, uint64_t *c0, uint64_t *c1)
+{
+    Py_ssize_t k = n < 16 ? n : 16;
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+    uint64_t x0, x1;
+    memcpy(&x0, p, 8);
+    memcpy(&x1, p + 8, 8);
+    *c0 = x0 & RK_CHUNK_MASKS[k][0];
+    *c1 = x1 & RK_CHUNK_MASKS[k][1];
+#else
+    *c0 = rk_load_prefix(p, k);
+    *c1 = rk_load_prefix(p + 8, k - 8);
+#endif
 }
 
 #endif
