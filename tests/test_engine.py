@@ -327,6 +327,26 @@ def test_a_score_cls_that_does_not_opt_in_stays_tracked():
     assert type(got["rouge1"]) is Plain and gc.is_tracked(got["rouge1"])
 
 
+@needs_engine
+def test_pair_numbering_survives_the_epoch_wrapping():
+    """The engine numbers each pair's tokens densely through tags stamped with
+    the pair's epoch (32 bits); when the epoch wraps, every tag is forgotten,
+    or tokens of the pair scored at the old epoch 1 would keep stale
+    numbers."""
+    from rougekit._core._engine import KIND_L, KIND_LSUM, Engine
+    from rougekit.scoring import Score
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    reference = ref_rouge_scorer.RougeScorer(types)
+    pairs = [("the cat sat on the mat\nit was red", "a cat sat\non a red mat"),
+             ("dogs bark at night", "the dog barks"),
+             ("mat cat red sat on", "the cat sat on the mat\nred")]
+    engine = Engine([1, 2, KIND_L, KIND_LSUM], False, types, Score, lambda t, p: None)
+    assert engine.score(*pairs[0]) == reference.score(*pairs[0])    # epoch 1
+    engine._set_epoch(2 ** 32 - 2)
+    for target, prediction in pairs[1:] + pairs:        # the epoch wraps to 1
+        assert engine.score(target, prediction) == reference.score(target, prediction)
+
+
 @pytest.mark.threads
 @needs_engine
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])

@@ -28,7 +28,7 @@ one compare.
 """
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport UINT32_MAX, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -122,10 +122,11 @@ def _set_vocab_reset(Py_ssize_t tokens):
 cdef class Engine:
     cdef Vocab vocab
     cdef TokenBuf tt, tp
-    cdef int32_t* local          # dense id of a token id, valid if stamp matches
-    cdef uint32_t* stamp
-    cdef Py_ssize_t local_cap
-    cdef uint32_t epoch
+    # tag[g]: epoch << 32 | the dense id of token id g, valid while its
+    # epoch is the current pair's (one load and one store a token)
+    cdef uint64_t* tag
+    cdef Py_ssize_t tag_cap
+    cdef uint64_t epoch
     cdef int32_t* dense          # dense ids: target then prediction
     cdef Py_ssize_t dense_cap
     cdef int* kinds
@@ -178,8 +179,7 @@ cdef class Engine:
         vocab_free(&self.vocab)
         tokbuf_free(&self.tt)
         tokbuf_free(&self.tp)
-        free(self.local)
-        free(self.stamp)
+        free(self.tag)
         free(self.dense)
         free(self.kinds)
         lcs_scratch_free(&self.lcs_scratch)
@@ -188,13 +188,12 @@ cdef class Engine:
     cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
         """Room for the pair's ids and for every token id of the vocab."""
         cdef Py_ssize_t cap
-        if self.vocab.n > self.local_cap:
-            # local and stamp share local_cap; new stamps are 0 (no epoch).
+        if self.vocab.n > self.tag_cap:
+            # new tags are 0 (no epoch)
             cap = self.vocab.cap
-            if (grow_to(<void**>&self.local, self.local_cap, cap, sizeof(int32_t), -1) < 0
-                    or grow_to(<void**>&self.stamp, self.local_cap, cap, sizeof(uint32_t), 0) < 0):
+            if grow_to(<void**>&self.tag, self.tag_cap, cap, sizeof(uint64_t), 0) < 0:
                 return -1
-            self.local_cap = cap
+            self.tag_cap = cap
         return grow_array(<void**>&self.dense, &self.dense_cap, nt + np_ + 1, sizeof(int32_t), -1)
 
     cdef int _restart(self) noexcept nogil:
@@ -203,14 +202,19 @@ cdef class Engine:
         pair with millions of distinct tokens does not pin that memory for
         the engine's lifetime."""
         vocab_free(&self.vocab)
-        free(self.local)
-        free(self.stamp)
-        self.local = NULL
-        self.stamp = NULL
-        self.local_cap = 0
+        free(self.tag)
+        self.tag = NULL
+        self.tag_cap = 0
         lcs_scratch_free(&self.lcs_scratch)
         overlap_scratch_free(&self.overlap_scratch)
         return vocab_init(&self.vocab)
+
+    def _set_epoch(self, uint64_t epoch):
+        """Testing hook: the epoch of the last pair scored (the next pair's is
+        one more; past 2**32 - 1 every tag is forgotten and it is 1)."""
+        if epoch > UINT32_MAX:
+            raise ValueError("epoch must be below 2**32")
+        self.epoch = epoch
 
     def _vocab_size(self):
         """Testing hook: how many distinct tokens (and stems) are interned."""
@@ -220,13 +224,12 @@ cdef class Engine:
         """Dense ids 0.. for the pair's tokens, in order of appearance."""
         cdef Py_ssize_t nloc = 0
         self.epoch += 1
-        if self.epoch == 0:        # wrapped: forget every stamp
-            memset(self.stamp, 0, self.local_cap * sizeof(uint32_t))
+        if self.epoch > UINT32_MAX:        # wrapped: forget every tag
+            memset(self.tag, 0, self.tag_cap * sizeof(uint64_t))
             self.epoch = 1
-        nloc = _dense_ids(self.tt.ids, self.tt.n, self.dense, self.local, self.stamp,
-                          self.epoch, nloc)
-        return _dense_ids(self.tp.ids, self.tp.n, self.dense + self.tt.n, self.local,
-                          self.stamp, self.epoch, nloc)
+        nloc = _dense_ids(self.tt.ids, self.tt.n, self.dense, self.tag, self.epoch << 32, nloc)
+        return _dense_ids(self.tp.ids, self.tp.n, self.dense + self.tt.n, self.tag,
+                          self.epoch << 32, nloc)
 
     cdef int score_pair(self, int kind_t, const void* data_t, Py_ssize_t len_t,
                         int kind_p, const void* data_p, Py_ssize_t len_p,
@@ -531,21 +534,22 @@ cdef class Engine:
 
 
 cdef inline Py_ssize_t _dense_ids(const int32_t* ids, Py_ssize_t n, int32_t* dense,
-                                 int32_t* local, uint32_t* stamp, uint32_t epoch,
-                                 Py_ssize_t nloc) noexcept nogil:
+                                 uint64_t* tag, uint64_t high, Py_ssize_t nloc) noexcept nogil:
     """dense[i]: the dense id of ids[i], a new one (nloc, nloc + 1, ...) for
-    an id not stamped with epoch yet; returns the next new id. No branch:
-    whether a token is new is not predictable."""
+    an id whose tag is not of this pair's epoch (high: the epoch << 32) yet;
+    returns the next new id. No branch: whether a token is new is not
+    predictable (the ternary compiles to a conditional move)."""
     cdef Py_ssize_t i
-    cdef int32_t g, d, new
+    cdef int32_t g
+    cdef uint64_t x, d
+    cdef bint new
     for i in range(n):
         g = ids[i]
-        new = stamp[g] != epoch
-        # d = nloc if new else local[g], as masks (a ternary keeps its branch)
-        d = local[g] ^ ((local[g] ^ <int32_t>nloc) & -new)
-        local[g] = d
-        stamp[g] = epoch
-        dense[i] = d
+        x = tag[g]
+        new = (x ^ high) > UINT32_MAX
+        d = <uint64_t>nloc if new else x & UINT32_MAX
+        tag[g] = high | d
+        dense[i] = <int32_t>d
         nloc += new
     return nloc
 
