@@ -55,7 +55,6 @@ cdef extern from "classify.h" nogil:
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
-    int rk_popcount64(uint64_t x)
 
 
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
@@ -386,7 +385,6 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
         for kk in range(k, top):
             wk = wbits[kk]
-            kept += rk_popcount64(wk)
             nb += rk_flatten_bits(rk_word_bounds(wk, carry), kk << 6, bounds + nb)
             carry = wk >> 63
         k = top
@@ -402,6 +400,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
                     return -1
                 next_nl = _next_bit(nl, nw, start)
             L = end - start
+            kept += L
             w = low + start
             rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
