@@ -328,10 +328,10 @@ def test_a_score_cls_that_does_not_opt_in_stays_tracked():
 
 
 @needs_engine
-def test_pair_numbering_survives_the_epoch_wrapping():
+def test_pair_numbering_survives_the_round_wrapping():
     """The engine numbers each pair's tokens densely through tags stamped with
-    the pair's epoch (32 bits); when the epoch wraps, every tag is forgotten,
-    or tokens of the pair scored at the old epoch 1 would keep stale
+    the pair's round (32 bits); when the round wraps, every tag is forgotten,
+    or tokens of the pair scored in the old round 1 would keep stale
     numbers."""
     from rougekit._core._engine import KIND_L, KIND_LSUM, Engine
     from rougekit.scoring import Score
@@ -341,9 +341,9 @@ def test_pair_numbering_survives_the_epoch_wrapping():
              ("dogs bark at night", "the dog barks"),
              ("mat cat red sat on", "the cat sat on the mat\nred")]
     engine = Engine([1, 2, KIND_L, KIND_LSUM], False, types, Score, lambda t, p: None)
-    assert engine.score(*pairs[0]) == reference.score(*pairs[0])    # epoch 1
-    engine._set_epoch(2 ** 32 - 2)
-    for target, prediction in pairs[1:] + pairs:        # the epoch wraps to 1
+    assert engine.score(*pairs[0]) == reference.score(*pairs[0])    # round 1
+    engine._set_round(2 ** 32 - 2)
+    for target, prediction in pairs[1:] + pairs:        # the round wraps to 1
         assert engine.score(target, prediction) == reference.score(target, prediction)
 
 

@@ -3,9 +3,10 @@
 """The compiled path of ``RougeScorer`` with the default tokenizer.
 
 An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
-a Python object per token: the compiled tokenizer writes token ids, the ids
-of the pair are renumbered densely, and the kernels of ``_overlap`` and
-``_lcs`` count hits. Precision, recall and F are computed in C by
+a Python object per token: the compiled tokenizer writes each token as its
+number in the pair (0, 1, ... in order of first appearance, kept in the
+token's vocabulary slot: ``DenseIds``), and the kernels of ``_overlap`` and
+``_lcs``, whose tables those numbers index, count hits. Precision, recall and F are computed in C by
 ``_prf.pxd``, with rouge-score's expressions in its order of operations, so
 the floats are rouge-score's to the last bit (``_prf_py`` is the Python
 definition and the specification). ``_engine_py`` is the pure-Python twin.
@@ -39,7 +40,8 @@ from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_fr
 from rougekit._core._prf cimport lcs_prf, ngram_prf
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
                                        overlap_scratch_free)
-from rougekit._core._tokenizer cimport TokenBuf, str_buffer, tokbuf_free, tokbuf_init, tokenize_text
+from rougekit._core._tokenizer cimport (DenseIds, TokenBuf, dense_ids_next, str_buffer,
+                                        tokbuf_free, tokbuf_init, tokenize_text)
 from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init
 
 cdef extern from "compat.h" nogil:
@@ -122,13 +124,7 @@ def _set_vocab_reset(Py_ssize_t tokens):
 cdef class Engine:
     cdef Vocab vocab
     cdef TokenBuf tt, tp
-    # tag[g]: epoch << 32 | the dense id of token id g, valid while its
-    # epoch is the current pair's (one load and one store a token)
-    cdef uint64_t* tag
-    cdef Py_ssize_t tag_cap
-    cdef uint64_t epoch
-    cdef int32_t* dense          # dense ids: target then prediction
-    cdef Py_ssize_t dense_cap
+    cdef DenseIds dense          # numbers the pair's tokens 0.. (the tokenizer)
     cdef int* kinds
     cdef Py_ssize_t ntypes
     cdef bint stem
@@ -173,28 +169,15 @@ cdef class Engine:
             raise MemoryError()
         if tokbuf_init(&self.tt) < 0 or tokbuf_init(&self.tp) < 0:
             raise MemoryError()
-        self.epoch = 0
+        memset(&self.dense, 0, sizeof(DenseIds))
 
     def __dealloc__(self):
         vocab_free(&self.vocab)
         tokbuf_free(&self.tt)
         tokbuf_free(&self.tp)
-        free(self.tag)
-        free(self.dense)
         free(self.kinds)
         lcs_scratch_free(&self.lcs_scratch)
         overlap_scratch_free(&self.overlap_scratch)
-
-    cdef int _reserve(self, Py_ssize_t nt, Py_ssize_t np_) noexcept nogil:
-        """Room for the pair's ids and for every token id of the vocab."""
-        cdef Py_ssize_t cap
-        if self.vocab.n > self.tag_cap:
-            # new tags are 0 (no epoch)
-            cap = self.vocab.cap
-            if grow_to(<void**>&self.tag, self.tag_cap, cap, sizeof(uint64_t), 0) < 0:
-                return -1
-            self.tag_cap = cap
-        return grow_array(<void**>&self.dense, &self.dense_cap, nt + np_ + 1, sizeof(int32_t), -1)
 
     cdef int _restart(self) noexcept nogil:
         """Forget the vocabulary and give back the memory sized by it (the
@@ -202,34 +185,21 @@ cdef class Engine:
         pair with millions of distinct tokens does not pin that memory for
         the engine's lifetime."""
         vocab_free(&self.vocab)
-        free(self.tag)
-        self.tag = NULL
-        self.tag_cap = 0
         lcs_scratch_free(&self.lcs_scratch)
         overlap_scratch_free(&self.overlap_scratch)
         return vocab_init(&self.vocab)
 
-    def _set_epoch(self, uint64_t epoch):
-        """Testing hook: the epoch of the last pair scored (the next pair's is
-        one more; past 2**32 - 1 every tag is forgotten and it is 1)."""
-        if epoch > UINT32_MAX:
-            raise ValueError("epoch must be below 2**32")
-        self.epoch = epoch
+    def _set_round(self, uint64_t round_):
+        """Testing hook: the numbering round of the last pair scored (the next
+        pair's is one more; past 2**32 - 1 every tag is forgotten and it is
+        1)."""
+        if round_ > UINT32_MAX:
+            raise ValueError("the round must be below 2**32")
+        self.dense.round = round_
 
     def _vocab_size(self):
         """Testing hook: how many distinct tokens (and stems) are interned."""
         return self.vocab.n
-
-    cdef Py_ssize_t _renumber(self) noexcept nogil:
-        """Dense ids 0.. for the pair's tokens, in order of appearance."""
-        cdef Py_ssize_t nloc = 0
-        self.epoch += 1
-        if self.epoch > UINT32_MAX:        # wrapped: forget every tag
-            memset(self.tag, 0, self.tag_cap * sizeof(uint64_t))
-            self.epoch = 1
-        nloc = _dense_ids(self.tt.ids, self.tt.n, self.dense, self.tag, self.epoch << 32, nloc)
-        return _dense_ids(self.tp.ids, self.tp.n, self.dense + self.tt.n, self.tag,
-                          self.epoch << 32, nloc)
 
     cdef int score_pair(self, int kind_t, const void* data_t, Py_ssize_t len_t,
                         int kind_p, const void* data_p, Py_ssize_t len_p,
@@ -244,9 +214,13 @@ cdef class Engine:
         # (slots is NULL only after a restart that ran out of memory)
         if (self.vocab.n > VOCAB_RESET or self.vocab.slots == NULL) and self._restart() < 0:
             return RC_NOMEM
-        rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem)
+        # The pair's tokens numbered 0.. in order of appearance (target
+        # first): the kernels' tables are indexed by these numbers.
+        dense_ids_next(&self.dense, &self.vocab)
+        rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem, &self.dense)
         if rc == 0:
-            rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem)
+            rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem,
+                               &self.dense)
         if rc != 0:
             return rc
         nt = self.tt.n
@@ -255,11 +229,9 @@ cdef class Engine:
             # The kernels count and index in 32 bits; the Python path checks
             # this bound and says so.
             return RC_FALLBACK
-        if self._reserve(nt, np_) < 0:
-            return RC_NOMEM
-        nloc = self._renumber()
-        dt = self.dense
-        dp = self.dense + nt
+        nloc = self.dense.n
+        dt = self.tt.ids
+        dp = self.tp.ids
         for k in range(self.ntypes):
             n = self.kinds[k]
             int_zero[k] = 0
@@ -531,27 +503,6 @@ cdef class Engine:
             free(buf)
             free(iz)
             free(rcs)
-
-
-cdef inline Py_ssize_t _dense_ids(const int32_t* ids, Py_ssize_t n, int32_t* dense,
-                                 uint64_t* tag, uint64_t high, Py_ssize_t nloc) noexcept nogil:
-    """dense[i]: the dense id of ids[i], a new one (nloc, nloc + 1, ...) for
-    an id whose tag is not of this pair's epoch (high: the epoch << 32) yet;
-    returns the next new id. No branch: whether a token is new is not
-    predictable (the ternary compiles to a conditional move)."""
-    cdef Py_ssize_t i
-    cdef int32_t g
-    cdef uint64_t x, d
-    cdef bint new
-    for i in range(n):
-        g = ids[i]
-        x = tag[g]
-        new = (x ^ high) > UINT32_MAX
-        d = <uint64_t>nloc if new else x & UINT32_MAX
-        tag[g] = high | d
-        dense[i] = <int32_t>d
-        nloc += new
-    return nloc
 
 
 cdef class Cancel:

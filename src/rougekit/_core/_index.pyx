@@ -524,7 +524,7 @@ cdef class TextIndex:
         cdef int32_t* ids
         str_buffer(text, &kind, &data, &length)
         with nogil:
-            rc = tokenize_text(&self.vocab, &self.tb, kind, data, length, self.stem)
+            rc = tokenize_text(&self.vocab, &self.tb, kind, data, length, self.stem, NULL)
         if rc == -1:
             raise MemoryError()
         if rc == -2:

@@ -3,8 +3,9 @@ from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from rougekit._core._vocab cimport Vocab
 
 ctypedef struct TokenBuf:
-    # One tokenized text: ids[0:n]; sentence k is ids[soff[k] : soff[k+1]]
-    # (sentences split on "\n", those without tokens left out).
+    # One tokenized text: ids[0:n] (the vocabulary's ids, or a DenseIds
+    # round's numbers); sentence k is ids[soff[k] : soff[k+1]] (sentences
+    # split on "\n", those without tokens left out).
     int32_t* ids
     Py_ssize_t n, cap
     # The characters of the text that are in its tokens (their total length
@@ -22,9 +23,20 @@ ctypedef struct TokenBuf:
     uint64_t* bits
     Py_ssize_t bits_cap
 
+ctypedef struct DenseIds:
+    # Numbers the tokens of a group of texts (the engine: one pair) densely,
+    # 0, 1, ... in order of first appearance, as the tokenizer writes them.
+    # A token's number is kept in its vocabulary slot's tag, as
+    # round << 32 | number, valid while that round is the current one
+    # (dense_ids_next starts a round).
+    uint64_t round
+    # numbers given out in this round
+    Py_ssize_t n
+
+cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil
 cdef void tokbuf_free(TokenBuf* t) noexcept nogil
 cdef int str_buffer(str text, int* kind, const void** data,
                     Py_ssize_t* length) except -1
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
-                       Py_ssize_t length, bint stem) noexcept nogil
+                       Py_ssize_t length, bint stem, DenseIds* dense) noexcept nogil

@@ -26,15 +26,15 @@ whole-text tokens cut at the newlines.
 """
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport UINT32_MAX, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._porter cimport stem_ascii
-from rougekit._core._vocab cimport (Slot, Vocab, vocab_find, vocab_find_in, vocab_free,
+from rougekit._core._vocab cimport (Slot, Vocab, vocab_clear_tags, vocab_find, vocab_free,
                                    vocab_hash, vocab_hash16, vocab_init, vocab_intern,
-                                   vocab_intern_hashed, vocab_prefix)
+                                   vocab_intern_hashed, vocab_prefix, vocab_slot_in)
 
 cdef extern from "compat.h":
     int rk_unicode_ready(object o) except -1
@@ -184,12 +184,37 @@ cdef inline int32_t _known_id(Vocab* v, TokenBuf* t, int32_t g, const char* w,
 
 
 cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_t h,
-                      uint64_t pre, bint stem) noexcept nogil:
+                      uint64_t pre, bint stem, DenseIds* dense) noexcept nogil:
     """Add w[0:n] as a token (or nothing, for an empty stem)."""
     cdef int32_t g = _known_id(v, t, vocab_find(v, w, n, h, pre), w, n, h, stem)
-    if g >= 0:
-        return _push_id(t, g)
-    return 0 if g == DROP else g
+    if g < 0:
+        return 0 if g == DROP else g
+    if dense != NULL:
+        g = _dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
+    return _push_id(t, g)
+
+
+cdef inline int32_t _dense_id(Slot* slot, uint64_t high, Py_ssize_t* n) noexcept nogil:
+    """The number of the slot's token in this round (high: the round << 32):
+    a new one (n[0], and n[0] grows by 1) for a token not seen in it yet.
+    No branch: whether a token is new is not predictable (the ternary
+    compiles to a conditional move)."""
+    cdef uint64_t x = slot.tag
+    cdef bint new = (x ^ high) > UINT32_MAX
+    cdef uint64_t d = <uint64_t>n[0] if new else x & UINT32_MAX
+    slot.tag = high | d
+    n[0] += new
+    return <int32_t>d
+
+
+cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil:
+    """Start a new round of dense numbers over v's tokens (every token new
+    again, from 0)."""
+    d.n = 0
+    d.round += 1
+    if d.round > UINT32_MAX:           # wrapped: forget every tag
+        vocab_clear_tags(v)
+        d.round = 1
 
 
 # The word buffer keeps WORD_SLACK spare bytes beyond the word (stem_ascii
@@ -202,7 +227,7 @@ cdef enum:
 
 
 cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
-               bint stem) noexcept nogil:
+               bint stem, DenseIds* dense) noexcept nogil:
     # A character at a time: the texts that have an "İ".
     # Two loops: over separators (and newlines), and over one word's
     # characters, whose common case (ASCII) is a table look-up and a store.
@@ -270,7 +295,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             wl += 1
             i += 1
         t.kept += wl
-        rc = _word(v, t, word, wl, vocab_hash(word, wl), vocab_prefix(word, wl), stem)
+        rc = _word(v, t, word, wl, vocab_hash(word, wl), vocab_prefix(word, wl), stem, dense)
         if rc != 0:
             return rc
         word = t.word          # _new_id may have grown the buffer
@@ -347,7 +372,8 @@ cdef enum:
     CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
 
 
-cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noexcept nogil:
+cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
+                       DenseIds* dense) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
     # t.bits): the words' boundaries (starts and ends, alternating) are read
     # off the word bitmap with no branch per word or character
@@ -367,10 +393,18 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
     cdef int32_t* ids
     # The table as the loop reads it, in registers; read again after a new
     # token or stem (_new_id may grow the table).
-    cdef const Slot* slots = v.slots
+    cdef Slot* slots = v.slots
+    cdef Slot* slot
+    cdef Slot* num
     cdef Py_ssize_t mask = v.nslots - 1
     cdef int shift = v.shift
     cdef const int32_t* stem_of = v.stem_of
+    cdef const Py_ssize_t* slot_of = v.slot_of
+    # numbering the tokens (dense): the round, shifted, and the next number
+    cdef uint64_t high = dense.round << 32 if dense != NULL else 0
+    cdef Py_ssize_t nd = dense.n if dense != NULL else 0
+    cdef bint number_words = dense != NULL and not stem
+    cdef bint number_stems = dense != NULL and stem
     memset(t.low + length, 0, LOW_SLACK)
     wbits[nw] = 0                     # a sentinel: the end of a last word
     if grow_array(<void**>&t.ids, &t.cap, (length + 1) // 2 + 1, sizeof(int32_t), -1) < 0:
@@ -405,14 +439,34 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
             rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
                 h = vocab_hash16(c0, c1, L)
-                g = vocab_find_in(slots, mask, shift, L, h, c0, c1)
+                slot = vocab_slot_in(slots, mask, shift, L, h, c0, c1)
+                # The common case, a known word (and stem), numbered in its
+                # slot, or its stem's (words of up to 3 characters are their
+                # own stems, rouge-score).
+                if slot != NULL and number_words:
+                    ids[n] = _dense_id(slot, high, &nd)
+                    n += 1
+                    continue
+                if slot != NULL and number_stems:
+                    num = slot
+                    if L > 3:
+                        sg = stem_of[slot.id]
+                        num = &slots[slot_of[sg]] if sg >= 0 else NULL
+                    if num != NULL:
+                        ids[n] = _dense_id(num, high, &nd)
+                        n += 1
+                        continue
+                g = slot.id if slot != NULL else -1
             else:
                 h = vocab_hash(<const char*>w, L)
                 g = vocab_find(v, <const char*>w, L, h, c0)
+                slot = NULL
             if stem and g >= 0:
                 # words of up to 3 characters are their own stem (rouge-score)
                 sg = stem_of[g]
-                g = sg if L > 3 else g
+                if L > 3:
+                    g = sg
+                    slot = NULL       # the word's slot, not its stem's
                 if g == -2:
                     continue          # an empty stem: rouge-score drops the token
             if g < 0:
@@ -422,10 +476,15 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
                 mask = v.nslots - 1
                 shift = v.shift
                 stem_of = v.stem_of
+                slot_of = v.slot_of
                 if g == DROP:
                     continue
                 if g < 0:
                     return g
+            if dense != NULL:
+                if slot == NULL:
+                    slot = &slots[slot_of[g]]
+                g = _dense_id(slot, high, &nd)
             ids[n] = g
             n += 1
         if nb & 1:
@@ -435,22 +494,24 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem) noex
             nb = 0
     t.n = n
     t.kept = kept
+    if dense != NULL:
+        dense.n = nd
     return _end_sentence(t)
 
 
 cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,
-                      bint stem) noexcept nogil:
+                      bint stem, DenseIds* dense) noexcept nogil:
     # 1-byte texts: only ASCII letters and digits are word characters, so
     # one pass (rk_classify_latin1, 16 bytes at a time) lowercases the text
     # and marks its word characters and newlines in bitmaps.
     if _bitmap_room(t, length) < 0:
         return -1
     rk_classify_latin1(s, length, t.low, t.bits, t.bits + ((length + 63) >> 6) + 1)
-    return _scan_bitmaps(v, t, length, stem)
+    return _scan_bitmaps(v, t, length, stem, dense)
 
 
 cdef int _scan_wide(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
-                    bint stem) noexcept nogil:
+                    bint stem, DenseIds* dense) noexcept nogil:
     # Saturated to bytes 16 characters at a time and classified as Latin-1,
     # unless the text has one of the two characters that lowercase to ASCII.
     cdef Py_ssize_t nw = (length + 63) >> 6
@@ -458,24 +519,26 @@ cdef int _scan_wide(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
         return -1
     if uchar is uint16_t:
         if not rk_classify_ucs2(s, length, t.low, t.bits, t.bits + nw + 1):
-            return _scan_bitmaps(v, t, length, stem)
+            return _scan_bitmaps(v, t, length, stem, dense)
     elif uchar is uint32_t:
         if not rk_classify_ucs4(s, length, t.low, t.bits, t.bits + nw + 1):
-            return _scan_bitmaps(v, t, length, stem)
+            return _scan_bitmaps(v, t, length, stem, dense)
     if _classify_wide(t, s, length):
-        return _scan(v, t, s, length, stem)
-    return _scan_bitmaps(v, t, length, stem)
+        return _scan(v, t, s, length, stem, dense)
+    return _scan_bitmaps(v, t, length, stem, dense)
 
 
 cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
-                       Py_ssize_t length, bint stem) noexcept nogil:
+                       Py_ssize_t length, bint stem, DenseIds* dense) noexcept nogil:
     """Tokenize a str's buffer into ``out``: 0, or -1 (out of memory) or -2
-    (a stem the C stemmer could not write; use the Python path)."""
+    (a stem the C stemmer could not write; use the Python path). The ids
+    written are the vocabulary's, or with ``dense`` (not NULL) the tokens'
+    numbers in its current round."""
     if kind == 1:
-        return _scan_latin1(v, out, <const uint8_t*>data, length, stem)
+        return _scan_latin1(v, out, <const uint8_t*>data, length, stem, dense)
     if kind == 2:
-        return _scan_wide(v, out, <const uint16_t*>data, length, stem)
-    return _scan_wide(v, out, <const uint32_t*>data, length, stem)
+        return _scan_wide(v, out, <const uint16_t*>data, length, stem, dense)
+    return _scan_wide(v, out, <const uint32_t*>data, length, stem, dense)
 
 
 cdef int str_buffer(str text, int* kind, const void** data, Py_ssize_t* length) except -1:
@@ -509,7 +572,7 @@ def sentences(str text, bint use_stemmer=False):
         raise MemoryError()
     try:
         with nogil:
-            rc = tokenize_text(&v, &t, kind, data, length, use_stemmer)
+            rc = tokenize_text(&v, &t, kind, data, length, use_stemmer, NULL)
         if rc == -1:
             raise MemoryError()
         if rc == -2:
@@ -556,7 +619,7 @@ def kept_chars(str text):
         raise MemoryError()
     try:
         with nogil:
-            rc = tokenize_text(&v, &t, kind, data, length, False)
+            rc = tokenize_text(&v, &t, kind, data, length, False, NULL)
         if rc == -1:
             raise MemoryError()
         return t.kept

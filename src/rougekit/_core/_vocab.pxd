@@ -3,7 +3,9 @@
 
 A ``Vocab`` maps each distinct token (a byte string) to a dense int32 id, in
 order of first appearance, and keeps the id of each token's Porter stem once
-computed. It is an open-addressing table (linear probing, load <= 1/2) over a
+computed, and a 64-bit tag per token that its owner may use (the engine
+numbers a pair's tokens there: the tag sits in the token's slot, which the
+lookup has just read). It is an open-addressing table (linear probing, load <= 1/2) over a
 byte pool. Everything here is inline, so the tokenizer's word loop calls no
 function across modules; every growth is checked and reports -1 when out of
 memory or ids.
@@ -39,10 +41,11 @@ cdef enum:
 
 ctypedef struct Slot:
     # One entry of the open-addressing table: id -1 marks an empty slot.
-    # The hash, size and first 16 bytes (zero-padded) sit beside the id, so
-    # a probe touches one cache line, and a token of up to 16 bytes (nearly
-    # every one) is compared without reading the pool.
-    uint64_t hash
+    # The size and first 16 bytes (zero-padded) sit beside the id, so a
+    # probe touches one cache line, and a token of up to 16 bytes (nearly
+    # every one) is compared without reading the pool. tag: the owner's
+    # (0 when the token is interned; vocab_clear_tags).
+    uint64_t tag
     uint64_t pre
     uint64_t pre2
     int32_t id
@@ -57,6 +60,8 @@ ctypedef struct Vocab:
     # stem_of[g]: id of g's stem; -1 not yet computed; -2 the stem is empty
     # (rouge-score would drop the token).
     int32_t* stem_of
+    # slot_of[g]: the slot that holds token g
+    Py_ssize_t* slot_of
     Py_ssize_t n, cap
     # Open-addressing table over the ids (linear probing, load <= 1/2):
     # nslots = 2 ** (64 - shift), a hash h goes to slot h >> shift.
@@ -105,9 +110,10 @@ cdef inline int vocab_init(Vocab* v) noexcept nogil:
     v.off = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
     v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
     v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
+    v.slot_of = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
     v.slots = <Slot*>malloc(v.nslots * sizeof(Slot))
     if (v.pool == NULL or v.off == NULL or v.size == NULL
-            or v.stem_of == NULL or v.slots == NULL):
+            or v.stem_of == NULL or v.slot_of == NULL or v.slots == NULL):
         vocab_free(v)
         return -1
     memset(v.slots, 0xFF, v.nslots * sizeof(Slot))     # every id -1
@@ -122,15 +128,17 @@ cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
     dst.off = <Py_ssize_t*>malloc(src.cap * sizeof(Py_ssize_t))
     dst.size = <int32_t*>malloc(src.cap * sizeof(int32_t))
     dst.stem_of = <int32_t*>malloc(src.cap * sizeof(int32_t))
+    dst.slot_of = <Py_ssize_t*>malloc(src.cap * sizeof(Py_ssize_t))
     dst.slots = <Slot*>malloc(src.nslots * sizeof(Slot))
     if (dst.pool == NULL or dst.off == NULL or dst.size == NULL
-            or dst.stem_of == NULL or dst.slots == NULL):
+            or dst.stem_of == NULL or dst.slot_of == NULL or dst.slots == NULL):
         vocab_free(dst)
         return -1
     memcpy(dst.pool, src.pool, src.pool_len)
     memcpy(dst.off, src.off, src.n * sizeof(Py_ssize_t))
     memcpy(dst.size, src.size, src.n * sizeof(int32_t))
     memcpy(dst.stem_of, src.stem_of, src.n * sizeof(int32_t))
+    memcpy(dst.slot_of, src.slot_of, src.n * sizeof(Py_ssize_t))
     memcpy(dst.slots, src.slots, src.nslots * sizeof(Slot))
     dst.pool_len, dst.pool_cap = src.pool_len, src.pool_cap
     dst.n, dst.cap, dst.nslots, dst.shift = src.n, src.cap, src.nslots, src.shift
@@ -142,16 +150,18 @@ cdef inline void vocab_free(Vocab* v) noexcept nogil:
     free(v.off)
     free(v.size)
     free(v.stem_of)
+    free(v.slot_of)
     free(v.slots)
     memset(v, 0, sizeof(Vocab))
 
 
 cdef inline int _grow_ids(Vocab* v) noexcept nogil:
-    # off, size and stem_of share v.cap.
+    # off, size, stem_of and slot_of share v.cap.
     cdef Py_ssize_t cap = v.cap * 2
     if (grow_to(<void**>&v.off, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
             or grow_to(<void**>&v.size, v.cap, cap, sizeof(int32_t), -1) < 0
-            or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0):
+            or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0
+            or grow_to(<void**>&v.slot_of, v.cap, cap, sizeof(Py_ssize_t), -1) < 0):
         return -1
     v.cap = cap
     return 0
@@ -164,13 +174,16 @@ cdef inline int _rehash(Vocab* v) noexcept nogil:
     if slots == NULL:
         return -1
     memset(slots, 0xFF, nslots * sizeof(Slot))
+    cdef int32_t g
     for k in range(v.nslots):
-        if v.slots[k].id == -1:
+        g = v.slots[k].id
+        if g == -1:
             continue
-        i = <Py_ssize_t>(v.slots[k].hash >> shift)
+        i = <Py_ssize_t>(vocab_hash(v.pool + v.off[g], v.size[g]) >> shift)
         while slots[i].id != -1:
             i = (i + 1) & mask
         slots[i] = v.slots[k]
+        v.slot_of[g] = i
     free(v.slots)
     v.slots = slots
     v.nslots = nslots
@@ -195,11 +208,10 @@ cdef inline int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept
 
 
 cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s, Py_ssize_t n,
-                          uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
-    """slot holds s[0:n] (hash h, first two chunks pre and pre2)."""
+                          uint64_t pre, uint64_t pre2) noexcept nogil:
+    """slot holds s[0:n] (first two chunks pre and pre2)."""
     return (((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0
-            and (n <= 16 or (slot.hash == h
-                             and _same(v.pool + v.off[slot.id] + 16, s + 16, n - 16))))
+            and (n <= 16 or _same(v.pool + v.off[slot.id] + 16, s + 16, n - 16)))
 
 
 cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, uint64_t h) noexcept nogil:
@@ -209,7 +221,7 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     cdef uint64_t pre = vocab_chunk(s, n)
     cdef uint64_t pre2 = vocab_chunk(s + 8, n - 8)
     while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], s, n, h, pre, pre2):
+        if _matches(v, &v.slots[i], s, n, pre, pre2):
             return v.slots[i].id
         i = (i + 1) & mask
     if v.n >= MAX_IDS or n > MAX_IDS:
@@ -223,8 +235,9 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     v.off[g] = v.pool_len
     v.size[g] = <int32_t>n
     v.stem_of[g] = -1
+    v.slot_of[g] = i
     v.pool_len += n
-    v.slots[i].hash = h
+    v.slots[i].tag = 0
     v.slots[i].pre = pre
     v.slots[i].pre2 = pre2
     v.slots[i].id = g
@@ -242,25 +255,33 @@ cdef inline int32_t vocab_find(const Vocab* v, const char* w, Py_ssize_t n,
     cdef Py_ssize_t i = <Py_ssize_t>(h >> v.shift)
     cdef uint64_t pre2 = vocab_chunk(w + 8, n - 8)
     while v.slots[i].id != -1:
-        if _matches(v, &v.slots[i], w, n, h, pre, pre2):
+        if _matches(v, &v.slots[i], w, n, pre, pre2):
             return v.slots[i].id
         i = (i + 1) & mask
     return -1
 
 
-cdef inline int32_t vocab_find_in(const Slot* slots, Py_ssize_t mask, int shift, Py_ssize_t n,
-                                  uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
-    """vocab_find for a token of at most 16 bytes, whose two chunks (the
-    whole token) are pre and pre2, on a table's slots, mask (nslots - 1)
-    and shift, which a loop over many tokens keeps in registers: the token
-    is compared in the slot, with no read of the pool and one branch for a
-    hit. An empty slot never matches (its size is -1)."""
+cdef inline Slot* vocab_slot_in(Slot* slots, Py_ssize_t mask, int shift, Py_ssize_t n,
+                                uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
+    """The slot of a token of at most 16 bytes, whose two chunks (the whole
+    token) are pre and pre2, or NULL if it is not interned; on a table's
+    slots, mask (nslots - 1) and shift, which a loop over many tokens keeps
+    in registers. The token is compared in the slot, with no read of the
+    pool and one branch for a hit. An empty slot never matches (its size is
+    -1)."""
     cdef Py_ssize_t i = <Py_ssize_t>(h >> shift)
-    cdef const Slot* slot
+    cdef Slot* slot
     while True:
         slot = &slots[i]
         if ((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0:
-            return slot.id
+            return slot
         if slot.id == -1:
-            return -1
+            return NULL
         i = (i + 1) & mask
+
+
+cdef inline void vocab_clear_tags(Vocab* v) noexcept nogil:
+    """Every token's tag back to 0."""
+    cdef Py_ssize_t k
+    for k in range(v.nslots):
+        v.slots[k].tag = 0
