@@ -6,10 +6,11 @@ An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
 a Python object per token: the compiled tokenizer writes each token as its
 number in the pair (0, 1, ... in order of first appearance, kept in the
 token's vocabulary slot: ``DenseIds``), and the kernels of ``_overlap`` and
-``_lcs``, whose tables those numbers index, count hits. Precision, recall and F are computed in C by
-``_prf.pxd``, with rouge-score's expressions in its order of operations, so
-the floats are rouge-score's to the last bit (``_prf_py`` is the Python
-definition and the specification). ``_engine_py`` is the pure-Python twin.
+``_lcs``, whose tables those numbers index, count hits. Precision, recall
+and F are computed in C by ``_prf.pxd``, with rouge-score's expressions in
+its order of operations, so the floats are rouge-score's to the last bit
+(``_prf_py`` is the Python definition and the specification).
+``_engine_py`` is the pure-Python twin.
 
 An engine holds mutable state (its vocabulary and stem cache) and is used by
 one thread at a time, which an atomic "in use" flag enforces whether or not
