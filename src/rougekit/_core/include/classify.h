@@ -37,10 +37,10 @@ static inline void rk_classify_byte(uint8_t c, Py_ssize_t i, uint8_t *low,
 }
 
 #ifdef RK_HAVE_SSE2
-/* 16 bytes v at position i (a multiple of 16). Signed byte compares: bytes
-   >= 0x80 are negative, so never in the ranges tested. */
-static inline void rk_classify_block(__m128i v, Py_ssize_t i, uint8_t *low,
-                                     uint64_t *word, uint64_t *nl)
+/* 16 bytes v, stored lowercased at out; their word-character and newline
+   masks (16 bits each) in *wm and *nm. Signed byte compares: bytes >= 0x80
+   are negative, so never in the ranges tested. */
+static inline void rk_classify_16(__m128i v, uint8_t *out, uint64_t *wm, uint64_t *nm)
 {
     const __m128i c20 = _mm_set1_epi8(0x20);
     __m128i l = _mm_or_si128(v, c20);
@@ -48,11 +48,34 @@ static inline void rk_classify_block(__m128i v, Py_ssize_t i, uint8_t *low,
                                   _mm_cmplt_epi8(l, _mm_set1_epi8('z' + 1)));
     __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
                                   _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-    uint64_t wm = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(alpha, digit));
-    uint64_t nm = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-    _mm_storeu_si128((__m128i *)(low + i), _mm_or_si128(v, _mm_and_si128(alpha, c20)));
+    *wm = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(alpha, digit));
+    *nm = (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+    _mm_storeu_si128((__m128i *)out, _mm_or_si128(v, _mm_and_si128(alpha, c20)));
+}
+
+/* 16 bytes v at position i (a multiple of 16), their masks ORed into the
+   bitmaps. */
+static inline void rk_classify_block(__m128i v, Py_ssize_t i, uint8_t *low,
+                                     uint64_t *word, uint64_t *nl)
+{
+    uint64_t wm, nm;
+    rk_classify_16(v, low + i, &wm, &nm);
     word[i >> 6] |= wm << (i & 63);
     nl[i >> 6] |= nm << (i & 63);
+}
+
+/* 64 bytes at s + i (i a multiple of 64): one whole word of each bitmap,
+   assembled in registers and stored once. */
+static inline void rk_classify_64(const uint8_t *s, Py_ssize_t i, uint8_t *low,
+                                  uint64_t *word, uint64_t *nl)
+{
+    uint64_t w0, w1, w2, w3, n0, n1, n2, n3;
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i)), low + i, &w0, &n0);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 16)), low + i + 16, &w1, &n1);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 32)), low + i + 32, &w2, &n2);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 48)), low + i + 48, &w3, &n3);
+    word[i >> 6] = w0 | (w1 << 16) | (w2 << 32) | (w3 << 48);
+    nl[i >> 6] = n0 | (n1 << 16) | (n2 << 32) | (n3 << 48);
 }
 #endif
 
@@ -69,6 +92,8 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
     Py_ssize_t i = 0;
     rk_classify_clear(n, word, nl);
 #ifdef RK_HAVE_SSE2
+    for (; i + 64 <= n; i += 64)
+        rk_classify_64(s, i, low, word, nl);
     for (; i + 16 <= n; i += 16)
         rk_classify_block(_mm_loadu_si128((const __m128i *)(s + i)), i, low, word, nl);
 #endif
