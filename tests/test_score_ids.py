@@ -275,6 +275,31 @@ def test_the_compiled_and_pure_kernels_agree_on_long_rows():
         {k: v.tolist() for k, v in results[1].items()}
 
 
+@pytest.mark.parametrize("pred_len", [1, 2, 1022, 1023, 1024, 1025])
+def test_every_way_of_numbering_a_pair_equals_rouge_score(kernel, pred_len):
+    """The compiled kernel numbers a pair's ids by the position of their
+    first occurrence in the prediction (one id for every reference id the
+    prediction lacks) while all ids are below DIRECT_IDS and the prediction
+    has at most 1023 ids; longer predictions then have their ids made
+    consecutive; an id of DIRECT_IDS or more takes the hash table. Each way,
+    at its boundaries, with repeated ids (n-grams repeated on both sides) and
+    reference ids absent from the prediction. (References are kept short:
+    rouge-score's LCS table is quadratic.)"""
+    if kernel != "compiled":
+        pytest.skip("the compiled kernel's ways of numbering")
+    rng = random.Random(pred_len)
+    top = _backend.ids_score.DIRECT_IDS
+    for hi in (top - 1, top):
+        pool = [0, 1, top - 1, hi, *rng.sample(range(2, 50), 6)]
+        pred = [rng.choice(pool[:6]) for _ in range(pred_len)]
+        targets = [[rng.choice(pool) for _ in range(n)] for n in (0, 1, 60)]
+        # the prediction's n-grams, repeated, around an id it lacks
+        targets.append(pred[-40:] + [hi] + pred[:30] + pred[-40:])
+        got = rougekit.score_ids([pred] * len(targets), targets, TYPES, sentence_sep=SEP)
+        assert_columns(got, expected_columns([pred] * len(targets), [[t] for t in targets],
+                                             seps={SEP}))
+
+
 def test_threads_give_the_same_columns(kernel):
     rng = np.random.default_rng(3)
     n = sweep(3000, 800) if kernel == "compiled" else 200
