@@ -300,6 +300,24 @@ def test_every_way_of_numbering_a_pair_equals_rouge_score(kernel, pred_len):
                                              seps={SEP}))
 
 
+def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():
+    """rougeL's bit-parallel LCS keeps a row in words over the shorter side:
+    one word up to 64 ids, two (its own loops, a word each) up to 128, then
+    the general loop. Every length pair around 64 and 128, each batch's
+    pairs one after another on one scratch (a mask left set would show in
+    the next pair), repeated ids on both sides."""
+    rng = random.Random(128)
+    lengths = (63, 64, 65, 127, 128, 129)
+    preds, targets = [], []
+    for n in lengths:
+        for m in lengths:
+            preds.append([rng.randrange(12) for _ in range(n)])
+            targets.append([rng.randrange(12) for _ in range(m)])
+    got = rougekit.score_ids(preds, targets, ["rougeL"], threads=1)
+    for i, (pred, target) in enumerate(zip(preds, targets)):
+        assert [got[f"rougeL_{m}"][i] for m in MEASURES] == list(ref._score_lcs(target, pred))
+
+
 def test_threads_give_the_same_columns(kernel):
     rng = np.random.default_rng(3)
     n = sweep(3000, 800) if kernel == "compiled" else 200
