@@ -275,7 +275,7 @@ def test_the_compiled_and_pure_kernels_agree_on_long_rows():
         {k: v.tolist() for k, v in results[1].items()}
 
 
-@pytest.mark.parametrize("pred_len", [1, 2, 1022, 1023, 1024, 1025])
+@pytest.mark.parametrize("pred_len", [0, 1, 2, 1022, 1023, 1024, 1025])
 def test_every_way_of_numbering_a_pair_equals_rouge_score(kernel, pred_len):
     """The compiled kernel numbers a pair's ids by the position of their
     first occurrence in the prediction (one id for every reference id the
@@ -298,6 +298,28 @@ def test_every_way_of_numbering_a_pair_equals_rouge_score(kernel, pred_len):
         got = rougekit.score_ids([pred] * len(targets), targets, TYPES, sentence_sep=SEP)
         assert_columns(got, expected_columns([pred] * len(targets), [[t] for t in targets],
                                              seps={SEP}))
+
+
+@pytest.mark.parametrize("types", [("rouge1",), ("rouge2",), ("rouge2", "rouge1"),
+                                   ("rouge3", "rougeL", "rouge1")])
+def test_unigrams_and_bigrams_counted_while_numbering(kernel, types):
+    """The compiled kernel counts rouge1's and rouge2's overlaps in the pass
+    that numbers a pair's ids (when the kinds hold either): short rows
+    (0 to 3 ids), repeated unigrams and bigrams clipped on either side, a
+    side's bigrams that the other lacks; the pairs one after another on one
+    scratch (counts left in its tables would show in the next pair)."""
+    rng = random.Random(" ".join(types))
+    rows = [[], [4], [4, 4], [4, 5, 4], [4, 5, 4, 5, 4, 5], [5, 4, 5, 4], [9, 9, 9, 9]]
+    rows += [[rng.randrange(6) for _ in range(rng.randint(0, 40))] for _ in range(20)]
+    preds = [p for p in rows for _ in rows]
+    targets = [t for _ in rows for t in rows]
+    got = rougekit.score_ids(preds, targets, types, threads=1)
+    for i, (pred, target) in enumerate(zip(preds, targets)):
+        for t in types:
+            score = (ref._score_lcs(target, pred) if t == "rougeL" else
+                     ref._score_ngrams(ref._create_ngrams(target, int(t[5:])),
+                                       ref._create_ngrams(pred, int(t[5:]))))
+            assert [got[f"{t}_{m}"][i] for m in MEASURES] == list(score), (t, pred, target)
 
 
 def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():

@@ -230,6 +230,10 @@ ctypedef struct Scratch:
     Py_ssize_t rank_cap
     int32_t* small              # _number's dense id by token id (< DIRECT_LIMIT);
     Py_ssize_t small_cap        # -1 between pairs
+    int32_t* uni                # _write_and_count's unigram and bigram counts;
+    Py_ssize_t uni_cap          # zeros between pairs
+    int32_t* bi
+    Py_ssize_t bi_cap
     GramTable big               # token ids of DIRECT_LIMIT and up, by hash ...
     int32_t* big_dense          # ... and their dense ids by its ids; -1 between pairs
     Py_ssize_t big_dense_cap
@@ -260,6 +264,8 @@ cdef class IdScratch:
         free(self.c.direct)
         free(self.c.rank)
         free(self.c.small)
+        free(self.c.uni)
+        free(self.c.bi)
         gram_table_free(&self.c.big)
         free(self.c.big_dense)
         free(self.c.seen)
@@ -349,8 +355,8 @@ cdef int64_t _load(const Row* r, int32_t* dst) noexcept nogil:
 
 
 cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t na,
-                                    Py_ssize_t nb, Py_ssize_t top,
-                                    int32_t* dst) noexcept nogil:
+                                    Py_ssize_t nb, Py_ssize_t top, int32_t* dst,
+                                    int64_t* hits) noexcept nogil:
     """Ids for the pair's na + nb ids in raw (a prediction of na, then a
     reference of nb; all in [0, top], top < DIRECT_LIMIT), to dst; returns
     the number of ids used (the kernels' vocab), -1 when out of memory.
@@ -365,7 +371,11 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t 
     so what earlier pairs left in it never matters. The vocab is then na + 1
     whatever the number of distinct ids: up to POSITION_IDS_MAX prediction
     ids; beyond, the ids are made consecutive (_compact) so that the kernels'
-    tables by id stay as small as the distinct ids allow."""
+    tables by id stay as small as the distinct ids allow.
+
+    With hits not NULL and na <= POSITION_IDS_MAX, the clipped unigram and
+    bigram overlaps are counted in the pass that writes the ids
+    (_write_and_count) into hits[0] and hits[1]; hits[0] is -1 otherwise."""
     cdef Py_ssize_t k, n = na + nb
     cdef int32_t* direct
     cdef int32_t nai = <int32_t>na
@@ -381,11 +391,81 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t 
         # backwards: the first occurrence writes last
         direct[raw[k]] = <int32_t>k
         k -= 1
+    if hits != NULL:
+        hits[0] = -1
+        if na <= POSITION_IDS_MAX:
+            return _write_and_count(sc, raw, na, nb, dst, hits)
     for k in range(n):
         dst[k] = direct[raw[k]]
     if na <= POSITION_IDS_MAX:
         return na + 1
     return _compact(sc, dst, na, nb)
+
+
+cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
+                                 Py_ssize_t nb, int32_t* dst,
+                                 int64_t* hits) noexcept nogil:
+    """_number_by_position's last pass (dst[k] <- the position id of raw[k],
+    from sc.direct), counting as it goes rouge1's and rouge2's clipped
+    overlaps into hits[0] and hits[1] (na <= POSITION_IDS_MAX): the loads,
+    the loop and the ids in registers serve the three, where the overlap
+    kernel would read the ids again in four more passes. Returns the vocab,
+    na + 1; -1 when out of memory.
+
+    With V = na + 1 ids, the unigram counts are two histograms of V (the
+    prediction's, the reference's; then the sum of their minima, and a
+    memset of 2V), the bigram counts a table of V * V (at most 2**20: the
+    prediction's bigrams counted up, the reference's taken down while there
+    are any, then the prediction's set back to 0): both tables hold zeros
+    between pairs. Every id is in [0, na], so every index is in its table."""
+    cdef Py_ssize_t k, V = na + 1, d, prev, key, n = na + nb
+    cdef int64_t h2 = 0
+    cdef int32_t c, left, x, y, h1 = 0     # (h1 <= na: int32 lanes, vectorized)
+    cdef const int32_t* direct = sc.direct
+    cdef int32_t* uni
+    cdef int32_t* bi
+    if grow_array(<void**>&sc.uni, &sc.uni_cap, 2 * V, sizeof(int32_t), 0) < 0 or \
+            grow_array(<void**>&sc.bi, &sc.bi_cap, V * V, sizeof(int32_t), 0) < 0:
+        return -1
+    uni = sc.uni
+    bi = sc.bi
+    if na:
+        prev = direct[raw[0]]
+        dst[0] = <int32_t>prev
+        uni[prev] += 1
+        for k in range(1, na):
+            d = direct[raw[k]]
+            dst[k] = <int32_t>d
+            uni[d] += 1
+            bi[prev * V + d] += 1
+            prev = d
+    if nb:
+        prev = direct[raw[na]]
+        dst[na] = <int32_t>prev
+        uni[V + prev] += 1
+        for k in range(na + 1, n):
+            d = direct[raw[k]]
+            dst[k] = <int32_t>d
+            uni[V + d] += 1
+            # take one of the bigram if the prediction has one left (no
+            # branch: that is not predictable)
+            key = prev * V + d
+            c = bi[key]
+            left = c > 0
+            bi[key] = c - left
+            h2 += left
+            prev = d
+    for k in range(na - 1):
+        bi[<Py_ssize_t>dst[k] * V + dst[k + 1]] = 0
+    for k in range(V):
+        # (the minima over the whole table: no chain through memory)
+        x = uni[k]
+        y = uni[V + k]
+        h1 += x if x < y else y
+    memset(uni, 0, <size_t>(2 * V) * sizeof(int32_t))
+    hits[0] = h1
+    hits[1] = h2
+    return V
 
 
 cdef Py_ssize_t _compact(Scratch* sc, int32_t* ids, Py_ssize_t na,
@@ -460,15 +540,18 @@ cdef Py_ssize_t _sentences(const int32_t* tok, const Row* r,
 cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
                      Py_ssize_t nkinds, const int64_t* sep, Py_ssize_t nsep,
                      double* out, Py_ssize_t out_step, int64_t* cnt, Py_ssize_t cnt_step,
-                     BadId* bad) noexcept nogil:
+                     bint count12, BadId* bad) noexcept nogil:
     """One pair (p the prediction, q the reference): P/R/F of each kind into
     out[(3k + j) * out_step] (and/or the counts into cnt). 0 when done, 1 on
-    a bad id (bad.side: 0 prediction, 1 reference), -1 when out of memory."""
+    a bad id (bad.side: 0 prediction, 1 reference), -1 when out of memory.
+    count12: the kinds hold 1 or 2 (their overlaps are then counted while
+    the ids are numbered, when the pair allows)."""
     cdef Py_ssize_t na = p.n, nb = q.n, nv = 0, k, npr, nrr, ca, cb
     cdef int rc = 0
     cdef int kind
     cdef int64_t bits
     cdef int64_t hits = 0, pred_total = 0, ref_total = 0
+    cdef int64_t hits12[2]
     cdef int32_t* a
     cdef int32_t* b
     cdef double prf[3]
@@ -480,11 +563,13 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
     b = sc.ids + na
     bits = _load(p, sc.raw) | _load(q, sc.raw + na)
     if 0 <= bits < DIRECT_LIMIT:
-        nv = _number_by_position(sc, sc.raw, na, nb, bits, sc.ids)
+        nv = _number_by_position(sc, sc.raw, na, nb, bits, sc.ids,
+                                 hits12 if count12 else NULL)
         if nv < 0:
             return -1
     else:
         # An id of DIRECT_LIMIT or more, or out of range (found and named here).
+        hits12[0] = -1
         bad.side = 0
         rc = _number(sc, p, a, &nv, bad)
         if rc == 0:
@@ -522,7 +607,10 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
             cb = nb - kind + 1
             pred_total = ca if ca > 0 else 0
             ref_total = cb if cb > 0 else 0
-            hits = clipped_overlap_scratch(a, na, b, nb, nv, kind, &sc.overlap)
+            if count12 and hits12[0] >= 0 and kind <= 2:
+                hits = hits12[kind - 1]
+            else:
+                hits = clipped_overlap_scratch(a, na, b, nb, nv, kind, &sc.overlap)
         if hits < 0:
             return -1
         if cnt != NULL:
@@ -570,6 +658,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
     cdef Row p, q
     cdef BadId bad
     cdef int rc = 0
+    cdef bint count12 = False
     cdef Py_ssize_t bad_row = -1
     cdef Scratch* sc = &scratch.c
     cdef const Rows* pr = &preds.c
@@ -580,6 +669,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
         kind_values[k] = kinds[k]
         if kind_values[k] < 1 and kind_values[k] != ROUGE_L and kind_values[k] != ROUGE_LSUM:
             raise ValueError(f"unknown kind {kind_values[k]}")
+        count12 = count12 or kind_values[k] == 1 or kind_values[k] == 2
     if sep is not None:
         sepv = sep
         nsep = sepv.shape[0]
@@ -630,7 +720,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
                 if cnt_step:
                     cntp = &cntv[0, col]
                 rc = _score_pair(sc, &p, &q, kind_values, nk, sepp, nsep,
-                                 outp, out_step, cntp, cnt_step, &bad)
+                                 outp, out_step, cntp, cnt_step, count12, &bad)
                 if rc != 0:
                     bad_row = it if bad.side == 0 else k
                     break
