@@ -327,7 +327,9 @@ def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():
     one word up to 64 ids, two (its own loops, a word each) up to 128, then
     the general loop. Every length pair around 64 and 128, each batch's
     pairs one after another on one scratch (a mask left set would show in
-    the next pair), repeated ids on both sides."""
+    the next pair), repeated ids on both sides; and pairs whose every LCS
+    takes the first and the last id of each side (the shorter side within
+    the longer, ids the shorter lacks around it)."""
     rng = random.Random(128)
     lengths = (63, 64, 65, 127, 128, 129)
     preds, targets = [], []
@@ -335,6 +337,11 @@ def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():
         for m in lengths:
             preds.append([rng.randrange(12) for _ in range(n)])
             targets.append([rng.randrange(12) for _ in range(m)])
+            if m < n:
+                short = [rng.randrange(12) for _ in range(m)]
+                cut = rng.randrange(n - m + 1)
+                preds.append([99] * cut + short + [99] * (n - m - cut))
+                targets.append(short)
     got = rougekit.score_ids(preds, targets, ["rougeL"], threads=1)
     for i, (pred, target) in enumerate(zip(preds, targets)):
         assert [got[f"rougeL_{m}"][i] for m in MEASURES] == list(ref._score_lcs(target, pred))

@@ -234,6 +234,8 @@ ctypedef struct Scratch:
     Py_ssize_t uni_cap          # zeros between pairs
     int32_t* bi
     Py_ssize_t bi_cap
+    int32_t* keys               # _write_and_count's bigram keys of the prediction
+    Py_ssize_t keys_cap
     GramTable big               # token ids of DIRECT_LIMIT and up, by hash ...
     int32_t* big_dense          # ... and their dense ids by its ids; -1 between pairs
     Py_ssize_t big_dense_cap
@@ -266,6 +268,7 @@ cdef class IdScratch:
         free(self.c.small)
         free(self.c.uni)
         free(self.c.bi)
+        free(self.c.keys)
         gram_table_free(&self.c.big)
         free(self.c.big_dense)
         free(self.c.seen)
@@ -416,7 +419,8 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
     prediction's, the reference's; then the sum of their minima, and a
     memset of 2V), the bigram counts a table of V * V (at most 2**20: the
     prediction's bigrams counted up, the reference's taken down while there
-    are any, then the prediction's set back to 0): both tables hold zeros
+    are any, then the prediction's set back to 0 by their keys, kept in
+    sc.keys, not computed again): both tables hold zeros
     between pairs. Every id is in [0, na], so every index is in its table."""
     cdef Py_ssize_t k, V = na + 1, d, prev, key, n = na + nb
     cdef int64_t h2 = 0
@@ -424,11 +428,14 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
     cdef const int32_t* direct = sc.direct
     cdef int32_t* uni
     cdef int32_t* bi
+    cdef int32_t* keys
     if grow_array(<void**>&sc.uni, &sc.uni_cap, 2 * V, sizeof(int32_t), 0) < 0 or \
-            grow_array(<void**>&sc.bi, &sc.bi_cap, V * V, sizeof(int32_t), 0) < 0:
+            grow_array(<void**>&sc.bi, &sc.bi_cap, V * V, sizeof(int32_t), 0) < 0 or \
+            grow_array(<void**>&sc.keys, &sc.keys_cap, V, sizeof(int32_t), -1) < 0:
         return -1
     uni = sc.uni
     bi = sc.bi
+    keys = sc.keys
     if na:
         prev = direct[raw[0]]
         dst[0] = <int32_t>prev
@@ -437,7 +444,9 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
             d = direct[raw[k]]
             dst[k] = <int32_t>d
             uni[d] += 1
-            bi[prev * V + d] += 1
+            key = prev * V + d
+            keys[k] = <int32_t>key
+            bi[key] += 1
             prev = d
     if nb:
         prev = direct[raw[na]]
@@ -455,8 +464,8 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
             bi[key] = c - left
             h2 += left
             prev = d
-    for k in range(na - 1):
-        bi[<Py_ssize_t>dst[k] * V + dst[k + 1]] = 0
+    for k in range(1, na):
+        bi[keys[k]] = 0
     for k in range(V):
         # (the minima over the whole table: no chain through memory)
         x = uni[k]

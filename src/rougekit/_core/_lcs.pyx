@@ -450,8 +450,14 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
             pm[(<Py_ssize_t>b[j] << 1) + 1] |= (<uint64_t>1) << (j - 64)
         s0 = ONES
         s1 = ONES
-        for i in range(na):
+        # two rows an iteration (half the loop's own instructions)
+        for i in range(0, na - 1, 2):
             m = pm + (<Py_ssize_t>a[i] << 1)
+            lcs_step128(&s0, &s1, m[0], m[1])
+            m = pm + (<Py_ssize_t>a[i + 1] << 1)
+            lcs_step128(&s0, &s1, m[0], m[1])
+        if na & 1:
+            m = pm + (<Py_ssize_t>a[na - 1] << 1)
             lcs_step128(&s0, &s1, m[0], m[1])
         for j in range(nb):
             m = pm + (<Py_ssize_t>b[j] << 1)
