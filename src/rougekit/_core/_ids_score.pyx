@@ -49,8 +49,9 @@ cdef enum:
     # ids, which go through a hash table).
     DIRECT_LIMIT = 1 << 20
     # Predictions of at most this many ids keep their position ids (a vocab
-    # of na + 1: the bigram table, vocab ** 2 counts, then stays within the
-    # overlap kernel's direct table); longer ones are made consecutive.
+    # of na + 1: the bigram table, vocab ** 2 int32 counts, then stays within
+    # 4 MiB, as the overlap kernel's direct table does); longer ones are made
+    # consecutive.
     POSITION_IDS_MAX = 1023
     # Work (token steps) between two looks at the cancel flag.
     CANCEL_BUDGET = 1 << 22
