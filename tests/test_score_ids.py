@@ -275,6 +275,78 @@ def test_the_compiled_and_pure_kernels_agree_on_long_rows():
         {k: v.tolist() for k, v in results[1].items()}
 
 
+@pytest.mark.parametrize("pred_len", [0, 1, 2, 1022, 1023, 1024, 1025])
+def test_every_way_of_numbering_a_pair_equals_rouge_score(kernel, pred_len):
+    """The compiled kernel numbers a pair's ids by the position of their
+    first occurrence in the prediction (one id for every reference id the
+    prediction lacks) while all ids are below DIRECT_IDS and the prediction
+    has at most 1023 ids; longer predictions then have their ids made
+    consecutive; an id of DIRECT_IDS or more takes the hash table. Each way,
+    at its boundaries, with repeated ids (n-grams repeated on both sides) and
+    reference ids absent from the prediction. (References are kept short:
+    rouge-score's LCS table is quadratic.)"""
+    if kernel != "compiled":
+        pytest.skip("the compiled kernel's ways of numbering")
+    rng = random.Random(pred_len)
+    top = _backend.ids_score.DIRECT_IDS
+    for hi in (top - 1, top):
+        pool = [0, 1, top - 1, hi, *rng.sample(range(2, 50), 6)]
+        pred = [rng.choice(pool[:6]) for _ in range(pred_len)]
+        targets = [[rng.choice(pool) for _ in range(n)] for n in (0, 1, 60)]
+        # the prediction's n-grams, repeated, around an id it lacks
+        targets.append(pred[-40:] + [hi] + pred[:30] + pred[-40:])
+        got = rougekit.score_ids([pred] * len(targets), targets, TYPES, sentence_sep=SEP)
+        assert_columns(got, expected_columns([pred] * len(targets), [[t] for t in targets],
+                                             seps={SEP}))
+
+
+@pytest.mark.parametrize("types", [("rouge1",), ("rouge2",), ("rouge2", "rouge1"),
+                                   ("rouge3", "rougeL", "rouge1")])
+def test_unigrams_and_bigrams_counted_while_numbering(kernel, types):
+    """The compiled kernel counts rouge1's and rouge2's overlaps in the pass
+    that numbers a pair's ids (when the kinds hold either): short rows
+    (0 to 3 ids), repeated unigrams and bigrams clipped on either side, a
+    side's bigrams that the other lacks; the pairs one after another on one
+    scratch (counts left in its tables would show in the next pair)."""
+    rng = random.Random(" ".join(types))
+    rows = [[], [4], [4, 4], [4, 5, 4], [4, 5, 4, 5, 4, 5], [5, 4, 5, 4], [9, 9, 9, 9]]
+    rows += [[rng.randrange(6) for _ in range(rng.randint(0, 40))] for _ in range(20)]
+    preds = [p for p in rows for _ in rows]
+    targets = [t for _ in rows for t in rows]
+    got = rougekit.score_ids(preds, targets, types, threads=1)
+    for i, (pred, target) in enumerate(zip(preds, targets)):
+        for t in types:
+            score = (ref._score_lcs(target, pred) if t == "rougeL" else
+                     ref._score_ngrams(ref._create_ngrams(target, int(t[5:])),
+                                       ref._create_ngrams(pred, int(t[5:]))))
+            assert [got[f"{t}_{m}"][i] for m in MEASURES] == list(score), (t, pred, target)
+
+
+def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():
+    """rougeL's bit-parallel LCS keeps a row in words over the shorter side:
+    one word up to 64 ids, two (its own loops, a word each) up to 128, then
+    the general loop. Every length pair around 64 and 128, each batch's
+    pairs one after another on one scratch (a mask left set would show in
+    the next pair), repeated ids on both sides; and pairs whose every LCS
+    takes the first and the last id of each side (the shorter side within
+    the longer, ids the shorter lacks around it)."""
+    rng = random.Random(128)
+    lengths = (63, 64, 65, 127, 128, 129)
+    preds, targets = [], []
+    for n in lengths:
+        for m in lengths:
+            preds.append([rng.randrange(12) for _ in range(n)])
+            targets.append([rng.randrange(12) for _ in range(m)])
+            if m < n:
+                short = [rng.randrange(12) for _ in range(m)]
+                cut = rng.randrange(n - m + 1)
+                preds.append([99] * cut + short + [99] * (n - m - cut))
+                targets.append(short)
+    got = rougekit.score_ids(preds, targets, ["rougeL"], threads=1)
+    for i, (pred, target) in enumerate(zip(preds, targets)):
+        assert [got[f"rougeL_{m}"][i] for m in MEASURES] == list(ref._score_lcs(target, pred))
+
+
 def test_threads_give_the_same_columns(kernel):
     rng = np.random.default_rng(3)
     n = sweep(3000, 800) if kernel == "compiled" else 200

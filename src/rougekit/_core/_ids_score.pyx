@@ -5,8 +5,9 @@
 ``IdRows`` holds rows of token ids in a buffer of int32 or int64 that it
 does not copy: a 2-D array whose rows end at the first ``pad`` (if any), or
 a 1-D array cut by offsets. ``score_rows`` scores prediction rows against
-reference rows with the GIL released: each pair's ids are numbered densely
-(through a table by id, or a hash table for ids of 2**20 and up), then the
+reference rows with the GIL released: each pair's ids are numbered (by the
+position of their first occurrence in the prediction, through a table by id;
+densely through a hash table when a pair holds ids of 2**20 and up), then the
 shared kernels count n-gram overlaps (``_overlap``), the LCS and rougeLsum's
 union LCS (``_lcs``), and ``_prf.pxd`` writes rouge-score's P/R/F straight
 into the caller's float64 columns (or the counts into int64 columns).
@@ -44,8 +45,14 @@ KIND_LSUM = ROUGE_LSUM
 
 cdef enum:
     # Ids below this are numbered through a table indexed by id (4 MiB at
-    # most per scratch); larger ones through a hash table.
+    # most per scratch; a second such table when a pair also holds larger
+    # ids, which go through a hash table).
     DIRECT_LIMIT = 1 << 20
+    # Predictions of at most this many ids keep their position ids (a vocab
+    # of na + 1: the bigram table, vocab ** 2 int32 counts, then stays within
+    # 4 MiB, as the overlap kernel's direct table does); longer ones are made
+    # consecutive.
+    POSITION_IDS_MAX = 1023
     # Work (token steps) between two looks at the cancel flag.
     CANCEL_BUDGET = 1 << 22
 
@@ -218,8 +225,18 @@ cdef inline int _row(const Rows* r, Py_ssize_t i, Row* out) noexcept nogil:
 
 
 ctypedef struct Scratch:
-    int32_t* direct             # dense id by token id (< DIRECT_LIMIT); -1 between pairs
+    int32_t* direct             # position id by token id (< DIRECT_LIMIT); no invariant
     Py_ssize_t direct_cap
+    int32_t* rank               # _compact's consecutive id by position id
+    Py_ssize_t rank_cap
+    int32_t* small              # _number's dense id by token id (< DIRECT_LIMIT);
+    Py_ssize_t small_cap        # -1 between pairs
+    int32_t* uni                # _write_and_count's unigram and bigram counts;
+    Py_ssize_t uni_cap          # zeros between pairs
+    int32_t* bi
+    Py_ssize_t bi_cap
+    int32_t* keys               # _write_and_count's bigram keys of the prediction
+    Py_ssize_t keys_cap
     GramTable big               # token ids of DIRECT_LIMIT and up, by hash ...
     int32_t* big_dense          # ... and their dense ids by its ids; -1 between pairs
     Py_ssize_t big_dense_cap
@@ -248,6 +265,11 @@ cdef class IdScratch:
 
     def __dealloc__(self):
         free(self.c.direct)
+        free(self.c.rank)
+        free(self.c.small)
+        free(self.c.uni)
+        free(self.c.bi)
+        free(self.c.keys)
         gram_table_free(&self.c.big)
         free(self.c.big_dense)
         free(self.c.seen)
@@ -293,11 +315,11 @@ cdef int _number(Scratch* sc, const Row* r, int32_t* dst, Py_ssize_t* nv,
             bad.value = v
             return 1
         if v < DIRECT_LIMIT:
-            if v >= sc.direct_cap and grow_array(<void**>&sc.direct, &sc.direct_cap,
-                                                 v + 1 if v + 1 > 1024 else 1024,
-                                                 sizeof(int32_t), 0xFF) < 0:
+            if v >= sc.small_cap and grow_array(<void**>&sc.small, &sc.small_cap,
+                                                v + 1 if v + 1 > 1024 else 1024,
+                                                sizeof(int32_t), 0xFF) < 0:
                 return -1
-            d = _dense_id(sc, &sc.direct[v], v, nv)
+            d = _dense_id(sc, &sc.small[v], v, nv)
         else:
             g = gram_intern(&sc.big, <uint64_t>v)
             if g < 0 or grow_array(<void**>&sc.big_dense, &sc.big_dense_cap, g + 1,
@@ -313,57 +335,169 @@ ctypedef fused id_t:
     int64_t
 
 
-cdef inline bint _load_ids(const id_t* p, Py_ssize_t n, int32_t* dst,
-                           int32_t* top) noexcept nogil:
-    """_load's loop, for either width of id."""
+cdef inline int64_t _load_ids(const id_t* p, Py_ssize_t n, int32_t* dst) noexcept nogil:
+    """_load's loop, for either width of id: the bitwise OR of the ids (a
+    branch-free reduction that SSE2 vectorizes, as it does the narrowing
+    copy; a min/max of int64 would need SSE4.2)."""
     cdef Py_ssize_t k
-    cdef id_t v, lo = 0, hi = 0
+    cdef id_t v, acc = 0
     for k in range(n):
         v = p[k]
-        lo = v if v < lo else lo
-        hi = v if v > hi else hi
+        acc = acc | v
         dst[k] = <int32_t>v
-    if lo < 0 or hi >= DIRECT_LIMIT:
-        return False
-    top[0] = <int32_t>hi if hi > top[0] else top[0]
-    return True
+    return acc
 
 
-cdef bint _load(const Row* r, int32_t* dst, int32_t* top) noexcept nogil:
-    """dst[k] <- r's token k, each read once, if every id is in
-    [0, DIRECT_LIMIT): then True, with *top raised to the largest id (the
-    usual case: one pass, no branch per token); else False, dst undefined."""
+cdef int64_t _load(const Row* r, int32_t* dst) noexcept nogil:
+    """dst[k] <- <int32_t> r's token k, each read once (the kernels then
+    never read the row again, which another thread may be changing), and
+    the bitwise OR of the ids: negative if one is, otherwise at least the
+    largest and below DIRECT_LIMIT exactly when every id is."""
     if r.wide:
-        return _load_ids(<const int64_t*>r.data, r.n, dst, top)
-    return _load_ids(<const int32_t*>r.data, r.n, dst, top)
+        return _load_ids(<const int64_t*>r.data, r.n, dst)
+    return _load_ids(<const int32_t*>r.data, r.n, dst)
 
 
-cdef int _number_direct(Scratch* sc, const int32_t* raw, Py_ssize_t n, Py_ssize_t hi,
-                        int32_t* dst, Py_ssize_t* nv) noexcept nogil:
-    """_number of ids already read and checked (all in [0, hi], hi <
-    DIRECT_LIMIT), without a branch per token (whether an id is new is
-    unpredictable); sc.seen needs room for n more ids. -1 when out of memory."""
-    cdef Py_ssize_t k, count = nv[0]
-    cdef int32_t v, d, isnew
+cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t na,
+                                    Py_ssize_t nb, Py_ssize_t top, int32_t* dst,
+                                    int64_t* hits) noexcept nogil:
+    """Ids for the pair's na + nb ids in raw (a prediction of na, then a
+    reference of nb; all in [0, top], top < DIRECT_LIMIT), to dst; returns
+    the number of ids used (the kernels' vocab), -1 when out of memory.
+
+    The kernels only compare ids for equality across the two rows, so any
+    numbering that keeps the prediction's distinct ids distinct and never
+    gives a reference id absent from the prediction a prediction id will do.
+    This one needs no dependent chain, no branch and no table reset: a
+    prediction id is the position of its first occurrence (< na), a
+    reference id the same if the prediction holds it, else na. The table by
+    id (sc.direct) is written before it is read for every id of the pair,
+    so what earlier pairs left in it never matters. The vocab is then na + 1
+    whatever the number of distinct ids: up to POSITION_IDS_MAX prediction
+    ids; beyond, the ids are made consecutive (_compact) so that the kernels'
+    tables by id stay as small as the distinct ids allow.
+
+    With hits not NULL and na <= POSITION_IDS_MAX, the clipped unigram and
+    bigram overlaps are counted in the pass that writes the ids
+    (_write_and_count) into hits[0] and hits[1]; hits[0] is -1 otherwise."""
+    cdef Py_ssize_t k, n = na + nb
     cdef int32_t* direct
-    if hi >= sc.direct_cap and grow_array(<void**>&sc.direct, &sc.direct_cap,
-                                          hi + 1 if hi + 1 > 1024 else 1024,
-                                          sizeof(int32_t), 0xFF) < 0:
+    cdef int32_t nai = <int32_t>na
+    if top >= sc.direct_cap and grow_array(<void**>&sc.direct, &sc.direct_cap,
+                                           top + 1 if top + 1 > 1024 else 1024,
+                                           sizeof(int32_t), -1) < 0:
         return -1
     direct = sc.direct
+    for k in range(na, n):
+        direct[raw[k]] = nai
+    k = na - 1
+    while k >= 0:
+        # backwards: the first occurrence writes last
+        direct[raw[k]] = <int32_t>k
+        k -= 1
+    if hits != NULL:
+        hits[0] = -1
+        if na <= POSITION_IDS_MAX:
+            return _write_and_count(sc, raw, na, nb, dst, hits)
     for k in range(n):
-        v = raw[k]
-        d = direct[v]
-        # Masks, not a conditional: compilers turn ``count if isnew else d``
-        # back into a branch.
-        isnew = <int32_t>(<uint32_t>d >> 31)
-        d = d + ((<int32_t>count - d) & -isnew)
-        direct[v] = d
-        sc.seen[count] = v
-        count += isnew
-        dst[k] = d
-    nv[0] = count
-    return 0
+        dst[k] = direct[raw[k]]
+    if na <= POSITION_IDS_MAX:
+        return na + 1
+    return _compact(sc, dst, na, nb)
+
+
+cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
+                                 Py_ssize_t nb, int32_t* dst,
+                                 int64_t* hits) noexcept nogil:
+    """_number_by_position's last pass (dst[k] <- the position id of raw[k],
+    from sc.direct), counting as it goes rouge1's and rouge2's clipped
+    overlaps into hits[0] and hits[1] (na <= POSITION_IDS_MAX): the loads,
+    the loop and the ids in registers serve the three, where the overlap
+    kernel would read the ids again in four more passes. Returns the vocab,
+    na + 1; -1 when out of memory.
+
+    With V = na + 1 ids, the unigram counts are two histograms of V (the
+    prediction's, the reference's; then the sum of their minima, and a
+    memset of 2V), the bigram counts a table of V * V (at most 2**20: the
+    prediction's bigrams counted up, the reference's taken down while there
+    are any, then the prediction's set back to 0 by their keys, kept in
+    sc.keys, not computed again): both tables hold zeros
+    between pairs. Every id is in [0, na], so every index is in its table."""
+    cdef Py_ssize_t k, V = na + 1, d, prev, key, n = na + nb
+    cdef int64_t h2 = 0
+    cdef int32_t c, left, x, y, h1 = 0     # (h1 <= na: int32 lanes, vectorized)
+    cdef const int32_t* direct = sc.direct
+    cdef int32_t* uni
+    cdef int32_t* bi
+    cdef int32_t* keys
+    if grow_array(<void**>&sc.uni, &sc.uni_cap, 2 * V, sizeof(int32_t), 0) < 0 or \
+            grow_array(<void**>&sc.bi, &sc.bi_cap, V * V, sizeof(int32_t), 0) < 0 or \
+            grow_array(<void**>&sc.keys, &sc.keys_cap, V, sizeof(int32_t), -1) < 0:
+        return -1
+    uni = sc.uni
+    bi = sc.bi
+    keys = sc.keys
+    if na:
+        prev = direct[raw[0]]
+        dst[0] = <int32_t>prev
+        uni[prev] += 1
+        for k in range(1, na):
+            d = direct[raw[k]]
+            dst[k] = <int32_t>d
+            uni[d] += 1
+            key = prev * V + d
+            keys[k] = <int32_t>key
+            bi[key] += 1
+            prev = d
+    if nb:
+        prev = direct[raw[na]]
+        dst[na] = <int32_t>prev
+        uni[V + prev] += 1
+        for k in range(na + 1, n):
+            d = direct[raw[k]]
+            dst[k] = <int32_t>d
+            uni[V + d] += 1
+            # take one of the bigram if the prediction has one left (no
+            # branch: that is not predictable)
+            key = prev * V + d
+            c = bi[key]
+            left = c > 0
+            bi[key] = c - left
+            h2 += left
+            prev = d
+    for k in range(1, na):
+        bi[keys[k]] = 0
+    for k in range(V):
+        # (the minima over the whole table: no chain through memory)
+        x = uni[k]
+        y = uni[V + k]
+        h1 += x if x < y else y
+    memset(uni, 0, <size_t>(2 * V) * sizeof(int32_t))
+    hits[0] = h1
+    hits[1] = h2
+    return V
+
+
+cdef Py_ssize_t _compact(Scratch* sc, int32_t* ids, Py_ssize_t na,
+                         Py_ssize_t nb) noexcept nogil:
+    """Position ids (_number_by_position) made consecutive, in place: the
+    prediction's in order of first occurrence, then one id for every
+    reference id absent from the prediction. Returns the number of ids
+    (the prediction's distinct ids + 1), -1 when out of memory."""
+    cdef Py_ssize_t k, n = na + nb
+    cdef int32_t count = 0
+    cdef int32_t* rank
+    if grow_array(<void**>&sc.rank, &sc.rank_cap, na + 1, sizeof(int32_t), -1) < 0:
+        return -1
+    rank = sc.rank
+    for k in range(na):
+        rank[k] = count
+        count += ids[k] == k
+    rank[na] = count
+    for k in range(n):
+        # every id is in [0, na]: a first position of the prediction, or na
+        ids[k] = rank[ids[k]]
+    return count + 1
 
 
 cdef void _forget(Scratch* sc, Py_ssize_t nv) noexcept nogil:
@@ -376,7 +510,7 @@ cdef void _forget(Scratch* sc, Py_ssize_t nv) noexcept nogil:
     for k in range(nv):
         v = sc.seen[k]
         if v < DIRECT_LIMIT:
-            sc.direct[v] = -1
+            sc.small[v] = -1
         else:
             big = True
     if big:
@@ -416,15 +550,18 @@ cdef Py_ssize_t _sentences(const int32_t* tok, const Row* r,
 cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
                      Py_ssize_t nkinds, const int64_t* sep, Py_ssize_t nsep,
                      double* out, Py_ssize_t out_step, int64_t* cnt, Py_ssize_t cnt_step,
-                     BadId* bad) noexcept nogil:
+                     bint count12, BadId* bad) noexcept nogil:
     """One pair (p the prediction, q the reference): P/R/F of each kind into
     out[(3k + j) * out_step] (and/or the counts into cnt). 0 when done, 1 on
-    a bad id (bad.side: 0 prediction, 1 reference), -1 when out of memory."""
+    a bad id (bad.side: 0 prediction, 1 reference), -1 when out of memory.
+    count12: the kinds hold 1 or 2 (their overlaps are then counted while
+    the ids are numbered, when the pair allows)."""
     cdef Py_ssize_t na = p.n, nb = q.n, nv = 0, k, npr, nrr, ca, cb
     cdef int rc = 0
     cdef int kind
-    cdef int32_t top = 0
+    cdef int64_t bits
     cdef int64_t hits = 0, pred_total = 0, ref_total = 0
+    cdef int64_t hits12[2]
     cdef int32_t* a
     cdef int32_t* b
     cdef double prf[3]
@@ -434,20 +571,25 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
         return -1
     a = sc.ids
     b = sc.ids + na
-    if _load(p, sc.raw, &top) and _load(q, sc.raw + na, &top):
-        rc = _number_direct(sc, sc.raw, na + nb, top, sc.ids, &nv)
+    bits = _load(p, sc.raw) | _load(q, sc.raw + na)
+    if 0 <= bits < DIRECT_LIMIT:
+        nv = _number_by_position(sc, sc.raw, na, nb, bits, sc.ids,
+                                 hits12 if count12 else NULL)
+        if nv < 0:
+            return -1
     else:
         # An id of DIRECT_LIMIT or more, or out of range (found and named here).
+        hits12[0] = -1
         bad.side = 0
         rc = _number(sc, p, a, &nv, bad)
         if rc == 0:
             bad.side = 1
             rc = _number(sc, q, b, &nv, bad)
-    _forget(sc, nv)
-    if rc != 0:
-        return rc
-    if nv == 0:
-        nv = 1
+        _forget(sc, nv)
+        if rc != 0:
+            return rc
+        if nv == 0:
+            nv = 1
     for k in range(nkinds):
         kind = kinds[k]
         if kind == ROUGE_L:
@@ -475,7 +617,10 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
             cb = nb - kind + 1
             pred_total = ca if ca > 0 else 0
             ref_total = cb if cb > 0 else 0
-            hits = clipped_overlap_scratch(a, na, b, nb, nv, kind, &sc.overlap)
+            if count12 and hits12[0] >= 0 and kind <= 2:
+                hits = hits12[kind - 1]
+            else:
+                hits = clipped_overlap_scratch(a, na, b, nb, nv, kind, &sc.overlap)
         if hits < 0:
             return -1
         if cnt != NULL:
@@ -523,6 +668,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
     cdef Row p, q
     cdef BadId bad
     cdef int rc = 0
+    cdef bint count12 = False
     cdef Py_ssize_t bad_row = -1
     cdef Scratch* sc = &scratch.c
     cdef const Rows* pr = &preds.c
@@ -533,6 +679,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
         kind_values[k] = kinds[k]
         if kind_values[k] < 1 and kind_values[k] != ROUGE_L and kind_values[k] != ROUGE_LSUM:
             raise ValueError(f"unknown kind {kind_values[k]}")
+        count12 = count12 or kind_values[k] == 1 or kind_values[k] == 2
     if sep is not None:
         sepv = sep
         nsep = sepv.shape[0]
@@ -583,7 +730,7 @@ def score_rows(IdScratch scratch not None, IdRows preds not None, IdRows refs no
                 if cnt_step:
                     cntp = &cntv[0, col]
                 rc = _score_pair(sc, &p, &q, kind_values, nk, sepp, nsep,
-                                 outp, out_step, cntp, cnt_step, &bad)
+                                 outp, out_step, cntp, cnt_step, count12, &bad)
                 if rc != 0:
                     bad_row = it if bad.side == 0 else k
                     break

@@ -416,6 +416,8 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     cdef Py_ssize_t i, j, w, W
     cdef uint64_t s0, s1
     cdef uint64_t S[PM_MAX_WORDS]
+    cdef uint64_t* pm
+    cdef uint64_t* m
     if na == 0 or nb == 0:
         return 0
     # Bit vectors over the shorter text.
@@ -428,32 +430,50 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
             else -1
     if grow_array(<void**>&sc.pm, &sc.pm_cap, vocab * W + 1, sizeof(uint64_t), 0) < 0:
         return -1
+    pm = sc.pm
     if W == 1:
         # (the common case, its own loops: no multiply by W per token)
         for j in range(nb):
-            sc.pm[b[j]] |= (<uint64_t>1) << j
+            pm[b[j]] |= (<uint64_t>1) << j
         s0 = ONES
         for i in range(na):
-            s0 = lcs_step64(s0, sc.pm[a[i]])
+            s0 = lcs_step64(s0, pm[a[i]])
         for j in range(nb):
-            sc.pm[b[j]] = 0
+            pm[b[j]] = 0
         return lcs_zeros_below64(s0, nb)
-    for j in range(nb):
-        sc.pm[b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
     if W == 2:
+        # (the 65 to 128 column case: the row in two registers, the table's
+        # index a shift)
+        for j in range(64):
+            pm[<Py_ssize_t>b[j] << 1] |= (<uint64_t>1) << j
+        for j in range(64, nb):
+            pm[(<Py_ssize_t>b[j] << 1) + 1] |= (<uint64_t>1) << (j - 64)
         s0 = ONES
         s1 = ONES
-        for i in range(na):
-            lcs_step128(&s0, &s1, sc.pm[2 * a[i]], sc.pm[2 * a[i] + 1])
+        # two rows an iteration (half the loop's own instructions)
+        for i in range(0, na - 1, 2):
+            m = pm + (<Py_ssize_t>a[i] << 1)
+            lcs_step128(&s0, &s1, m[0], m[1])
+            m = pm + (<Py_ssize_t>a[i + 1] << 1)
+            lcs_step128(&s0, &s1, m[0], m[1])
+        if na & 1:
+            m = pm + (<Py_ssize_t>a[na - 1] << 1)
+            lcs_step128(&s0, &s1, m[0], m[1])
+        for j in range(nb):
+            m = pm + (<Py_ssize_t>b[j] << 1)
+            m[0] = 0
+            m[1] = 0
         S[0] = s0
         S[1] = s1
-    else:
-        for w in range(W):
-            S[w] = ONES
-        for i in range(na):
-            lcs_advance(S, sc.pm + a[i] * W, W)
+        return lcs_zeros_below(S, nb)
     for j in range(nb):
-        sc.pm[b[j] * W + (j >> 6)] = 0
+        pm[<Py_ssize_t>b[j] * W + (j >> 6)] |= (<uint64_t>1) << (j & 63)
+    for w in range(W):
+        S[w] = ONES
+    for i in range(na):
+        lcs_advance(S, pm + <Py_ssize_t>a[i] * W, W)
+    for j in range(nb):
+        pm[<Py_ssize_t>b[j] * W + (j >> 6)] = 0
     return lcs_zeros_below(S, nb)
 
 
