@@ -2,8 +2,8 @@
 """A fixed workload for instruction profiles of ``RougeScorer.score``.
 
 Scores the pairs of ``make_pairs.py --n 3000 --seed 13`` (as bench.py) with
-rouge1, rouge2, rougeL and rougeLsum: one warm-up pass, then ``--passes``
-more. Run it under callgrind twice, with ``--passes 0`` and ``--passes 3``;
+rouge1, rouge2, rougeL and rougeLsum (or ``--types``): one warm-up pass, then
+``--passes`` more. Run it under callgrind twice, with ``--passes 0`` and ``--passes 3``;
 the difference of the two counts, divided by 9,000, is the cost of one
 ``score()`` call, and ``callgrind_annotate`` splits it by function:
 
@@ -30,6 +30,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--stemmer", action="store_true")
+    ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum",
+                    help="comma-separated rouge types (default: the four)")
     ap.add_argument("--shared", default=os.environ.get("ROUGEKIT_SHARED", "../shared"))
     args = ap.parse_args()
     out = subprocess.run([sys.executable, os.path.join(args.shared, "corpus", "make_pairs.py"),
@@ -37,8 +39,7 @@ def main():
                          capture_output=True, text=True, check=True).stdout
     items = [json.loads(line) for line in out.splitlines() if line.strip()]
     pairs = [(item["references"][0], item["candidate"]) for item in items]
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"],
-                                      use_stemmer=args.stemmer)
+    scorer = rouge_scorer.RougeScorer(args.types.split(","), use_stemmer=args.stemmer)
     for _ in range(1 + args.passes):
         for target, prediction in pairs:
             scorer.score(target, prediction)
