@@ -31,6 +31,19 @@ def outcome(call):
         return type(exc).__name__, str(exc)
 
 
+def get_scores_mismatches(both, config, batches, name, **call):
+    """The batches (hyps, refs) on which ``Rouge(**config).get_scores(hyps,
+    refs, **call)`` differs between rougekit and the package ``name``, as
+    messages; both(call) runs call(module, rouge_score) on each side and
+    returns their outcomes."""
+    failures = []
+    for hyps, refs in batches:
+        mine, theirs = both(lambda m, _: m.Rouge(**config).get_scores(hyps, refs, **call))
+        if mine != theirs:
+            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  {name} {theirs}")
+    return failures
+
+
 def require_recorded_files(distribution, prefixes):
     """Fail unless the installed files of ``distribution`` under ``prefixes``
     are those its RECORD lists (same sha256).

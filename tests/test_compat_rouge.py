@@ -26,6 +26,7 @@ from _compat import (
     ALL_METRICS,
     CALL_PARAMS,
     config_params,
+    get_scores_mismatches,
     outcome,
     packages_f,
     pltrdy_lcs_words,
@@ -87,12 +88,8 @@ def _text(rng):
 def test_get_scores_equals_rouge_on_random_texts(config, avg, ignore_empty):
     seed = zlib.crc32(repr((config, avg, ignore_empty)).encode())
     batches = random_batches(seed, sweep(120, 40), _text)
-    failures = []
-    for hyps, refs in batches:
-        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(
-            hyps, refs, avg=avg, ignore_empty=ignore_empty))
-        if mine != theirs:
-            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge    {theirs}")
+    failures = get_scores_mismatches(_both, config, batches, "rouge",
+                                     avg=avg, ignore_empty=ignore_empty)
     assert not failures, "\n".join(failures[:3])
 
 
@@ -114,11 +111,7 @@ def test_get_scores_equals_rouge_on_any_whitespace_and_long_sentences(config):
         long_text = ". ".join(" ".join(rng.choice("abcdef") for _ in range(rng.randint(65, 180)))
                               for _ in range(rng.randint(1, 3)))
         batches.append(([long_text], [long_text[::-1]]))
-    failures = []
-    for hyps, refs in batches:
-        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(hyps, refs))
-        if mine != theirs:
-            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge    {theirs}")
+    failures = get_scores_mismatches(_both, config, batches, "rouge")
     assert not failures, "\n".join(failures[:3])
 
 

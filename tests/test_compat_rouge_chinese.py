@@ -26,6 +26,7 @@ from _compat import (
     ALL_METRICS,
     CALL_PARAMS,
     config_params,
+    get_scores_mismatches,
     lcs_table,
     outcome,
     packages_f,
@@ -91,12 +92,8 @@ def test_get_scores_equals_rouge_chinese_on_jieba_segmented_texts(config, avg, i
     seed = zlib.crc32(repr((config, avg, ignore_empty)).encode())
     batches = random_batches(seed, sweep(100, 30), _jieba_text)
     batches += random_batches(seed + 1, sweep(100, 30), _character_text)
-    failures = []
-    for hyps, refs in batches:
-        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(
-            hyps, refs, avg=avg, ignore_empty=ignore_empty))
-        if mine != theirs:
-            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge-chinese {theirs}")
+    failures = get_scores_mismatches(_both, config, batches, "rouge-chinese",
+                                     avg=avg, ignore_empty=ignore_empty)
     assert not failures, "\n".join(failures[:3])
 
 
@@ -117,11 +114,7 @@ def test_get_scores_equals_rouge_chinese_on_any_whitespace_and_long_texts(config
         long_text = " 。 ".join(" ".join(rng.choice("我你他的了是") for _ in range(200))
                                for _ in range(3))
         batches.append(([long_text], [long_text[::-1]]))
-    failures = []
-    for hyps, refs in batches:
-        mine, theirs = _both(lambda m, _: m.Rouge(**config).get_scores(hyps, refs))
-        if mine != theirs:
-            failures.append(f"{hyps!r} / {refs!r}:\n  rougekit {mine}\n  rouge-chinese {theirs}")
+    failures = get_scores_mismatches(_both, config, batches, "rouge-chinese")
     assert not failures, "\n".join(failures[:3])
 
 
