@@ -24,6 +24,7 @@ from rougekit._core._mem cimport grow_array, unmark
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
     int rk_low_bit64(uint64_t x)
+    int rk_popcount64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -331,7 +332,8 @@ cdef inline uint64_t _columns_one_word(const uint64_t* pm, uint64_t guards,
                                        uint64_t* cols) noexcept nogil:
     """The columns of the LCS tables of one or more reference sentences
     packed in one word against can[0:n]: cols[j] after can[0:j] (cols has
-    room for n + 1 words); returns cols[n].
+    room for n + 1 words). Returns the bits of the reference positions
+    whose token occurs in can[0:n] (the OR of the masks read).
 
     Here the bit vectors run over the reference, so the vector after
     can[0:j] is column j of the table: bit i-1 of a sentence's segment is 0
@@ -340,13 +342,15 @@ cdef inline uint64_t _columns_one_word(const uint64_t* pm, uint64_t guards,
     below stops there (and the guard is cleared again), so each segment
     advances as if alone. pm[id] has the bits of the positions holding id.
     """
-    cdef uint64_t S = ~guards, keep = ~guards
+    cdef uint64_t S = ~guards, keep = ~guards, occ = 0, m
     cdef Py_ssize_t j
     cols[0] = S
     for j in range(n):
-        S = lcs_step64(S, pm[can[j]]) & keep
+        m = pm[can[j]]
+        occ |= m
+        S = lcs_step64(S, m) & keep
         cols[j + 1] = S
-    return S
+    return occ
 
 
 cdef inline uint64_t _walk_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t o,
@@ -354,18 +358,16 @@ cdef inline uint64_t _walk_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t
                                     const uint64_t* cols, uint64_t marks) noexcept nogil:
     """lcs_mark_ids for a reference sentence of m tokens (1 <= m, o + m <=
     64) at bits o.. of the columns of _columns_one_word against can[0:n]:
-    marks with the bit o + i set for each ref index i on the LCS.
+    marks with the bit o + i set for each ref index i on the LCS (callers go
+    through _union_one_word, which walks only when the marks can change).
 
     rouge-score's walk, on a mismatch, moves left only if L[i][j-1] >
     L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1]) there, that is "up
     when L[i-1][j] == L[i][j], else left": one bit of column j.
     """
-    cdef uint64_t stop, seg
+    cdef uint64_t stop
     cdef Py_ssize_t i, j
     cdef int32_t t
-    seg = (ONES if m == 64 else ((<uint64_t>1) << m) - 1) << o
-    if (~cols[n] & seg) == 0:
-        return marks                   # no common token
     i = m
     j = n
     while i > 0 and j > 0:
@@ -395,6 +397,30 @@ cdef inline uint64_t _walk_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t
         i -= 1
         j -= 1
     return marks
+
+
+cdef inline uint64_t _union_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t o,
+                                     const uint64_t* pm, const int32_t* can, Py_ssize_t n,
+                                     const uint64_t* cols, uint64_t occ,
+                                     uint64_t marks) noexcept nogil:
+    """marks with the bits of _walk_one_word's LCS marks added (a reference
+    sentence of m tokens at bits o.., 1 <= m, o + m <= 64; occ as
+    _columns_one_word returns it), walking only when that can change them.
+
+    Every mark is a position whose token occurs in can (a walk marks only
+    on a match), so when all such positions are marked already, nothing
+    changes. And the walk marks L[m][n] distinct positions (one per diagonal
+    step; the other steps keep L), which the segment's zero bits in the
+    last column count: when that many positions have their token in can,
+    any LCS is made of exactly those, so they are the marks.
+    """
+    cdef uint64_t seg = (ONES if m == 64 else ((<uint64_t>1) << m) - 1) << o
+    cdef uint64_t shared = occ & seg
+    if (shared & ~marks) == 0:
+        return marks
+    if rk_popcount64(~cols[n] & seg) == rk_popcount64(shared):
+        return marks | shared
+    return _walk_one_word(ref, m, o, pm, can, n, cols, marks)
 
 
 # Reference sentences of at most this many tokens take the one-word path
@@ -529,7 +555,7 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
     out of memory."""
     cdef Py_ssize_t i, q, nq
     cdef uint64_t* pm = sc.pm
-    cdef uint64_t mk = 0
+    cdef uint64_t mk = 0, occ
     if mr == 0:
         return 0
     if mr <= ONE_WORD_MAX:
@@ -538,8 +564,8 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
         for q in range(nc):
             nq = coff[q + 1] - coff[q]
             if nq > 0:
-                _columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
-                mk = _walk_one_word(r, mr, 0, pm, ctok + coff[q], nq, sc.rows, mk)
+                occ = _columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
+                mk = _union_one_word(r, mr, 0, pm, ctok + coff[q], nq, sc.rows, occ, mk)
         for i in range(mr):
             pm[r[i]] = 0
         while mk != 0:
@@ -581,7 +607,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
-    cdef uint64_t mk, guards
+    cdef uint64_t mk, guards, occ
     # a group of sentences in one word (at most 32: each takes a bit and a
     # guard): their indices, offsets and tokens by bit
     cdef Py_ssize_t gk[32]
@@ -643,10 +669,12 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                 nq = coff[q + 1] - coff[q]
                 if nq > 0:
                     c = ctok + coff[q]
-                    _columns_one_word(pm, guards, c, nq, sc.rows)
+                    occ = _columns_one_word(pm, guards, c, nq, sc.rows)
+                    if (occ & ~mk) == 0:
+                        continue        # every shared position marked already
                     for g in range(ng):
-                        mk = _walk_one_word(rtok + roff[gk[g]], roff[gk[g] + 1] - roff[gk[g]],
-                                            go[g], pm, c, nq, sc.rows, mk)
+                        mk = _union_one_word(rtok + roff[gk[g]], roff[gk[g] + 1] - roff[gk[g]],
+                                             go[g], pm, c, nq, sc.rows, occ, mk)
             for g in range(ng):
                 r = rtok + roff[gk[g]]
                 for i in range(roff[gk[g] + 1] - roff[gk[g]]):
