@@ -39,7 +39,7 @@ from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_free,
                                    summary_hits_scratch)
 from rougekit._core._prf cimport lcs_prf, ngram_prf
-from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
+from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_numbered,
                                        overlap_scratch_free)
 from rougekit._core._tokenizer cimport (DenseIds, TokenBuf, dense_ids_next, str_buffer,
                                         tokbuf_free, tokbuf_init, tokenize_text)
@@ -208,7 +208,7 @@ cdef class Engine:
         """Scores into out[3k:3k+3] (P, R, F of type k); int_zero[k] is set
         where rouge-score returns the int 0 (empty rougeL/rougeLsum)."""
         cdef int rc
-        cdef Py_ssize_t k, n, nt, np_, nloc, ct, cp
+        cdef Py_ssize_t k, n, nt, np_, nloc, nloc_t, ct, cp
         cdef int64_t hits, lcs_hits = -1
         cdef int32_t* dt
         cdef int32_t* dp
@@ -219,6 +219,7 @@ cdef class Engine:
         # first): the kernels' tables are indexed by these numbers.
         dense_ids_next(&self.dense, &self.vocab)
         rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem, &self.dense)
+        nloc_t = self.dense.n           # the target's tokens are numbered below this
         if rc == 0:
             rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem,
                                &self.dense)
@@ -237,8 +238,8 @@ cdef class Engine:
             n = self.kinds[k]
             int_zero[k] = 0
             if n > 0:
-                hits = clipped_overlap_scratch(dt, nt, dp, np_, nloc, n,
-                                               &self.overlap_scratch)
+                hits = clipped_overlap_numbered(dt, nt, dp, np_, nloc_t, nloc, n,
+                                                &self.overlap_scratch)
                 if hits < 0:
                     return RC_NOMEM
                 ct = nt - n + 1 if nt - n + 1 > 0 else 0

@@ -1,7 +1,7 @@
 from libc.stdint cimport int32_t, int64_t
 
 ctypedef struct OverlapScratch:
-    # Counts by unigram id (cnt1) and by bigram key a * vocab + b (cnt2),
+    # Counts by unigram id (cnt1) and by bigram key x * width + y (cnt2),
     # reused by one thread; all zero between calls.
     int32_t* cnt1
     Py_ssize_t cnt1_cap
@@ -17,4 +17,8 @@ cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
                                      const int32_t* b, Py_ssize_t nb,
                                      Py_ssize_t vocab, Py_ssize_t n,
                                      OverlapScratch* sc) noexcept nogil
+cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
+                                      const int32_t* b, Py_ssize_t nb,
+                                      Py_ssize_t vocab_a, Py_ssize_t vocab, Py_ssize_t n,
+                                      OverlapScratch* sc) noexcept nogil
 cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil
