@@ -607,7 +607,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
-    cdef uint64_t mk, guards, occ
+    cdef uint64_t mk, guards, occ, bit
     # a group of sentences in one word (at most 32: each takes a bit and a
     # guard): their indices, offsets and tokens by bit
     cdef Py_ssize_t gk[32]
@@ -656,9 +656,12 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     if fill > 0:
                         guards |= (<uint64_t>1) << fill
                     r = rtok + roff[k]
+                    bit = (<uint64_t>1) << o
                     for i in range(mr):
-                        pm[r[i]] |= (<uint64_t>1) << (o + i)
-                        gtok[o + i] = r[i]
+                        t = r[i]
+                        pm[t] |= bit
+                        gtok[o + i] = t
+                        bit <<= 1
                     gk[ng] = k
                     go[ng] = o
                     ng += 1
@@ -675,10 +678,9 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     for g in range(ng):
                         mk = _union_one_word(rtok + roff[gk[g]], roff[gk[g] + 1] - roff[gk[g]],
                                              go[g], pm, c, nq, sc.rows, occ, mk)
-            for g in range(ng):
-                r = rtok + roff[gk[g]]
-                for i in range(roff[gk[g] + 1] - roff[gk[g]]):
-                    pm[r[i]] = 0
+            # (the group's sentences lie side by side in rtok)
+            for i in range(roff[gk[0]], roff[gk[ng - 1] + 1]):
+                pm[rtok[i]] = 0
             # the marked indices in order
             while mk != 0:
                 t = gtok[rk_low_bit64(mk)]
