@@ -4,11 +4,13 @@ Every comparison is exact: ``==`` on the values, ``is`` on their types.
 rouge-score returns ``int`` zeros for empty rougeL/rougeLsum inputs and
 floats elsewhere, and a drop-in must reproduce that too.
 """
+import contextlib
 import functools
 import math
 import os
 from pathlib import Path
 
+import pytest
 from rouge_score import rouge_scorer as ref_rouge_scorer
 
 from rougekit import rouge_scorer as kit_rouge_scorer
@@ -358,3 +360,17 @@ def forget_nltk_stopwords():
     unload = getattr(nltk.corpus.stopwords, "_unload", None)
     if unload is not None:      # None: not read yet
         unload()
+
+
+@contextlib.contextmanager
+def classify_loop(module, avx2):
+    """1-byte texts classified by the AVX2 loop (avx2, where the CPU has it:
+    skipped elsewhere) or the SSE2 one, in a compiled module with the hook
+    _set_classify_avx2; the CPU's choice again afterwards."""
+    if module._set_classify_avx2(avx2) != avx2:
+        module._set_classify_avx2(True)
+        pytest.skip("no AVX2 loop on this CPU or in this build")
+    try:
+        yield
+    finally:
+        module._set_classify_avx2(True)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenize as ref_tokenize
 
-from _helpers import assert_same_scores, examples, sweep
+from _helpers import assert_same_scores, classify_loop, examples, sweep
 from rougekit import BACKEND, rouge_scorer
 
 pytestmark = [pytest.mark.kernel, pytest.mark.simd]
@@ -394,14 +394,21 @@ LENGTHS = sweep(range(200), [*range(0, 20), *range(30, 35), *range(60, 70),
                              *range(126, 131), *range(195, 200)])
 
 
+@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
-def test_texts_at_every_length_and_offset(stem):
+def test_texts_at_every_length_and_offset(stem, avx2):
     """The bitmap scanner (1-, 2- and 4-byte texts classified 16 characters
-    at a time) and the character loop (texts with "İ"): words that start,
-    end or run across a 16- or 64-character boundary or the end of the text,
-    of up to and past 8 bytes (one hash chunk), newlines anywhere, letters
-    that are not word characters, the Kelvin sign."""
+    at a time, 1-byte texts 64 a step by either loop) and the character loop
+    (texts with "İ"): words that start, end or run across a 16- or
+    64-character boundary or the end of the text, of up to and past 8 bytes
+    (one hash chunk), newlines anywhere, letters that are not word
+    characters, the Kelvin sign."""
     tok = compiled("rougekit._core._tokenizer")
+    with classify_loop(tok, avx2):
+        _check_every_length_and_offset(tok, stem)
+
+
+def _check_every_length_and_offset(tok, stem):
     every = "".join("a" + chr(c) + "B " for c in range(256))    # each Latin-1 character
     assert tok.sentences(every, stem) == _reference_sentences(every, stem)
     for k in (1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130):
@@ -417,12 +424,18 @@ def test_texts_at_every_length_and_offset(stem):
                     assert tok.sentences(text, stem) == _reference_sentences(text, stem), text
 
 
-@settings(max_examples=examples(300), deadline=None)
-@given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t\u2019\u0100\u212a\U0001f600\u0130",
-               max_size=400), st.booleans())
-def test_property_one_two_four_byte_texts(text, stem):
+@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
+def test_property_one_two_four_byte_texts(avx2):
     tok = compiled("rougekit._core._tokenizer")
-    assert tok.sentences(text, stem) == _reference_sentences(text, stem)
+
+    @settings(max_examples=examples(300), deadline=None)
+    @given(st.text(alphabet="aZ9q \n.\xe9\xdf\xff\x00\t\u2019\u0100\u212a\U0001f600\u0130",
+                   max_size=400), st.booleans())
+    def check(text, stem):
+        assert tok.sentences(text, stem) == _reference_sentences(text, stem)
+
+    with classify_loop(tok, avx2):
+        check()
 
 
 def test_every_code_point_on_each_classifier():

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import rougekit
+from _helpers import classify_loop
 from _rouge155 import (
     items_to_evals,
     kernel_names,
@@ -349,11 +350,18 @@ def test_token_corpus_reads_str_and_bytes(monkeypatch, kernel, table):
 
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
+@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
 @pytest.mark.parametrize("table", [0, 1])
-def test_compiled_token_corpus_equals_the_pure_one(table):
-    """The compiled tokenizer (16 bytes at a time, words from a bitmap)
-    gives the pure one's ids on random bytes: every byte class, runs across
-    64-byte words of the bitmap, lines of every length, NUL and 0xFF."""
+def test_compiled_token_corpus_equals_the_pure_one(table, avx2):
+    """The compiled tokenizer (16 bytes at a time, 64 a step by its AVX2 or
+    SSE2 loop, words from a bitmap) gives the pure one's ids on random bytes:
+    every byte class, runs across 64-byte words of the bitmap, lines of every
+    length, NUL and 0xFF."""
+    with classify_loop(kernels("compiled"), avx2):
+        _check_token_corpus_equals_the_pure_one(table)
+
+
+def _check_token_corpus_equals_the_pure_one(table):
     rng = random.Random(5)
     alphabet = b"aAbBzZ09 \n\t\r-'.,\x80\xc3\xa9\xff\x00Il"
     texts = [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 300)))

@@ -33,6 +33,22 @@ cdef extern from "classify.h" nogil:
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
 
+
+cdef extern from "classify.h" nogil:
+    void rk_classify_init()
+    int rk_classify_set_avx2(int on)
+
+# 1-byte texts are classified 64 characters a step by the AVX2 loop where
+# the CPU has it, else by the SSE2 one (the same result).
+rk_classify_init()
+
+
+def _set_classify_avx2(bint on):
+    """Testing hook: classify 1-byte texts with the AVX2 loop (on, where the
+    CPU has it) or the SSE2 one. Returns whether the AVX2 loop is taken now.
+    Not thread-safe; tests only."""
+    return bool(rk_classify_set_avx2(on))
+
 cdef extern from "Python.h":
     void* PyUnicode_DATA(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
