@@ -547,6 +547,13 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
     return V
 
 
+# _write_and_count's address, taken so that gcc does not inline it into
+# _score_pair (as a static function called once): its loops then have every
+# register to themselves, where inlined they kept the bigram hits and the end
+# of the row on the stack.
+cdef void* _write_and_count_not_inlined = <void*>_write_and_count
+
+
 cdef Py_ssize_t _compact(Scratch* sc, int32_t* ids, Py_ssize_t na,
                          Py_ssize_t nb) noexcept nogil:
     """Position ids (_number_by_position) made consecutive, in place: the
