@@ -384,8 +384,9 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, int32_t* ids, Py_ssize_t na,
     tables by id stay as small as the distinct ids allow.
 
     With hits not NULL, na <= POSITION_IDS_MAX and nb <= COUNTED_REF_MAX,
-    the clipped unigram and bigram overlaps are counted in the pass that writes the ids
-    (_write_and_count) into hits[0] and hits[1]; hits[0] is -1 otherwise."""
+    the clipped unigram and bigram overlaps are counted in the pass that
+    writes the ids (_write_and_count) into hits[0] and hits[1]; hits[0] is
+    -1 otherwise."""
     cdef Py_ssize_t k, n = na + nb
     cdef int32_t* direct
     cdef int32_t nai = <int32_t>na
@@ -426,27 +427,26 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
     """_number_by_position's last pass (ids[k] <- the position id of token
     id ids[k], from sc.direct), counting as it goes rouge1's and rouge2's
     clipped overlaps into hits[0] and hits[1] (na <= POSITION_IDS_MAX, nb <=
-    COUNTED_REF_MAX): the
-    loads, the loop and the ids in registers serve the three, where the
-    overlap kernel would read the ids again in four more passes. Returns
-    the vocab, na + 1; -1 when out of memory.
+    COUNTED_REF_MAX): the loads, the loop and the ids in registers serve the
+    three, where the overlap kernel would read the ids again in four more
+    passes. Returns the vocab, na + 1; -1 when out of memory.
 
     With V = na + 1 ids, the unigram counts are two histograms of V (the
     prediction's, the reference's; then the sum of their minima, and a
     memset of 2V; int16, every count and the sum at most COUNTED_REF_MAX:
     the minima then take SSE2's pminsw, 8 lanes, not 4 int32 lanes
-    compared and blended), the bigram counts a table of V * V (at most 2**20: the
-    prediction's bigrams counted up, the reference's taken down while there
-    are any, then the prediction's set back to 0 by their keys, kept in
-    sc.keys, not computed again): both tables hold zeros
-    between pairs. Every id is in [0, na], so every index is in its table.
+    compared and blended), the bigram counts a table of V * V (at most
+    2**20: the prediction's bigrams counted up, the reference's taken down
+    while there are any, then the prediction's set back to 0 by their keys,
+    kept in sc.keys, not computed again): both tables hold zeros between
+    pairs. Every id is in [0, na], so every index is in its table.
     Both loops take two ids an iteration (half their own instructions; the
     second id's counts are updated after the first's, which may be the
     same entry)."""
     cdef Py_ssize_t k, V = na + 1, d, e, prev, key, n = na + nb
     cdef int32_t c, left
     cdef int16_t x, y, h1 = 0              # (h1 <= na: int16 lanes, vectorized)
-    cdef int32_t h2 = 0                    # (<= na: one register for the flag)
+    cdef int32_t h2 = 0                    # (< na: int32, as the flags added to it)
     cdef const int32_t* direct = sc.direct
     cdef int16_t* uni
     cdef int16_t* ref_uni
