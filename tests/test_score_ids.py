@@ -322,6 +322,21 @@ def test_unigrams_and_bigrams_counted_while_numbering(kernel, types):
             assert [got[f"{t}_{m}"][i] for m in MEASURES] == list(score), (t, pred, target)
 
 
+@pytest.mark.parametrize("ref_len", [32767, 32768, 65540])
+def test_unigrams_of_long_references_are_counted_exactly(kernel, ref_len):
+    """The compiled kernel's counts while numbering are int16: references of
+    up to 32767 ids only; longer ones are counted by the overlap kernel. A
+    reference of one id repeated ref_len times (past 65536, an int16 count
+    would wrap to a small positive number, below the prediction's) and a
+    bigram of it repeated, against a prediction holding both a few times."""
+    pred = [5, 5, 6, 5, 5]
+    target = [5] * (ref_len - 2) + [5, 6]
+    got = rougekit.score_ids([pred], [target], ("rouge1", "rouge2"), threads=1)
+    for n in (1, 2):
+        expected = ref._score_ngrams(ref._create_ngrams(target, n), ref._create_ngrams(pred, n))
+        assert [got[f"rouge{n}_{m}"][0] for m in MEASURES] == list(expected), n
+
+
 def test_the_lcs_at_the_word_boundaries_of_its_bit_rows():
     """rougeL's bit-parallel LCS keeps a row in words over the shorter side:
     one word up to 64 ids, two (its own loops, a word each) up to 128, then

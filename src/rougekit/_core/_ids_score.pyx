@@ -25,7 +25,7 @@ an error, never a read outside the buffers); every token id must lie in
 >>> out[:, 0].tolist()
 [1.0, 1.0, 1.0]
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
@@ -53,6 +53,10 @@ cdef enum:
     # 4 MiB, as the overlap kernel's direct table does); longer ones are made
     # consecutive.
     POSITION_IDS_MAX = 1023
+    # References of at most this many ids have their rouge1 and rouge2
+    # overlaps counted while numbered (_write_and_count: its unigram counts
+    # are int16); longer ones go to the overlap kernel.
+    COUNTED_REF_MAX = 32767
     # Work (token steps) between two looks at the cancel flag.
     CANCEL_BUDGET = 1 << 22
 
@@ -231,7 +235,7 @@ ctypedef struct Scratch:
     Py_ssize_t rank_cap
     int32_t* small              # _number's dense id by token id (< DIRECT_LIMIT);
     Py_ssize_t small_cap        # -1 between pairs
-    int32_t* uni                # _write_and_count's unigram and bigram counts;
+    int16_t* uni                # _write_and_count's unigram and bigram counts;
     Py_ssize_t uni_cap          # zeros between pairs
     int32_t* bi
     Py_ssize_t bi_cap
@@ -242,10 +246,10 @@ ctypedef struct Scratch:
     Py_ssize_t big_dense_cap
     int64_t* seen               # the token ids given a dense id in this pair
     Py_ssize_t seen_cap
-    int32_t* ids                # the pair's dense ids: prediction, then reference
+    int32_t* ids                # _number's dense ids: prediction, then reference
     Py_ssize_t ids_cap
-    int32_t* raw                # the pair's token ids, read once (all < DIRECT_LIMIT)
-    Py_ssize_t raw_cap
+    int32_t* raw                # the pair's token ids, read once (all < DIRECT_LIMIT),
+    Py_ssize_t raw_cap          # then numbered in place (_number_by_position)
     int32_t* stok               # rougeLsum: the tokens of the sentences ...
     Py_ssize_t stok_cap
     Py_ssize_t* soff            # ... and their offsets
@@ -358,12 +362,14 @@ cdef int64_t _load(const Row* r, int32_t* dst) noexcept nogil:
     return _load_ids(<const int32_t*>r.data, r.n, dst)
 
 
-cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t na,
-                                    Py_ssize_t nb, Py_ssize_t top, int32_t* dst,
+cdef Py_ssize_t _number_by_position(Scratch* sc, int32_t* ids, Py_ssize_t na,
+                                    Py_ssize_t nb, Py_ssize_t top,
                                     int64_t* hits) noexcept nogil:
-    """Ids for the pair's na + nb ids in raw (a prediction of na, then a
-    reference of nb; all in [0, top], top < DIRECT_LIMIT), to dst; returns
-    the number of ids used (the kernels' vocab), -1 when out of memory.
+    """The pair's na + nb token ids in ids (a prediction of na, then a
+    reference of nb; all in [0, top], top < DIRECT_LIMIT) replaced, in
+    place, by ids for the kernels; returns the number of ids used (the
+    kernels' vocab), -1 when out of memory. (In place: the loops then keep
+    one pointer to the ids, not two, in registers.)
 
     The kernels only compare ids for equality across the two rows, so any
     numbering that keeps the prediction's distinct ids distinct and never
@@ -377,9 +383,10 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t 
     ids; beyond, the ids are made consecutive (_compact) so that the kernels'
     tables by id stay as small as the distinct ids allow.
 
-    With hits not NULL and na <= POSITION_IDS_MAX, the clipped unigram and
-    bigram overlaps are counted in the pass that writes the ids
-    (_write_and_count) into hits[0] and hits[1]; hits[0] is -1 otherwise."""
+    With hits not NULL, na <= POSITION_IDS_MAX and nb <= COUNTED_REF_MAX,
+    the clipped unigram and bigram overlaps are counted in the pass that
+    writes the ids (_write_and_count) into hits[0] and hits[1]; hits[0] is
+    -1 otherwise."""
     cdef Py_ssize_t k, n = na + nb
     cdef int32_t* direct
     cdef int32_t nai = <int32_t>na
@@ -388,75 +395,113 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, const int32_t* raw, Py_ssize_t 
                                            sizeof(int32_t), -1) < 0:
         return -1
     direct = sc.direct
-    for k in range(na, n):
-        direct[raw[k]] = nai
+    # (two ids an iteration in both loops: half the loops' own instructions)
+    k = na
+    while k < n - 1:
+        direct[ids[k]] = nai
+        direct[ids[k + 1]] = nai
+        k += 2
+    if k < n:
+        direct[ids[k]] = nai
+    # backwards, k before k - 1: the first occurrence writes last
     k = na - 1
-    while k >= 0:
-        # backwards: the first occurrence writes last
-        direct[raw[k]] = <int32_t>k
-        k -= 1
+    while k >= 1:
+        direct[ids[k]] = <int32_t>k
+        direct[ids[k - 1]] = <int32_t>(k - 1)
+        k -= 2
+    if k == 0:
+        direct[ids[0]] = 0
     if hits != NULL:
         hits[0] = -1
-        if na <= POSITION_IDS_MAX:
-            return _write_and_count(sc, raw, na, nb, dst, hits)
+        if na <= POSITION_IDS_MAX and nb <= COUNTED_REF_MAX:
+            return _write_and_count(sc, ids, na, nb, hits)
     for k in range(n):
-        dst[k] = direct[raw[k]]
+        ids[k] = direct[ids[k]]
     if na <= POSITION_IDS_MAX:
         return na + 1
-    return _compact(sc, dst, na, nb)
+    return _compact(sc, ids, na, nb)
 
 
-cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
-                                 Py_ssize_t nb, int32_t* dst,
-                                 int64_t* hits) noexcept nogil:
-    """_number_by_position's last pass (dst[k] <- the position id of raw[k],
-    from sc.direct), counting as it goes rouge1's and rouge2's clipped
-    overlaps into hits[0] and hits[1] (na <= POSITION_IDS_MAX): the loads,
-    the loop and the ids in registers serve the three, where the overlap
-    kernel would read the ids again in four more passes. Returns the vocab,
-    na + 1; -1 when out of memory.
+cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
+                                 Py_ssize_t nb, int64_t* hits) noexcept nogil:
+    """_number_by_position's last pass (ids[k] <- the position id of token
+    id ids[k], from sc.direct), counting as it goes rouge1's and rouge2's
+    clipped overlaps into hits[0] and hits[1] (na <= POSITION_IDS_MAX, nb <=
+    COUNTED_REF_MAX): the loads, the loop and the ids in registers serve the
+    three, where the overlap kernel would read the ids again in four more
+    passes. Returns the vocab, na + 1; -1 when out of memory.
 
     With V = na + 1 ids, the unigram counts are two histograms of V (the
     prediction's, the reference's; then the sum of their minima, and a
-    memset of 2V), the bigram counts a table of V * V (at most 2**20: the
-    prediction's bigrams counted up, the reference's taken down while there
-    are any, then the prediction's set back to 0 by their keys, kept in
-    sc.keys, not computed again): both tables hold zeros
-    between pairs. Every id is in [0, na], so every index is in its table."""
-    cdef Py_ssize_t k, V = na + 1, d, prev, key, n = na + nb
-    cdef int64_t h2 = 0
-    cdef int32_t c, left, x, y, h1 = 0     # (h1 <= na: int32 lanes, vectorized)
+    memset of 2V; int16, every count and the sum at most COUNTED_REF_MAX:
+    the minima then take SSE2's pminsw, 8 lanes, not 4 int32 lanes
+    compared and blended), the bigram counts a table of V * V (at most
+    2**20: the prediction's bigrams counted up, the reference's taken down
+    while there are any, then the prediction's set back to 0 by their keys,
+    kept in sc.keys, not computed again): both tables hold zeros between
+    pairs. Every id is in [0, na], so every index is in its table.
+    Both loops take two ids an iteration (half their own instructions; the
+    second id's counts are updated after the first's, which may be the
+    same entry)."""
+    cdef Py_ssize_t k, V = na + 1, d, e, prev, key, n = na + nb
+    cdef int32_t c, left
+    cdef int16_t x, y, h1 = 0              # (h1 <= na: int16 lanes, vectorized)
+    cdef int32_t h2 = 0                    # (< na: int32, as the flags added to it)
     cdef const int32_t* direct = sc.direct
-    cdef int32_t* uni
+    cdef int16_t* uni
+    cdef int16_t* ref_uni
     cdef int32_t* bi
     cdef int32_t* keys
-    if grow_array(<void**>&sc.uni, &sc.uni_cap, 2 * V, sizeof(int32_t), 0) < 0 or \
+    cdef int32_t* at
+    cdef int32_t* last
+    if grow_array(<void**>&sc.uni, &sc.uni_cap, 2 * V, sizeof(int16_t), 0) < 0 or \
             grow_array(<void**>&sc.bi, &sc.bi_cap, V * V, sizeof(int32_t), 0) < 0 or \
             grow_array(<void**>&sc.keys, &sc.keys_cap, V, sizeof(int32_t), -1) < 0:
         return -1
     uni = sc.uni
+    ref_uni = sc.uni + V
     bi = sc.bi
     keys = sc.keys
     if na:
-        prev = direct[raw[0]]
-        dst[0] = <int32_t>prev
+        prev = direct[ids[0]]
+        ids[0] = <int32_t>prev
         uni[prev] += 1
-        for k in range(1, na):
-            d = direct[raw[k]]
-            dst[k] = <int32_t>d
+        k = 1
+        while k < na - 1:
+            d = direct[ids[k]]
+            ids[k] = <int32_t>d
             uni[d] += 1
             key = prev * V + d
             keys[k] = <int32_t>key
             bi[key] += 1
-            prev = d
+            e = direct[ids[k + 1]]
+            ids[k + 1] = <int32_t>e
+            uni[e] += 1
+            key = d * V + e
+            keys[k + 1] = <int32_t>key
+            bi[key] += 1
+            prev = e
+            k += 2
+        if k < na:
+            d = direct[ids[k]]
+            ids[k] = <int32_t>d
+            uni[d] += 1
+            key = prev * V + d
+            keys[k] = <int32_t>key
+            bi[key] += 1
     if nb:
-        prev = direct[raw[na]]
-        dst[na] = <int32_t>prev
-        uni[V + prev] += 1
-        for k in range(na + 1, n):
-            d = direct[raw[k]]
-            dst[k] = <int32_t>d
-            uni[V + d] += 1
+        # (a pointer along the reference, not an index: the loop's values
+        # then fit in registers)
+        at = ids + na
+        prev = direct[at[0]]
+        at[0] = <int32_t>prev
+        ref_uni[prev] += 1
+        at += 1
+        last = ids + n - 1
+        while at < last:
+            d = direct[at[0]]
+            at[0] = <int32_t>d
+            ref_uni[d] += 1
             # take one of the bigram if the prediction has one left (no
             # branch: that is not predictable)
             key = prev * V + d
@@ -464,18 +509,49 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, const int32_t* raw, Py_ssize_t na,
             left = c > 0
             bi[key] = c - left
             h2 += left
-            prev = d
-    for k in range(1, na):
+            e = direct[at[1]]
+            at[1] = <int32_t>e
+            ref_uni[e] += 1
+            key = d * V + e
+            c = bi[key]
+            left = c > 0
+            bi[key] = c - left
+            h2 += left
+            prev = e
+            at += 2
+        if at == last:
+            d = direct[at[0]]
+            at[0] = <int32_t>d
+            ref_uni[d] += 1
+            key = prev * V + d
+            c = bi[key]
+            left = c > 0
+            bi[key] = c - left
+            h2 += left
+    # (two keys an iteration: half the loop's own instructions)
+    k = 1
+    while k < na - 1:
+        bi[keys[k]] = 0
+        bi[keys[k + 1]] = 0
+        k += 2
+    if k < na:
         bi[keys[k]] = 0
     for k in range(V):
         # (the minima over the whole table: no chain through memory)
         x = uni[k]
-        y = uni[V + k]
+        y = ref_uni[k]
         h1 += x if x < y else y
-    memset(uni, 0, <size_t>(2 * V) * sizeof(int32_t))
+    memset(uni, 0, <size_t>(2 * V) * sizeof(int16_t))
     hits[0] = h1
     hits[1] = h2
     return V
+
+
+# _write_and_count's address, taken so that gcc does not inline it into
+# _score_pair (as a static function called once): its loops then have every
+# register to themselves, where inlined they kept the bigram hits and the end
+# of the row on the stack.
+cdef void* _write_and_count_not_inlined = <void*>_write_and_count
 
 
 cdef Py_ssize_t _compact(Scratch* sc, int32_t* ids, Py_ssize_t na,
@@ -569,15 +645,17 @@ cdef int _score_pair(Scratch* sc, const Row* p, const Row* q, const int* kinds,
             grow_array(<void**>&sc.raw, &sc.raw_cap, na + nb + 1, sizeof(int32_t), -1) < 0 or \
             grow_array(<void**>&sc.seen, &sc.seen_cap, na + nb + 1, sizeof(int64_t), -1) < 0:
         return -1
-    a = sc.ids
-    b = sc.ids + na
     bits = _load(p, sc.raw) | _load(q, sc.raw + na)
     if 0 <= bits < DIRECT_LIMIT:
-        nv = _number_by_position(sc, sc.raw, na, nb, bits, sc.ids,
-                                 hits12 if count12 else NULL)
+        # the ids numbered where they were loaded
+        a = sc.raw
+        b = sc.raw + na
+        nv = _number_by_position(sc, sc.raw, na, nb, bits, hits12 if count12 else NULL)
         if nv < 0:
             return -1
     else:
+        a = sc.ids
+        b = sc.ids + na
         # An id of DIRECT_LIMIT or more, or out of range (found and named here).
         hits12[0] = -1
         bad.side = 0

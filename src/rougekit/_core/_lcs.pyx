@@ -434,13 +434,36 @@ cdef enum:
     PM_MAX_WORDS = 8
 
 
+cdef inline void _clear_masks(uint64_t* pm, const int32_t* b, Py_ssize_t nb,
+                              Py_ssize_t W) noexcept nogil:
+    """lcs_length_scratch's mask table (W words an id, W = 1 or 2) back to
+    zeros after the columns b set their bits in it: two columns an
+    iteration (half the loop's own instructions). (Not a memset of the
+    table, even when it is small: glibc's memset stores 2 KiB or more with
+    rep stosb, which callgrind counts as an instruction a byte.)"""
+    cdef Py_ssize_t j
+    if W == 1:
+        for j in range(0, nb - 1, 2):
+            pm[b[j]] = 0
+            pm[b[j + 1]] = 0
+        pm[b[nb - 1]] = 0
+        return
+    for j in range(0, nb - 1, 2):
+        pm[<Py_ssize_t>b[j] << 1] = 0
+        pm[(<Py_ssize_t>b[j] << 1) + 1] = 0
+        pm[<Py_ssize_t>b[j + 1] << 1] = 0
+        pm[(<Py_ssize_t>b[j + 1] << 1) + 1] = 0
+    pm[<Py_ssize_t>b[nb - 1] << 1] = 0
+    pm[(<Py_ssize_t>b[nb - 1] << 1) + 1] = 0
+
+
 cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
                                    const int32_t* b, Py_ssize_t nb,
                                    Py_ssize_t vocab, LcsScratch* sc) noexcept nogil:
     """lcs_length_ids using the caller's zeroed mask table (sc.pm) instead of
     allocating and indexing the columns; ids < vocab."""
     cdef Py_ssize_t i, j, w, W
-    cdef uint64_t s0, s1
+    cdef uint64_t s0, s1, bit
     cdef uint64_t S[PM_MAX_WORDS]
     cdef uint64_t* pm
     cdef uint64_t* m
@@ -459,21 +482,28 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
     pm = sc.pm
     if W == 1:
         # (the common case, its own loops: no multiply by W per token)
+        bit = 1
         for j in range(nb):
-            pm[b[j]] |= (<uint64_t>1) << j
+            pm[b[j]] |= bit
+            bit <<= 1
         s0 = ONES
         for i in range(na):
             s0 = lcs_step64(s0, pm[a[i]])
-        for j in range(nb):
-            pm[b[j]] = 0
+        _clear_masks(pm, b, nb, 1)
         return lcs_zeros_below64(s0, nb)
     if W == 2:
         # (the 65 to 128 column case: the row in two registers, the table's
         # index a shift)
-        for j in range(64):
-            pm[<Py_ssize_t>b[j] << 1] |= (<uint64_t>1) << j
+        # (two columns an iteration, the bit shifted along, not made anew)
+        bit = 1
+        for j in range(0, 64, 2):
+            pm[<Py_ssize_t>b[j] << 1] |= bit
+            pm[<Py_ssize_t>b[j + 1] << 1] |= bit << 1
+            bit <<= 2
+        bit = 1
         for j in range(64, nb):
-            pm[(<Py_ssize_t>b[j] << 1) + 1] |= (<uint64_t>1) << (j - 64)
+            pm[(<Py_ssize_t>b[j] << 1) + 1] |= bit
+            bit <<= 1
         s0 = ONES
         s1 = ONES
         # two rows an iteration (half the loop's own instructions)
@@ -485,10 +515,7 @@ cdef Py_ssize_t lcs_length_scratch(const int32_t* a, Py_ssize_t na,
         if na & 1:
             m = pm + (<Py_ssize_t>a[na - 1] << 1)
             lcs_step128(&s0, &s1, m[0], m[1])
-        for j in range(nb):
-            m = pm + (<Py_ssize_t>b[j] << 1)
-            m[0] = 0
-            m[1] = 0
+        _clear_masks(pm, b, nb, 2)
         S[0] = s0
         S[1] = s1
         return lcs_zeros_below(S, nb)
