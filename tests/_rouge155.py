@@ -285,15 +285,13 @@ ROUGE155_KERNELS = tuple(k for k in _backend.KERNELS if k.startswith("rouge155_"
 def kernels(name):
     """The ROUGE-1.5.5 kernels, compiled or pure (``name``), as one namespace:
     the public names of each (``TokenCorpus``, ``score_evals``,
-    ``resample_means``, ...) and the testing hooks of the bootstrap and the
-    tokenizer's classifier."""
+    ``resample_means``, ...) and the bootstrap's testing hooks."""
     namespace = types.SimpleNamespace(modules={})
     for k in ROUGE155_KERNELS:
         module = importlib.import_module(
             f"rougekit._core._{k}" + ("" if name == "compiled" else "_py"))
         namespace.modules[k] = module
-        for attr in [*module.__all__, "_resample_lanes", "_set_resample_lanes",
-                     "_set_classify_avx2"]:
+        for attr in [*module.__all__, "_resample_lanes", "_set_resample_lanes"]:
             if hasattr(module, attr):
                 setattr(namespace, attr, getattr(module, attr))
     return namespace

@@ -3,8 +3,9 @@
 """The token ids of ROUGE-1.5.5.pl's summaries (``TokenCorpus``) and their
 raw tokens; ``_rouge155_tokens_py`` is the twin and the specification.
 
-Texts are classified 16 bytes at a time (``classify.h``), their tokens found
-in the resulting bitmaps, interned in ``_vocab.pxd``'s tables and stemmed
+Texts are classified 16 bytes at a time (``classify.h``, through
+``_tokenizer``'s ``classify_latin1``), their tokens found in the resulting
+bitmaps, interned in ``_vocab.pxd``'s tables and stemmed
 with ``_rouge155_stem``'s ``stem_chars``, without a Python object per token
 and without the GIL.
 """
@@ -21,33 +22,16 @@ import numpy as np
 
 from rougekit._core._mem cimport grow_array
 from rougekit._core._rouge155_stem cimport stem_chars
+from rougekit._core._tokenizer cimport classify_latin1
 from rougekit._core._vocab cimport (Vocab, vocab_copy, vocab_find, vocab_free,
                                    vocab_hash, vocab_hash16, vocab_init, vocab_intern,
                                    vocab_intern_hashed, vocab_prefix)
 
 cdef extern from "classify.h" nogil:
-    void rk_classify_latin1(const unsigned char* s, Py_ssize_t n, unsigned char* low,
-                            uint64_t* word, uint64_t* nl)
     uint64_t rk_load_prefix(const unsigned char* p, Py_ssize_t n)
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
-
-
-cdef extern from "classify.h" nogil:
-    void rk_classify_init()
-    int rk_classify_set_avx2(int on)
-
-# 1-byte texts are classified 64 characters a step by the AVX2 loop where
-# the CPU has it, else by the SSE2 one (the same result).
-rk_classify_init()
-
-
-def _set_classify_avx2(bint on):
-    """Testing hook: classify 1-byte texts with the AVX2 loop (on, where the
-    CPU has it) or the SSE2 one. Returns whether the AVX2 loop is taken now.
-    Not thread-safe; tests only."""
-    return bool(rk_classify_set_avx2(on))
 
 cdef extern from "Python.h":
     void* PyUnicode_DATA(object o)
@@ -320,7 +304,7 @@ cdef class TokenCorpus:
                               self.ntok + (n + 1) // 2 + 1, sizeof(int32_t), -1) < 0):
             return -1
         memset(self.low + n, 0, 8)
-        rk_classify_latin1(s, n, self.low, self.bits, self.bits + nw + 1)
+        classify_latin1(s, n, self.low, self.bits, self.bits + nw + 1)
         self.bits[nw] = 0                # a run ends there at the latest
         return 0
 

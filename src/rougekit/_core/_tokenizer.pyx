@@ -68,9 +68,15 @@ rk_classify_init()
 
 def _set_classify_avx2(bint on):
     """Testing hook: classify 1-byte texts with the AVX2 loop (on, where the
-    CPU has it) or the SSE2 one. Returns whether the AVX2 loop is taken now.
+    CPU has it) or the SSE2 one, here and in every module that classifies
+    through classify_latin1. Returns whether the AVX2 loop is taken now.
     Not thread-safe; tests only."""
     return bool(rk_classify_set_avx2(on))
+
+
+cdef void classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
+                          uint64_t* word, uint64_t* nl) noexcept nogil:
+    rk_classify_latin1(s, n, low, word, nl)
 
 
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
