@@ -422,6 +422,15 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, int32_t* ids, Py_ssize_t na,
     return _compact(sc, ids, na, nb)
 
 
+cdef inline int32_t _take_bigram(int32_t* bi, Py_ssize_t key) noexcept nogil:
+    """One of the prediction's bigram key taken if it has one left: 1, else
+    0 (no branch: whether one is left is not predictable)."""
+    cdef int32_t c = bi[key]
+    cdef int32_t left = c > 0
+    bi[key] = c - left
+    return left
+
+
 cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
                                  Py_ssize_t nb, int64_t* hits) noexcept nogil:
     """_number_by_position's last pass (ids[k] <- the position id of token
@@ -444,7 +453,6 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
     second id's counts are updated after the first's, which may be the
     same entry)."""
     cdef Py_ssize_t k, V = na + 1, d, e, prev, key, n = na + nb
-    cdef int32_t c, left
     cdef int16_t x, y, h1 = 0              # (h1 <= na: int16 lanes, vectorized)
     cdef int32_t h2 = 0                    # (< na: int32, as the flags added to it)
     cdef const int32_t* direct = sc.direct
@@ -502,32 +510,18 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
             d = direct[at[0]]
             at[0] = <int32_t>d
             ref_uni[d] += 1
-            # take one of the bigram if the prediction has one left (no
-            # branch: that is not predictable)
-            key = prev * V + d
-            c = bi[key]
-            left = c > 0
-            bi[key] = c - left
-            h2 += left
+            h2 += _take_bigram(bi, prev * V + d)
             e = direct[at[1]]
             at[1] = <int32_t>e
             ref_uni[e] += 1
-            key = d * V + e
-            c = bi[key]
-            left = c > 0
-            bi[key] = c - left
-            h2 += left
+            h2 += _take_bigram(bi, d * V + e)
             prev = e
             at += 2
         if at == last:
             d = direct[at[0]]
             at[0] = <int32_t>d
             ref_uni[d] += 1
-            key = prev * V + d
-            c = bi[key]
-            left = c > 0
-            bi[key] = c - left
-            h2 += left
+            h2 += _take_bigram(bi, prev * V + d)
     # (two keys an iteration: half the loop's own instructions)
     k = 1
     while k < na - 1:
