@@ -36,9 +36,10 @@ SMALL = {
     "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2", "plotly")),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
-# its cases are the other scripts' calls), ab_score.py and profile_score.py
-# (tools that take two trees or a profiler, not measurements with checks).
-NOT_RUN = {"bench_pool.py", "ab_score.py", "profile_score.py"}
+# its cases are the other scripts' calls), ab_score.py, profile_score.py and
+# profile_ids.py (tools that take two trees or a profiler, not measurements
+# with checks).
+NOT_RUN = {"bench_pool.py", "ab_score.py", "profile_score.py", "profile_ids.py"}
 
 
 def test_every_benchmark_is_listed():
