@@ -56,6 +56,17 @@ cdef extern from "classify.h" nogil:
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
 
+cdef extern from "words.h" nogil:
+    int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
+    const Py_ssize_t* rk_number_known_words(
+        const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
+        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
+        Py_ssize_t* kept)
+    const Py_ssize_t* rk_number_known_stems(
+        const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
+        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
+        Py_ssize_t* kept, const int32_t* stem_of, const Py_ssize_t* slot_of)
+
 
 cdef extern from "classify.h" nogil:
     void rk_classify_init()
@@ -212,21 +223,8 @@ cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64
     if g < 0:
         return 0 if g == DROP else g
     if dense != NULL:
-        g = _dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
+        g = rk_dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
     return _push_id(t, g)
-
-
-cdef inline int32_t _dense_id(Slot* slot, uint64_t high, Py_ssize_t* n) noexcept nogil:
-    """The number of the slot's token in this round (high: the round << 32):
-    a new one (n[0], and n[0] grows by 1) for a token not seen in it yet.
-    No branch: whether a token is new is not predictable (the ternary
-    compiles to a conditional move)."""
-    cdef uint64_t x = slot.tag
-    cdef bint new = (x ^ high) > UINT32_MAX
-    cdef uint64_t d = <uint64_t>n[0] if new else x & UINT32_MAX
-    slot.tag = high | d
-    n[0] += new
-    return <int32_t>d
 
 
 cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil:
@@ -394,6 +392,20 @@ cdef enum:
     CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
 
 
+cdef inline Py_ssize_t _first_start_after(const Py_ssize_t* bounds, Py_ssize_t lo,
+                                         Py_ssize_t hi, Py_ssize_t x) noexcept nogil:
+    """The first even index j in [lo, hi) (lo and hi even) whose word start
+    bounds[j] is past x, or hi: a binary search (the starts increase)."""
+    cdef Py_ssize_t a = lo >> 1, b = hi >> 1, m
+    while a < b:
+        m = (a + b) >> 1
+        if bounds[2 * m] > x:
+            b = m
+        else:
+            a = m + 1
+    return 2 * a
+
+
 cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                        DenseIds* dense) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
@@ -401,10 +413,12 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # off the word bitmap with no branch per word or character
     # (rk_word_bounds, rk_flatten_bits); then each word of up to 16
     # characters is hashed and compared from two 8-byte loads, with no
-    # branch on its length. A text has at most (length + 1) / 2 tokens:
-    # room for them is made first, so a token is one store.
+    # branch on its length. Numbering (dense), the runs of known words
+    # between two sentence breaks go to words.h's loop, which leaves every
+    # other word to the loop here. A text has at most (length + 1) / 2
+    # tokens: room for them is made first, so a token is one store.
     cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, nb = 0, start, end, n = 0
-    cdef Py_ssize_t L, next_nl, kept = 0
+    cdef Py_ssize_t L, next_nl, kept = 0, E, stop
     cdef Py_ssize_t bounds[CHUNK_BOUNDS]
     cdef uint64_t wk, carry = 0, h, c0, c1
     cdef uint64_t* wbits = t.bits
@@ -413,11 +427,11 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     cdef const uint8_t* low = t.low
     cdef int32_t g, sg
     cdef int32_t* ids
+    cdef int32_t* out
     # The table as the loop reads it, in registers; read again after a new
     # token or stem (_new_id may grow the table).
     cdef Slot* slots = v.slots
     cdef Slot* slot
-    cdef Slot* num
     cdef Py_ssize_t mask = v.nslots - 1
     cdef int shift = v.shift
     cdef const int32_t* stem_of = v.stem_of
@@ -425,8 +439,6 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # numbering the tokens (dense): the round, shifted, and the next number
     cdef uint64_t high = dense.round << 32 if dense != NULL else 0
     cdef Py_ssize_t nd = dense.n if dense != NULL else 0
-    cdef bint number_words = dense != NULL and not stem
-    cdef bint number_stems = dense != NULL and stem
     memset(t.low + length, 0, LOW_SLACK)
     wbits[nw] = 0                     # a sentinel: the end of a last word
     if grow_array(<void**>&t.ids, &t.cap, (length + 1) // 2 + 1, sizeof(int32_t), -1) < 0:
@@ -446,9 +458,29 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         k = top
         # bounds[2i] and bounds[2i + 1]: word i's start and end; a last
         # start without its end waits for the next chunk.
-        for i in range(0, nb - 1, 2):
+        E = nb - (nb & 1)
+        i = 0
+        while i < E:
+            if dense != NULL:
+                # the known words up to the next sentence break
+                stop = E if bounds[E - 2] <= next_nl else _first_start_after(
+                    bounds, i, E, next_nl)
+                out = ids + n
+                if stem:
+                    i = rk_number_known_stems(bounds + i, bounds + stop, low, slots, mask,
+                                              shift, high, &nd, &out, &kept,
+                                              stem_of, slot_of) - bounds
+                else:
+                    i = rk_number_known_words(bounds + i, bounds + stop, low, slots, mask,
+                                              shift, high, &nd, &out, &kept) - bounds
+                n = out - ids
+                if i >= E:
+                    break
+            # one word here: a sentence break before it, or a word the loop
+            # above leaves (or, not numbering, every word)
             start = bounds[i]
             end = bounds[i + 1]
+            i += 2
             if start > next_nl:
                 # a newline before this word ends a sentence
                 t.n = n
@@ -462,22 +494,6 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             if L <= 16:
                 h = vocab_hash16(c0, c1, L)
                 slot = vocab_slot_in(slots, mask, shift, L, h, c0, c1)
-                # The common case, a known word (and stem), numbered in its
-                # slot, or its stem's (words of up to 3 characters are their
-                # own stems, rouge-score).
-                if slot != NULL and number_words:
-                    ids[n] = _dense_id(slot, high, &nd)
-                    n += 1
-                    continue
-                if slot != NULL and number_stems:
-                    num = slot
-                    if L > 3:
-                        sg = stem_of[slot.id]
-                        num = &slots[slot_of[sg]] if sg >= 0 else NULL
-                    if num != NULL:
-                        ids[n] = _dense_id(num, high, &nd)
-                        n += 1
-                        continue
                 g = slot.id if slot != NULL else -1
             else:
                 h = vocab_hash(<const char*>w, L)
@@ -506,7 +522,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             if dense != NULL:
                 if slot == NULL:
                     slot = &slots[slot_of[g]]
-                g = _dense_id(slot, high, &nd)
+                g = rk_dense_id(slot, high, &nd)
             ids[n] = g
             n += 1
         if nb & 1:

@@ -10,27 +10,24 @@ byte pool. Everything here is inline, so the tokenizer's word loop calls no
 function across modules; every growth is checked and reports -1 when out of
 memory or ids.
 """
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
 
-cdef extern from *:
-    """
-    /* Token hash: the token's bytes in 8-byte chunks, zero-padded (as
-       vocab_chunk reads them). The first two chunks and the length go
-       through two independent multiplies (vocab_hash16: a token of up to 16
-       bytes, which is nearly every one, is hashed from two loads); each
-       further chunk is mixed in with a multiply. A slot is chosen by the
-       hash's top bits (Vocab.shift), which every input bit reaches. */
-    #define RK_HASH_SEED 0x9E3779B97F4A7C15ULL
-    #define RK_HASH_MUL 0xFF51AFD7ED558CCDULL
-    #define RK_HASH_FIN 0xC4CEB9FE1A85EC53ULL
-    """
-    const uint64_t RK_HASH_SEED
+cdef extern from "vocab.h" nogil:
     const uint64_t RK_HASH_MUL
-    const uint64_t RK_HASH_FIN
+    # One entry of the open-addressing table (vocab.h says more): id -1
+    # marks an empty slot; size and the first 16 bytes beside it.
+    ctypedef struct Slot "RkSlot":
+        uint64_t tag
+        uint64_t pre
+        uint64_t pre2
+        int32_t id
+        int32_t size
+    uint64_t rk_hash16(uint64_t c0, uint64_t c1, int64_t n)
+    bint rk_slot_holds(const Slot* s, uint64_t c0, uint64_t c1, int64_t n)
 
 cdef enum:
     # The pool keeps this many bytes to spare past its last token.
@@ -38,18 +35,6 @@ cdef enum:
     # log2 of the slots of a fresh table
     INITIAL_SLOT_BITS = 11
 
-
-ctypedef struct Slot:
-    # One entry of the open-addressing table: id -1 marks an empty slot.
-    # The size and first 16 bytes (zero-padded) sit beside the id, so a
-    # probe touches one cache line, and a token of up to 16 bytes (nearly
-    # every one) is compared without reading the pool. tag: the owner's
-    # (0 when the token is interned; vocab_clear_tags).
-    uint64_t tag
-    uint64_t pre
-    uint64_t pre2
-    int32_t id
-    int32_t size
 
 ctypedef struct Vocab:
     # Interned token strings: token g is pool[off[g] : off[g] + size[g]].
@@ -88,7 +73,7 @@ cdef inline uint64_t vocab_prefix(const char* s, Py_ssize_t n) noexcept nogil:
 cdef inline uint64_t vocab_hash16(uint64_t c0, uint64_t c1, Py_ssize_t n) noexcept nogil:
     """vocab_hash of a token of n bytes whose first two chunks are c0 and c1
     (the whole token when n <= 16)."""
-    return ((c0 ^ RK_HASH_SEED) * RK_HASH_MUL) ^ ((c1 ^ <uint64_t>n) * RK_HASH_FIN)
+    return rk_hash16(c0, c1, n)
 
 
 cdef inline uint64_t vocab_hash(const char* s, Py_ssize_t n) noexcept nogil:
@@ -210,7 +195,7 @@ cdef inline int32_t vocab_intern(Vocab* v, const char* s, Py_ssize_t n) noexcept
 cdef inline bint _matches(const Vocab* v, const Slot* slot, const char* s, Py_ssize_t n,
                           uint64_t pre, uint64_t pre2) noexcept nogil:
     """slot holds s[0:n] (first two chunks pre and pre2)."""
-    return (((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0
+    return (rk_slot_holds(slot, pre, pre2, n)
             and (n <= 16 or _same(v.pool + v.off[slot.id] + 16, s + 16, n - 16)))
 
 
@@ -273,7 +258,7 @@ cdef inline Slot* vocab_slot_in(Slot* slots, Py_ssize_t mask, int shift, Py_ssiz
     cdef Slot* slot
     while True:
         slot = &slots[i]
-        if ((slot.pre ^ pre) | (slot.pre2 ^ pre2) | <uint64_t>(<Py_ssize_t>slot.size ^ n)) == 0:
+        if rk_slot_holds(slot, pre, pre2, n):
             return slot
         if slot.id == -1:
             return NULL

@@ -1,0 +1,107 @@
+/* The tokenizer's word loop for its common case: a run of words, each a
+   token of at most 16 bytes that the table holds already (and, stemming,
+   whose stem it holds), numbered densely in their slots (or their stems'
+   slots). rougekit._core._tokenizer calls it between sentence breaks and
+   reads every other word (a new token, a new stem, a long word) itself.
+
+   A function of its own, kept out of its caller: in the caller's loop,
+   next to the rare cases' variables, the compiler kept this loop's
+   counters on the stack. */
+#ifndef ROUGEKIT_WORDS_H
+#define ROUGEKIT_WORDS_H
+
+#include <stdint.h>
+#include <Python.h>
+#include "classify.h"
+#include "vocab.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RK_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define RK_NOINLINE __declspec(noinline)
+#else
+#define RK_NOINLINE
+#endif
+
+/* The number of the slot's token in this round (high: the round << 32): a
+   new one (*n, and *n grows by 1) for a token not seen in the round yet.
+   No branch: whether a token is new is not predictable (the ternary
+   compiles to a conditional move). */
+static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
+{
+    uint64_t x = slot->tag;
+    int is_new = (x ^ high) > UINT32_MAX;
+    uint64_t d = is_new ? (uint64_t)*n : (x & UINT32_MAX);
+    slot->tag = high | d;
+    *n += is_new;
+    return (int32_t)d;
+}
+
+/* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets into low,
+   the lowercased text with 16 readable bytes past any word) before stop,
+   numbered in their slots while each is a known token of at most 16 bytes
+   (with stem, of at most 3 bytes, or with a known, non-empty stem, whose
+   slot numbers it). The numbers go to *out, which advances; *kept grows by
+   the words' lengths and *nd, the next new number, by the new ones.
+   Returns stop, or the first word left to the caller. */
+static inline const Py_ssize_t *
+rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+                     RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
+                     Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept,
+                     const int32_t *stem_of, const Py_ssize_t *slot_of, int stem)
+{
+    int32_t *o = *out;
+    Py_ssize_t next = *nd, k = *kept;
+    for (; b < stop; b += 2) {
+        Py_ssize_t start = b[0], len = b[1] - start, i;
+        uint64_t c0, c1;
+        RkSlot *s;
+        if (len > 16)
+            break;
+        rk_load_chunks(low + start, len, &c0, &c1);
+        i = (Py_ssize_t)(rk_hash16(c0, c1, len) >> shift);
+        for (;;) {
+            s = &slots[i];
+            if (rk_slot_holds(s, c0, c1, len))
+                break;
+            if (s->id == -1)
+                goto leave;
+            i = (i + 1) & mask;
+        }
+        if (stem && len > 3) {
+            /* words of up to 3 characters are their own stems (rouge-score) */
+            int32_t sg = stem_of[s->id];
+            if (sg < 0)
+                break;          /* not stemmed yet, or an empty stem */
+            s = &slots[slot_of[sg]];
+        }
+        *o++ = rk_dense_id(s, high, &next);
+        k += len;
+    }
+leave:
+    *out = o;
+    *nd = next;
+    *kept = k;
+    return b;
+}
+
+RK_NOINLINE static const Py_ssize_t *
+rk_number_known_words(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
+                      Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept)
+{
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, kept,
+                                NULL, NULL, 0);
+}
+
+RK_NOINLINE static const Py_ssize_t *
+rk_number_known_stems(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
+                      Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept,
+                      const int32_t *stem_of, const Py_ssize_t *slot_of)
+{
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, kept,
+                                stem_of, slot_of, 1);
+}
+
+#endif
