@@ -133,6 +133,12 @@ EDGE_CASES = [
     ("stem-suffixes", "generously relational conditional rationalize hopefulness",
      "generous relate condition rational hope"),
     ("stem-y-run", "y" * 300 + " syzygy toy", "y" * 300 + " syzygi"),
+    # one bigram repeated past what a byte holds: 255 bigrams (counted in
+    # bytes), 256 and 257 (in 32-bit counts), and 256 taken from 255
+    ("bigram-255-times", "x " * 256, "x " * 256),
+    ("bigram-256-times", "x " * 257, "x " * 257),
+    ("bigram-257-times", "x y " * 129, "x y " * 129),
+    ("bigram-256-of-255", "x " * 256, "x " * 257),
     # single tokens and long tokens
     ("single-same", "a", "a"),
     ("single-different", "a", "b"),

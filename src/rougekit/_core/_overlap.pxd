@@ -1,4 +1,4 @@
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 
 ctypedef struct OverlapScratch:
     # Counts by unigram id (cnt1) and by bigram key x * width + y (cnt2),
@@ -7,6 +7,10 @@ ctypedef struct OverlapScratch:
     Py_ssize_t cnt1_cap
     int32_t* cnt2
     Py_ssize_t cnt2_cap
+    # cnt2 in bytes, for a text of at most BYTE_COUNT_MAX bigrams (a count
+    # cannot pass 255): a quarter of the table's cache lines
+    uint8_t* cnt2b
+    Py_ssize_t cnt2b_cap
 
 # Clipped n-gram overlap of two dense id arrays (ids < vocab); -1 when out of
 # memory. Touches no Python object.

@@ -8,7 +8,7 @@ position and the next token id form a 64-bit key, which the gram table
 numbers in order of first appearance. The clipped overlap
 sum_g min(count_a(g), count_b(g)) is then a pass over counts.
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -76,19 +76,51 @@ cdef int64_t clipped_overlap_ids(const int32_t* a, Py_ssize_t na,
 cdef Py_ssize_t BIGRAM_TABLE = 1 << 20
 
 
+cdef enum:
+    # a's bigrams counted in bytes up to this many (no count passes 255)
+    BYTE_COUNT_MAX = 255
+
+
 cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
     free(sc.cnt1)
     free(sc.cnt2)
+    free(sc.cnt2b)
     memset(sc, 0, sizeof(OverlapScratch))
 
 
-cdef inline int _take(int32_t* cnt, Py_ssize_t key) noexcept nogil:
+ctypedef fused count_t:
+    uint8_t
+    int32_t
+
+
+cdef inline int _take(count_t* cnt, Py_ssize_t key) noexcept nogil:
     """Take one of cnt[key] if there is one: 1, else 0. No branch: whether
     a gram is still there is not predictable."""
-    cdef int32_t c = cnt[key]
+    cdef count_t c = cnt[key]
     cdef int left = c > 0
-    cnt[key] = c - left
+    cnt[key] = <count_t>(c - left)
     return left
+
+
+cdef inline int64_t _bigram_hits(count_t* cnt, const int32_t* a, Py_ssize_t ca,
+                                 const int32_t* b, Py_ssize_t cb, int32_t top,
+                                 Py_ssize_t w) noexcept nogil:
+    """clipped_overlap_numbered's bigram count in cnt (w * w zeros, w = top
+    + 1), left zeroed: a's bigrams counted, b's taken from them (b's ids
+    from top up read as top, a row and column a never writes)."""
+    cdef Py_ssize_t i
+    cdef int64_t hits = 0
+    cdef int32_t x, y
+    for i in range(ca):
+        cnt[a[i] * w + a[i + 1]] += 1
+    x = b[0] if b[0] < top else top
+    for i in range(cb):
+        y = b[i + 1] if b[i + 1] < top else top
+        hits += _take(cnt, x * w + y)
+        x = y
+    for i in range(ca):
+        cnt[a[i] * w + a[i + 1]] = 0
+    return hits
 
 
 cdef int64_t clipped_overlap_scratch(const int32_t* a, Py_ssize_t na,
@@ -116,7 +148,7 @@ cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
     cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1, w
     cdef int64_t hits = 0
     cdef int32_t* cnt
-    cdef int32_t x, y, top = <int32_t>vocab_a
+    cdef int32_t top = <int32_t>vocab_a
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
@@ -145,19 +177,13 @@ cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
         return hits
     w = vocab_a + 1
     if n == 2 and w * w <= BIGRAM_TABLE:
+        if ca <= BYTE_COUNT_MAX:
+            if grow_array(<void**>&sc.cnt2b, &sc.cnt2b_cap, w * w, sizeof(uint8_t), 0) < 0:
+                return -1
+            return _bigram_hits(sc.cnt2b, a, ca, b, cb, top, w)
         if grow_array(<void**>&sc.cnt2, &sc.cnt2_cap, w * w, sizeof(int32_t), 0) < 0:
             return -1
-        cnt = sc.cnt2
-        for i in range(ca):
-            cnt[a[i] * w + a[i + 1]] += 1
-        x = b[0] if b[0] < top else top
-        for i in range(cb):
-            y = b[i + 1] if b[i + 1] < top else top
-            hits += _take(cnt, x * w + y)
-            x = y
-        for i in range(ca):
-            cnt[a[i] * w + a[i + 1]] = 0
-        return hits
+        return _bigram_hits(sc.cnt2, a, ca, b, cb, top, w)
     return clipped_overlap_ids(a, na, b, nb, vocab, n)
 
 
