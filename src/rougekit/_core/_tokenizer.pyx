@@ -461,6 +461,13 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         E = nb - (nb & 1)
         i = 0
         while i < E:
+            start = bounds[i]
+            if start > next_nl:
+                # a newline before this word ends a sentence
+                t.n = n
+                if _end_sentence(t) < 0:
+                    return -1
+                next_nl = _next_bit(nl, nw, start)
             if dense != NULL:
                 # the known words up to the next sentence break
                 stop = E if bounds[E - 2] <= next_nl else _first_start_after(
@@ -474,19 +481,13 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                     i = rk_number_known_words(bounds + i, bounds + stop, low, slots, mask,
                                               shift, high, &nd, &out, &kept) - bounds
                 n = out - ids
-                if i >= E:
-                    break
-            # one word here: a sentence break before it, or a word the loop
-            # above leaves (or, not numbering, every word)
-            start = bounds[i]
+                if i == stop:
+                    continue          # the end of the chunk, or a sentence break
+                start = bounds[i]
+            # one word here: a word the loop above leaves (or, not
+            # numbering, every word)
             end = bounds[i + 1]
             i += 2
-            if start > next_nl:
-                # a newline before this word ends a sentence
-                t.n = n
-                if _end_sentence(t) < 0:
-                    return -1
-                next_nl = _next_bit(nl, nw, start)
             L = end - start
             kept += L
             w = low + start
