@@ -133,12 +133,14 @@ EDGE_CASES = [
     ("stem-suffixes", "generously relational conditional rationalize hopefulness",
      "generous relate condition rational hope"),
     ("stem-y-run", "y" * 300 + " syzygy toy", "y" * 300 + " syzygi"),
-    # one bigram repeated past what a byte holds: 255 bigrams (counted in
-    # bytes), 256 and 257 (in 32-bit counts), and 256 taken from 255
+    # one token and one bigram repeated past what a byte holds: texts of up
+    # to 255 n-grams are counted in bytes, longer ones in 32-bit counts
     ("bigram-255-times", "x " * 256, "x " * 256),
     ("bigram-256-times", "x " * 257, "x " * 257),
     ("bigram-257-times", "x y " * 129, "x y " * 129),
     ("bigram-256-of-255", "x " * 256, "x " * 257),
+    ("unigram-300-of-255", "x " * 255, "x " * 300),
+    ("unigram-255-of-300", "x " * 300, "x " * 255),
     # single tokens and long tokens
     ("single-same", "a", "a"),
     ("single-different", "a", "b"),

@@ -7,8 +7,10 @@ ctypedef struct OverlapScratch:
     Py_ssize_t cnt1_cap
     int32_t* cnt2
     Py_ssize_t cnt2_cap
-    # cnt2 in bytes, for a text of at most BYTE_COUNT_MAX bigrams (a count
-    # cannot pass 255): a quarter of the table's cache lines
+    # cnt1 and cnt2 in bytes, for texts of at most BYTE_COUNT_MAX n-grams
+    # (a count cannot pass 255): a quarter of the tables' cache lines
+    uint8_t* cnt1b
+    Py_ssize_t cnt1b_cap
     uint8_t* cnt2b
     Py_ssize_t cnt2b_cap
 

@@ -77,7 +77,8 @@ cdef Py_ssize_t BIGRAM_TABLE = 1 << 20
 
 
 cdef enum:
-    # a's bigrams counted in bytes up to this many (no count passes 255)
+    # n-grams counted in bytes while a text has at most this many (no count
+    # passes 255)
     BYTE_COUNT_MAX = 255
 
 
@@ -85,6 +86,7 @@ cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
     free(sc.cnt1)
     free(sc.cnt2)
     free(sc.cnt2b)
+    free(sc.cnt1b)
     memset(sc, 0, sizeof(OverlapScratch))
 
 
@@ -100,6 +102,26 @@ cdef inline int _take(count_t* cnt, Py_ssize_t key) noexcept nogil:
     cdef int left = c > 0
     cnt[key] = <count_t>(c - left)
     return left
+
+
+cdef inline int64_t _unigram_minima(count_t* cnt, const int32_t* a, Py_ssize_t na,
+                                    const int32_t* b, Py_ssize_t nb, Py_ssize_t vocab_a,
+                                    Py_ssize_t vocab) noexcept nogil:
+    """clipped_overlap_numbered's unigram hits for ids numbered per pair
+    (dense, few), in cnt (2 * vocab zeros), left zeroed: both histograms,
+    then the sum of the minima over the ids a can hold, which has no chain
+    through memory (taking from cnt one token at a time waits on the store
+    of the token before whenever an id repeats)."""
+    cdef Py_ssize_t i
+    cdef int64_t hits = 0
+    for i in range(na):
+        cnt[a[i]] += 1
+    for i in range(nb):
+        cnt[vocab + b[i]] += 1
+    for i in range(vocab_a):
+        hits += cnt[i] if cnt[i] < cnt[vocab + i] else cnt[vocab + i]
+    memset(cnt, 0, <size_t>(2 * vocab) * sizeof(count_t))
+    return hits
 
 
 cdef inline int64_t _bigram_hits(count_t* cnt, const int32_t* a, Py_ssize_t ca,
@@ -146,28 +168,23 @@ cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
     40 KiB of vocab ** 2, whose lines were mostly first-level cache misses).
     """
     cdef Py_ssize_t i, ca = na - n + 1, cb = nb - n + 1, w
+    cdef bint dense
     cdef int64_t hits = 0
     cdef int32_t* cnt
     cdef int32_t top = <int32_t>vocab_a
     if n < 1 or ca <= 0 or cb <= 0:
         return 0
     if n == 1:
+        dense = vocab <= 2 * (na + nb) + 64
+        if dense and na <= BYTE_COUNT_MAX and nb <= BYTE_COUNT_MAX:
+            if grow_array(<void**>&sc.cnt1b, &sc.cnt1b_cap, 2 * vocab, sizeof(uint8_t), 0) < 0:
+                return -1
+            return _unigram_minima(sc.cnt1b, a, na, b, nb, vocab_a, vocab)
         if grow_array(<void**>&sc.cnt1, &sc.cnt1_cap, 2 * vocab, sizeof(int32_t), 0) < 0:
             return -1
         cnt = sc.cnt1
-        if vocab <= 2 * (na + nb) + 64:
-            # Ids numbered per pair (dense, few): both histograms, then the
-            # sum of the minima over the whole table, which has no chain
-            # through memory (taking from cnt one token at a time waits on
-            # the store of the token before whenever an id repeats).
-            for i in range(na):
-                cnt[a[i]] += 1
-            for i in range(nb):
-                cnt[vocab + b[i]] += 1
-            for i in range(vocab_a):
-                hits += cnt[i] if cnt[i] < cnt[vocab + i] else cnt[vocab + i]
-            memset(cnt, 0, <size_t>(2 * vocab) * sizeof(int32_t))
-            return hits
+        if dense:
+            return _unigram_minima(cnt, a, na, b, nb, vocab_a, vocab)
         for i in range(na):
             cnt[a[i]] += 1
         for i in range(nb):
