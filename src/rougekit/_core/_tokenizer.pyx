@@ -55,6 +55,7 @@ cdef extern from "classify.h" nogil:
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
+    int rk_popcount64(uint64_t x)
 
 cdef extern from "words.h" nogil:
     int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
@@ -392,20 +393,6 @@ cdef enum:
     CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
 
 
-cdef inline Py_ssize_t _first_start_after(const Py_ssize_t* bounds, Py_ssize_t lo,
-                                         Py_ssize_t hi, Py_ssize_t x) noexcept nogil:
-    """The first even index j in [lo, hi) (lo and hi even) whose word start
-    bounds[j] is past x, or hi: a binary search (the starts increase)."""
-    cdef Py_ssize_t a = lo >> 1, b = hi >> 1, m
-    while a < b:
-        m = (a + b) >> 1
-        if bounds[2 * m] > x:
-            b = m
-        else:
-            a = m + 1
-    return 2 * a
-
-
 cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                        DenseIds* dense) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
@@ -418,8 +405,11 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # other word to the loop here. A text has at most (length + 1) / 2
     # tokens: room for them is made first, so a token is one store.
     cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, nb = 0, start, end, n = 0
-    cdef Py_ssize_t L, next_nl, kept = 0, E, stop
+    cdef Py_ssize_t L, next_nl, kept = 0, E, stop, k0, kx
     cdef Py_ssize_t bounds[CHUNK_BOUNDS]
+    # bstart[j]: the bounds of the chunk before its block j (the index in
+    # bounds of the block's first one)
+    cdef Py_ssize_t bstart[CHUNK_BLOCKS]
     cdef uint64_t wk, carry = 0, h, c0, c1
     cdef uint64_t* wbits = t.bits
     cdef uint64_t* nl = t.bits + nw + 1
@@ -451,8 +441,10 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     k = 0
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
+        k0 = k
         for kk in range(k, top):
             wk = wbits[kk]
+            bstart[kk - k0] = nb
             nb += rk_flatten_bits(rk_word_bounds(wk, carry), kk << 6, bounds + nb)
             carry = wk >> 63
         k = top
@@ -469,9 +461,17 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                     return -1
                 next_nl = _next_bit(nl, nw, start)
             if dense != NULL:
-                # the known words up to the next sentence break
-                stop = E if bounds[E - 2] <= next_nl else _first_start_after(
-                    bounds, i, E, next_nl)
+                # the known words up to the next sentence break (next_nl is
+                # at or after the chunk's first block: the word at i ends
+                # before it or starts after it)
+                stop = E
+                kx = next_nl >> 6
+                if bounds[E - 2] > next_nl and kx < top:
+                    # the bounds up to the newline (as many starts as ends:
+                    # a newline is in no word), read off its block's bitmap
+                    stop = bstart[kx - k0] + rk_popcount64(
+                        rk_word_bounds(wbits[kx], wbits[kx - 1] >> 63 if kx > 0 else 0)
+                        & (ONES >> (63 - (next_nl & 63))))
                 out = ids + n
                 if stem:
                     i = rk_number_known_stems(bounds + i, bounds + stop, low, slots, mask,
