@@ -3,11 +3,13 @@
 processes (for a change that must not slow score() down).
 
     python benchmarks/ab_score.py OLD_SRC NEW_SRC [--rounds 10] [--n 3000]
+        [--batch THREADS] [--passes 5]
 
 Each round runs one fresh process per tree, in turn (so load from elsewhere falls
 on both alike); a process scores the shared pairs (``make_pairs.py --n N --seed
-13``) with rouge1+rouge2+rougeL+rougeLsum, stemming off, 5 passes after a
-warm-up, and reports its best pass. Prints each tree's best and median pairs/s
+13``) with rouge1+rouge2+rougeL+rougeLsum, stemming off, ``--passes`` passes
+after a warm-up (``score()`` pair by pair, or with ``--batch`` one
+``score_batch`` call a pass), and reports its best pass. Prints each tree's best and median pairs/s
 over the rounds and NEW/OLD. The trees must be built in place
 (``python setup.py build_ext --inplace``).
 """
@@ -30,14 +32,21 @@ out = subprocess.run([sys.executable, sys.argv[1], "--n", sys.argv[2], "--seed",
 pairs = [json.loads(l) for l in out.splitlines() if l]
 pairs = [(p["references"][0], p["candidate"]) for p in pairs]
 s = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
-score = s.score
-for t, p in pairs:
-    score(t, p)
+threads = int(sys.argv[3])
+if threads:
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    def one_pass():
+        s.score_batch(targets, predictions, threads=threads)
+else:
+    score = s.score
+    def one_pass():
+        for t, p in pairs:
+            score(t, p)
+one_pass()
 best = float("inf")
-for _ in range(5):
+for _ in range(int(sys.argv[4])):
     t0 = time.perf_counter()
-    for t, p in pairs:
-        score(t, p)
+    one_pass()
     best = min(best, time.perf_counter() - t0)
 print(json.dumps(len(pairs) / best))
 """
@@ -49,6 +58,10 @@ def main():
     ap.add_argument("new")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--n", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=0, metavar="THREADS",
+                    help="time score_batch on THREADS threads instead of score()")
+    ap.add_argument("--passes", type=int, default=5,
+                    help="timed passes a process, its best kept (default 5)")
     ap.add_argument("--shared", default=os.environ.get(
         "ROUGEKIT_SHARED", os.path.join(HERE, "..", "..", "shared")))
     a = ap.parse_args()
@@ -58,7 +71,8 @@ def main():
         for name in ("old", "new"):
             env = dict(os.environ, PYTHONPATH=os.path.abspath(getattr(a, name)))
             env.pop("ROUGEKIT_PURE_PYTHON", None)
-            out = subprocess.run([sys.executable, "-c", CHILD, script, str(a.n)], env=env,
+            out = subprocess.run([sys.executable, "-c", CHILD, script, str(a.n), str(a.batch),
+                                  str(a.passes)], env=env,
                                  capture_output=True, text=True, check=True, cwd="/")
             rates[name].append(json.loads(out.stdout))
     for name in ("old", "new"):

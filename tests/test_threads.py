@@ -190,3 +190,28 @@ def test_engine_with_more_types_than_its_stack_buffers(pairs):
     finally:
         scorer._pairs.engine._hold(False)
     assert scorer._pairs.engine_pool.qsize() == 1
+
+
+@needs_engine
+def test_score_batch_workers_keep_their_engines(pairs):
+    """Each worker thread scores its chunks with an engine of its own, kept
+    for the scorer's next call (its tables stay in that core's caches); the
+    engines of threads that have ended go when a worker asks for a new one."""
+    pairs = pairs[:300]
+    targets = [t for t, _ in pairs]
+    predictions = [p for _, p in pairs]
+    scorer = rouge_scorer.RougeScorer(TYPES)
+    expected = [scorer.score(t, p) for t, p in pairs]
+    engines = scorer._pairs.worker_engines
+    engines[-1] = object()                  # the engine of a thread long gone
+    assert scorer.score_batch(targets, predictions, threads=2) == expected
+    assert -1 not in engines
+    first = dict(engines)
+    alive = {t.ident for t in threading.enumerate()}
+    assert 1 <= len(first) <= 2 and set(first) <= alive
+    assert scorer._pairs.engine not in first.values()
+    assert scorer.score_batch(targets, predictions, threads=2) == expected
+    columns = scorer.score_columns(targets, predictions, threads=2)
+    assert columns["rouge1_fmeasure"].tolist() == [s["rouge1"].fmeasure for s in expected]
+    # a thread that had an engine still has the same one
+    assert all(engines[ident] is engine for ident, engine in first.items())

@@ -37,6 +37,7 @@ True
 """
 import dataclasses
 import queue
+import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -488,6 +489,10 @@ class PairScorer:
         self.kinds = [k for _, k in kinds]
         self.engine: Any = None
         self.engine_pool: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        # The batch paths' engines, one per worker thread (by thread id;
+        # worker_engine).
+        self.worker_engines: Dict[int, Any] = {}
+        self.worker_engines_lock = threading.Lock()
         stemming = tokenizers.default_stemming(tokenizer)
         # The default tokenizer's "no silent zeros" check (rougekit._letters),
         # shared with the engines: one warning per scorer.
@@ -507,6 +512,22 @@ class PairScorer:
             return self.engine_pool.get_nowait()
         except queue.Empty:
             return self.new_engine()
+
+    def worker_engine(self) -> Any:
+        """The calling worker thread's engine, made at its first chunk: a
+        worker scores every chunk it takes with the same engine, whose tables
+        (the token table, the kernels' scratch) stay in its core's caches;
+        taken from the shared pool, engines moved between threads. Only that
+        thread's chunks use it, and they run one after another."""
+        engine = self.worker_engines.get(threading.get_ident())
+        if engine is None:
+            with self.worker_engines_lock:
+                # the engines of threads that have ended go
+                alive = {t.ident for t in threading.enumerate()}
+                for ident in [i for i in self.worker_engines if i not in alive]:
+                    del self.worker_engines[ident]
+                engine = self.worker_engines[threading.get_ident()] = self.new_engine()
+        return engine
 
     def score_pooled(self, target: Any, prediction: Any) -> Dict[Any, Score]:
         """score() on an engine from the pool: what the scorer's own engine
@@ -628,12 +649,9 @@ class PairScorer:
 
         def run(lo, hi, cancel):
             # Pairs that are not both str come back to score_python.
-            engine = self.engine_from_pool()
             sus = None if check is None or check.done else suspicious.setdefault(lo, [])
-            try:
-                return engine.score_range(targets[lo:hi], predictions[lo:hi], cancel, sus)
-            finally:
-                self.engine_pool.put(engine)
+            return self.worker_engine().score_range(targets[lo:hi], predictions[lo:hi],
+                                                    cancel, sus)
 
         scores = [score for chunk in map_chunks(len(targets), threads, run) for score in chunk]
         if check is not None:
@@ -664,11 +682,7 @@ class PairScorer:
                 self.check_lines(t for pair in zip(targets, predictions) for t in pair)
 
             def run(lo, hi, cancel):
-                engine = self.engine_from_pool()
-                try:
-                    engine.score_into(targets, predictions, lo, hi, out, cancel)
-                finally:
-                    self.engine_pool.put(engine)
+                self.worker_engine().score_into(targets, predictions, lo, hi, out, cancel)
 
             map_chunks(len(targets), threads, run)
             self.check_letters_of(targets, predictions)
