@@ -35,7 +35,7 @@ from rougekit._core._lcs cimport (LcsScratch, lcs_length_scratch, lcs_scratch_fr
                                   summary_hits_scratch)
 from rougekit._core._mem cimport ID_LIMIT, grow_array
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_scratch,
-                                      overlap_scratch_free)
+                                      overlap_scratch_free, take_count)
 from rougekit._core._prf cimport lcs_prf, ngram_prf
 
 __all__ = ["IdRows", "IdScratch", "score_rows", "DIRECT_IDS", "KIND_L", "KIND_LSUM"]
@@ -422,15 +422,6 @@ cdef Py_ssize_t _number_by_position(Scratch* sc, int32_t* ids, Py_ssize_t na,
     return _compact(sc, ids, na, nb)
 
 
-cdef inline int32_t _take_bigram(int32_t* bi, Py_ssize_t key) noexcept nogil:
-    """One of the prediction's bigram key taken if it has one left: 1, else
-    0 (no branch: whether one is left is not predictable)."""
-    cdef int32_t c = bi[key]
-    cdef int32_t left = c > 0
-    bi[key] = c - left
-    return left
-
-
 cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
                                  Py_ssize_t nb, int64_t* hits) noexcept nogil:
     """_number_by_position's last pass (ids[k] <- the position id of token
@@ -510,18 +501,18 @@ cdef Py_ssize_t _write_and_count(Scratch* sc, int32_t* ids, Py_ssize_t na,
             d = direct[at[0]]
             at[0] = <int32_t>d
             ref_uni[d] += 1
-            h2 += _take_bigram(bi, prev * V + d)
+            h2 += take_count(bi, prev * V + d)
             e = direct[at[1]]
             at[1] = <int32_t>e
             ref_uni[e] += 1
-            h2 += _take_bigram(bi, d * V + e)
+            h2 += take_count(bi, d * V + e)
             prev = e
             at += 2
         if at == last:
             d = direct[at[0]]
             at[0] = <int32_t>d
             ref_uni[d] += 1
-            h2 += _take_bigram(bi, prev * V + d)
+            h2 += take_count(bi, prev * V + d)
     # (two keys an iteration: half the loop's own instructions)
     k = 1
     while k < na - 1:

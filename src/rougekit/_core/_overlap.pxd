@@ -1,5 +1,21 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t
 
+
+ctypedef fused count_t:
+    uint8_t
+    int32_t
+
+
+cdef inline int take_count(count_t* cnt, Py_ssize_t key) noexcept nogil:
+    """Take one of cnt[key] if there is one: 1, else 0 (the clipped count of
+    an n-gram taken from a table of counts). No branch: whether one is left
+    is not predictable."""
+    cdef count_t c = cnt[key]
+    cdef int left = c > 0
+    cnt[key] = <count_t>(c - left)
+    return left
+
+
 ctypedef struct OverlapScratch:
     # Counts by unigram id (cnt1) and by bigram key x * width + y (cnt2),
     # reused by one thread; all zero between calls.

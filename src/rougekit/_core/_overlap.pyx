@@ -90,20 +90,6 @@ cdef void overlap_scratch_free(OverlapScratch* sc) noexcept nogil:
     memset(sc, 0, sizeof(OverlapScratch))
 
 
-ctypedef fused count_t:
-    uint8_t
-    int32_t
-
-
-cdef inline int _take(count_t* cnt, Py_ssize_t key) noexcept nogil:
-    """Take one of cnt[key] if there is one: 1, else 0. No branch: whether
-    a gram is still there is not predictable."""
-    cdef count_t c = cnt[key]
-    cdef int left = c > 0
-    cnt[key] = <count_t>(c - left)
-    return left
-
-
 cdef inline int64_t _unigram_minima(count_t* cnt, const int32_t* a, Py_ssize_t na,
                                     const int32_t* b, Py_ssize_t nb, Py_ssize_t vocab_a,
                                     Py_ssize_t vocab) noexcept nogil:
@@ -138,7 +124,7 @@ cdef inline int64_t _bigram_hits(count_t* cnt, const int32_t* a, Py_ssize_t ca,
     x = b[0] if b[0] < top else top
     for i in range(cb):
         y = b[i + 1] if b[i + 1] < top else top
-        hits += _take(cnt, x * w + y)
+        hits += take_count(cnt, x * w + y)
         x = y
     for i in range(ca):
         cnt[a[i] * w + a[i + 1]] = 0
@@ -188,7 +174,7 @@ cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
         for i in range(na):
             cnt[a[i]] += 1
         for i in range(nb):
-            hits += _take(cnt, b[i])
+            hits += take_count(cnt, b[i])
         for i in range(na):
             cnt[a[i]] = 0
         return hits

@@ -494,7 +494,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
                 h = vocab_hash16(c0, c1, L)
-                slot = vocab_slot_in(slots, mask, shift, L, h, c0, c1)
+                slot = vocab_slot_in(slots, mask, shift, h, c0, c1, L)
                 g = slot.id if slot != NULL else -1
             else:
                 h = vocab_hash(<const char*>w, L)

@@ -26,8 +26,13 @@ cdef extern from "vocab.h" nogil:
         uint64_t pre2
         int32_t id
         int32_t size
-    uint64_t rk_hash16(uint64_t c0, uint64_t c1, int64_t n)
+    # vocab_hash of a token of n bytes whose first two chunks are c0 and c1
+    # (the whole token when n <= 16)
+    uint64_t vocab_hash16 "rk_hash16"(uint64_t c0, uint64_t c1, int64_t n)
     bint rk_slot_holds(const Slot* s, uint64_t c0, uint64_t c1, int64_t n)
+    # the slot of a token of at most 16 bytes, or NULL (vocab.h)
+    Slot* vocab_slot_in "rk_slot_find16"(Slot* slots, int64_t mask, int shift, uint64_t h,
+                                         uint64_t c0, uint64_t c1, int64_t n)
 
 cdef enum:
     # The pool keeps this many bytes to spare past its last token.
@@ -68,12 +73,6 @@ cdef inline uint64_t vocab_chunk(const char* s, Py_ssize_t n) noexcept nogil:
 cdef inline uint64_t vocab_prefix(const char* s, Py_ssize_t n) noexcept nogil:
     """The first 8 bytes of s[0:n], zero-padded, as Slot.pre holds them."""
     return vocab_chunk(s, n)
-
-
-cdef inline uint64_t vocab_hash16(uint64_t c0, uint64_t c1, Py_ssize_t n) noexcept nogil:
-    """vocab_hash of a token of n bytes whose first two chunks are c0 and c1
-    (the whole token when n <= 16)."""
-    return rk_hash16(c0, c1, n)
 
 
 cdef inline uint64_t vocab_hash(const char* s, Py_ssize_t n) noexcept nogil:
@@ -244,25 +243,6 @@ cdef inline int32_t vocab_find(const Vocab* v, const char* w, Py_ssize_t n,
             return v.slots[i].id
         i = (i + 1) & mask
     return -1
-
-
-cdef inline Slot* vocab_slot_in(Slot* slots, Py_ssize_t mask, int shift, Py_ssize_t n,
-                                uint64_t h, uint64_t pre, uint64_t pre2) noexcept nogil:
-    """The slot of a token of at most 16 bytes, whose two chunks (the whole
-    token) are pre and pre2, or NULL if it is not interned; on a table's
-    slots, mask (nslots - 1) and shift, which a loop over many tokens keeps
-    in registers. The token is compared in the slot, with no read of the
-    pool and one branch for a hit. An empty slot never matches (its size is
-    -1)."""
-    cdef Py_ssize_t i = <Py_ssize_t>(h >> shift)
-    cdef Slot* slot
-    while True:
-        slot = &slots[i]
-        if rk_slot_holds(slot, pre, pre2, n):
-            return slot
-        if slot.id == -1:
-            return NULL
-        i = (i + 1) & mask
 
 
 cdef inline void vocab_clear_tags(Vocab* v) noexcept nogil:

@@ -44,4 +44,22 @@ static inline int rk_slot_holds(const RkSlot *s, uint64_t c0, uint64_t c1, int64
     return ((s->pre ^ c0) | (s->pre2 ^ c1) | (uint64_t)((int64_t)s->size ^ n)) == 0;
 }
 
+/* The slot of a token of n <= 16 bytes (hash h, chunks c0 and c1: the whole
+   token) in a table of slots (mask: their number - 1; a hash goes to slot
+   h >> shift), or NULL if it is not interned: linear probing, each slot
+   compared in place, one branch for a hit. */
+static inline RkSlot *rk_slot_find16(RkSlot *slots, int64_t mask, int shift, uint64_t h,
+                                     uint64_t c0, uint64_t c1, int64_t n)
+{
+    int64_t i = (int64_t)(h >> shift);
+    for (;;) {
+        RkSlot *s = &slots[i];
+        if (rk_slot_holds(s, c0, c1, n))
+            return s;
+        if (s->id == -1)
+            return 0;
+        i = (i + 1) & mask;
+    }
+}
+
 #endif

@@ -53,21 +53,15 @@ rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t 
     int32_t *o = *out;
     Py_ssize_t next = *nd, k = *kept;
     for (; b < stop; b += 2) {
-        Py_ssize_t start = b[0], len = b[1] - start, i;
+        Py_ssize_t start = b[0], len = b[1] - start;
         uint64_t c0, c1;
         RkSlot *s;
         if (len > 16)
             break;
         rk_load_chunks(low + start, len, &c0, &c1);
-        i = (Py_ssize_t)(rk_hash16(c0, c1, len) >> shift);
-        for (;;) {
-            s = &slots[i];
-            if (rk_slot_holds(s, c0, c1, len))
-                break;
-            if (s->id == -1)
-                goto leave;
-            i = (i + 1) & mask;
-        }
+        s = rk_slot_find16(slots, mask, shift, rk_hash16(c0, c1, len), c0, c1, len);
+        if (s == NULL)
+            break;
         if (stem && len > 3) {
             /* words of up to 3 characters are their own stems (rouge-score) */
             int32_t sg = stem_of[s->id];
@@ -78,7 +72,6 @@ rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t 
         *o++ = rk_dense_id(s, high, &next);
         k += len;
     }
-leave:
     *out = o;
     *nd = next;
     *kept = k;
