@@ -94,6 +94,21 @@ def test_no_warning_for_texts_that_keep_most_letters(text):
     assert caught == []
 
 
+LONG_ENGLISH = "the cat sat on the mat and the dog ran after it in the park " * 4
+
+
+@pytest.mark.parametrize("russian_side", ["target", "prediction"])
+def test_each_text_counts_its_own_kept_letters(russian_side):
+    # a text that loses its letters beside one that keeps them all: the
+    # warning comes from the first, whichever side it is on
+    pair = (RUSSIAN, LONG_ENGLISH) if russian_side == "target" else (LONG_ENGLISH, RUSSIAN)
+    _, caught = _caught(rouge_scorer.RougeScorer(["rouge1"]).score, *pair)
+    assert len(caught) == 1
+    _, caught = _caught(rouge_scorer.RougeScorer(["rouge1"]).score_batch,
+                        [pair[0]] * 20, [pair[1]] * 20, threads=1)
+    assert len(caught) == 1
+
+
 def test_message_names_the_language():
     for text, lang in ((RUSSIAN, "russian"), (CHINESE, "chinese"), (HINDI, "hindi"),
                        ("東京へ行きます。ひらがな", "japanese")):

@@ -21,7 +21,7 @@ engine from its pool), and ``score_range`` raises ``RuntimeError``.
 is safe on free-threaded CPython, and declares it.
 
 "No silent zeros": the tokenizer counts the characters of a text that land in
-its tokens (``TokenBuf.kept``). A text that is not ASCII and keeps fewer than
+its tokens (``tokbuf_kept``). A text that is not ASCII and keeps fewer than
 half of its characters may have lost most of its letters: ``score`` gives it
 to ``letters_check`` (``rougekit._letters.LetterCheck``: it counts exactly
 and warns once), until that returns False; ``score_range`` appends its
@@ -42,7 +42,7 @@ from rougekit._core._prf cimport lcs_prf, ngram_prf
 from rougekit._core._overlap cimport (OverlapScratch, clipped_overlap_numbered,
                                        overlap_scratch_free)
 from rougekit._core._tokenizer cimport (DenseIds, TokenBuf, dense_ids_next, str_buffer,
-                                        tokbuf_free, tokbuf_init, tokenize_text)
+                                        tokbuf_free, tokbuf_init, tokbuf_kept, tokenize_text)
 from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init
 
 cdef extern from "compat.h" nogil:
@@ -298,8 +298,10 @@ cdef class Engine:
                     raise RuntimeError("this Engine is in use by another thread")
                 return self.overflow(target, prediction)
             rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
-            kept_t = self.tt.kept
-            kept_p = self.tp.kept
+            # (counted only for the texts _check_letters reads, while the
+            # engine's buffers still hold them)
+            kept_t = 0 if PyUnicode_IS_ASCII(target) else tokbuf_kept(&self.tt)
+            kept_p = 0 if PyUnicode_IS_ASCII(prediction) else tokbuf_kept(&self.tp)
             rk_flag_release(&self.busy)
             if rc == RC_NOMEM:
                 raise MemoryError()
@@ -393,8 +395,8 @@ cdef class Engine:
                         if rcs[i] != RC_OK:
                             sus[i] = 0
                         else:
-                            sus[i] &= ((2 * self.tt.kept < lens[2 * i])
-                                       | ((2 * self.tp.kept < lens[2 * i + 1]) << 1))
+                            sus[i] &= ((2 * tokbuf_kept(&self.tt) < lens[2 * i])
+                                       | ((2 * tokbuf_kept(&self.tp) < lens[2 * i + 1]) << 1))
                 rk_flag_release(&self.busy)
             if rc == -1:
                 raise MemoryError()

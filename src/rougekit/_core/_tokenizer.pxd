@@ -10,7 +10,9 @@ ctypedef struct TokenBuf:
     Py_ssize_t n, cap
     # The characters of the text that are in its tokens (their total length
     # before stemming): the "no silent zeros" pre-check (rougekit._letters).
-    Py_ssize_t kept
+    # Read it with tokbuf_kept: -1 here while it is still to be counted off
+    # the word bitmap (kept_words words of bits).
+    Py_ssize_t kept, kept_words
     Py_ssize_t* soff
     Py_ssize_t ns, scap
     # The token being read, and room to stem it.
@@ -34,6 +36,7 @@ ctypedef struct DenseIds:
     Py_ssize_t n
 
 cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil
+cdef Py_ssize_t tokbuf_kept(TokenBuf* t) noexcept nogil
 cdef int tokbuf_init(TokenBuf* t) noexcept nogil
 cdef void tokbuf_free(TokenBuf* t) noexcept nogil
 cdef int str_buffer(str text, int* kind, const void** data,

@@ -61,12 +61,11 @@ cdef extern from "words.h" nogil:
     int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
     const Py_ssize_t* rk_number_known_words(
         const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
-        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
-        Py_ssize_t* kept)
+        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
     const Py_ssize_t* rk_number_known_stems(
         const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
-        Py_ssize_t* kept, const int32_t* stem_of, const Py_ssize_t* slot_of)
+        const int32_t* stem_of, const Py_ssize_t* slot_of)
 
 
 cdef extern from "classify.h" nogil:
@@ -238,6 +237,18 @@ cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil:
         d.round = 1
 
 
+cdef Py_ssize_t tokbuf_kept(TokenBuf* t) noexcept nogil:
+    """t.kept, counted now if the bitmap scanner left it to count: every
+    character of a word is in its token, and the word bitmap (still t's:
+    valid until t's next text) has a bit for each."""
+    cdef Py_ssize_t k, kept = 0
+    if t.kept < 0:
+        for k in range(t.kept_words):
+            kept += rk_popcount64(t.bits[k])
+        t.kept = kept
+    return t.kept
+
+
 # The word buffer keeps WORD_SLACK spare bytes beyond the word (stem_ascii
 # may use the room up to word_cap).
 cdef enum:
@@ -405,7 +416,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # other word to the loop here. A text has at most (length + 1) / 2
     # tokens: room for them is made first, so a token is one store.
     cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, nb = 0, start, end, n = 0
-    cdef Py_ssize_t L, next_nl, kept = 0, E, stop, k0, kx
+    cdef Py_ssize_t L, next_nl, E, stop, k0, kx
     cdef Py_ssize_t bounds[CHUNK_BOUNDS]
     # bstart[j]: the bounds of the chunk before its block j (the index in
     # bounds of the block's first one)
@@ -475,11 +486,11 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                 out = ids + n
                 if stem:
                     i = rk_number_known_stems(bounds + i, bounds + stop, low, slots, mask,
-                                              shift, high, &nd, &out, &kept,
+                                              shift, high, &nd, &out,
                                               stem_of, slot_of) - bounds
                 else:
                     i = rk_number_known_words(bounds + i, bounds + stop, low, slots, mask,
-                                              shift, high, &nd, &out, &kept) - bounds
+                                              shift, high, &nd, &out) - bounds
                 n = out - ids
                 if i == stop:
                     continue          # the end of the chunk, or a sentence break
@@ -489,7 +500,6 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             end = bounds[i + 1]
             i += 2
             L = end - start
-            kept += L
             w = low + start
             rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
@@ -532,7 +542,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         else:
             nb = 0
     t.n = n
-    t.kept = kept
+    # counted when asked for (tokbuf_kept): the word bitmap's bits
+    t.kept = -1
+    t.kept_words = nw
     if dense != NULL:
         dense.n = nd
     return _end_sentence(t)
@@ -639,7 +651,7 @@ def tokenize(str text, bint use_stemmer=False):
 
 
 def kept_chars(str text):
-    """How many characters of ``text`` are in its tokens (``TokenBuf.kept``,
+    """How many characters of ``text`` are in its tokens (``tokbuf_kept``,
     testing hook).
 
     >>> kept_chars("Привет, world 42")
@@ -661,7 +673,7 @@ def kept_chars(str text):
             rc = tokenize_text(&v, &t, kind, data, length, False, NULL)
         if rc == -1:
             raise MemoryError()
-        return t.kept
+        return tokbuf_kept(&t)
     finally:
         tokbuf_free(&t)
         vocab_free(&v)

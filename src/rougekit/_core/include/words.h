@@ -41,17 +41,17 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
    the lowercased text with 16 readable bytes past any word) before stop,
    numbered in their slots while each is a known token of at most 16 bytes
    (with stem, of at most 3 bytes, or with a known, non-empty stem, whose
-   slot numbers it). The numbers go to *out, which advances; *kept grows by
-   the words' lengths and *nd, the next new number, by the new ones.
+   slot numbers it). The numbers go to *out, which advances, and *nd, the
+   next new number, grows by the new ones.
    Returns stop, or the first word left to the caller. */
 static inline const Py_ssize_t *
 rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                     Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept,
+                     Py_ssize_t *nd, int32_t **out,
                      const int32_t *stem_of, const Py_ssize_t *slot_of, int stem)
 {
     int32_t *o = *out;
-    Py_ssize_t next = *nd, k = *kept;
+    Py_ssize_t next = *nd;
     for (; b < stop; b += 2) {
         Py_ssize_t start = b[0], len = b[1] - start;
         uint64_t c0, c1;
@@ -70,30 +70,28 @@ rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t 
             s = &slots[slot_of[sg]];
         }
         *o++ = rk_dense_id(s, high, &next);
-        k += len;
     }
     *out = o;
     *nd = next;
-    *kept = k;
     return b;
 }
 
 RK_NOINLINE static const Py_ssize_t *
 rk_number_known_words(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept)
+                      Py_ssize_t *nd, int32_t **out)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, kept,
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out,
                                 NULL, NULL, 0);
 }
 
 RK_NOINLINE static const Py_ssize_t *
 rk_number_known_stems(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out, Py_ssize_t *kept,
+                      Py_ssize_t *nd, int32_t **out,
                       const int32_t *stem_of, const Py_ssize_t *slot_of)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, kept,
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out,
                                 stem_of, slot_of, 1);
 }
 
