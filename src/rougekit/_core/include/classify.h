@@ -171,7 +171,16 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
                                       uint64_t *word, uint64_t *nl)
 {
     Py_ssize_t i = 0;
+#ifdef RK_HAVE_SSE2
+    /* The 64-character steps store their bitmap words whole: only the last,
+       partial word is ORed into, block by block. */
+    if (n & 63) {
+        word[n >> 6] = 0;
+        nl[n >> 6] = 0;
+    }
+#else
     rk_classify_clear(n, word, nl);
+#endif
 #ifdef RK_HAVE_AVX2_CLASSIFY
     if (rk_classify_avx2)
         i = rk_classify_64s_avx2(s, n, low, word, nl);
