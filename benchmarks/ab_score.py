@@ -4,10 +4,11 @@ processes (for a change that must not slow score() down).
 
     python benchmarks/ab_score.py OLD_SRC NEW_SRC [--rounds 10] [--n 3000]
         [--batch THREADS] [--passes 5] [--types rouge1,rouge2,rougeL,rougeLsum]
+        [--stemmer]
 
 Each round runs one fresh process per tree, in turn (so load from elsewhere falls
 on both alike); a process scores the shared pairs (``make_pairs.py --n N --seed
-13``) with rouge1+rouge2+rougeL+rougeLsum (or ``--types``), stemming off,
+13``) with rouge1+rouge2+rougeL+rougeLsum (or ``--types``), stemming off (or on),
 ``--passes`` passes after a warm-up (``score()`` pair by pair, or with
 ``--batch`` one ``score_batch`` call a pass), and reports its best pass.
 Prints each tree's best and median pairs/s over the rounds (and a pair's time
@@ -32,7 +33,7 @@ out = subprocess.run([sys.executable, sys.argv[1], "--n", sys.argv[2], "--seed",
                      capture_output=True, text=True, check=True).stdout
 pairs = [json.loads(l) for l in out.splitlines() if l]
 pairs = [(p["references"][0], p["candidate"]) for p in pairs]
-s = rouge_scorer.RougeScorer(sys.argv[5].split(","))
+s = rouge_scorer.RougeScorer(sys.argv[5].split(","), use_stemmer=sys.argv[6] == "1")
 threads = int(sys.argv[3])
 if threads:
     targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
@@ -65,6 +66,7 @@ def main():
                     help="timed passes a process, its best kept (default 5)")
     ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum",
                     help="comma-separated rouge types (default: the four)")
+    ap.add_argument("--stemmer", action="store_true", help="score with use_stemmer=True")
     ap.add_argument("--shared", default=os.environ.get(
         "ROUGEKIT_SHARED", os.path.join(HERE, "..", "..", "shared")))
     a = ap.parse_args()
@@ -75,7 +77,7 @@ def main():
             env = dict(os.environ, PYTHONPATH=os.path.abspath(getattr(a, name)))
             env.pop("ROUGEKIT_PURE_PYTHON", None)
             out = subprocess.run([sys.executable, "-c", CHILD, script, str(a.n), str(a.batch),
-                                  str(a.passes), a.types], env=env,
+                                  str(a.passes), a.types, str(int(a.stemmer))], env=env,
                                  capture_output=True, text=True, check=True, cwd="/")
             rates[name].append(json.loads(out.stdout))
     for name in ("old", "new"):

@@ -112,6 +112,18 @@ def test_many_words_that_differ_only_after_their_first_chunks_stay_apart(shared)
     assert tok.tokenize(text, False) == words + words[::-1]
 
 
+def test_a_stem_met_first_is_stemmed_again_as_a_word():
+    # "abuse" stems to "abus", which is interned as a stem; "abus" met later
+    # as a word of 4 letters is stemmed itself ("abu"), not numbered as is
+    # (only words of up to 3 letters are their own stems).
+    types = ["rouge1", "rouge2", "rougeL"]
+    ours = rouge_scorer.RougeScorer(types, use_stemmer=True)
+    ref = ref_rouge_scorer.RougeScorer(types, use_stemmer=True)
+    for target, prediction in [("abuse agree cause", "x"), ("abus agre caus", "abu agr cau"),
+                               ("abus the", "abu the"), ("agre abus", "abused")]:
+        assert ours.score(target, prediction) == ref.score(target, prediction)
+
+
 @pytest.mark.threads
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_score_batch_equals_score(corpus_pairs, threads):

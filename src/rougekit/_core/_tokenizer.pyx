@@ -34,7 +34,8 @@ from rougekit._core._mem cimport grow_array, grow_to
 from rougekit._core._porter cimport stem_ascii
 from rougekit._core._vocab cimport (Slot, Vocab, vocab_clear_tags, vocab_find, vocab_free,
                                    vocab_hash, vocab_hash16, vocab_init, vocab_intern,
-                                   vocab_intern_hashed, vocab_prefix, vocab_slot_in)
+                                   vocab_intern_hashed, vocab_prefix, vocab_set_stem,
+                                   vocab_slot_in)
 
 cdef extern from "compat.h":
     int rk_unicode_ready(object o) except -1
@@ -65,7 +66,7 @@ cdef extern from "words.h" nogil:
     const Py_ssize_t* rk_number_known_stems(
         const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
-        const int32_t* stem_of, const Py_ssize_t* slot_of)
+        const Py_ssize_t* stem_slot)
 
 
 cdef extern from "classify.h" nogil:
@@ -155,7 +156,7 @@ cdef int32_t _new_id(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_
                 s = vocab_intern(v, t.word, sn)
                 if s < 0:
                     return -1
-            v.stem_of[g] = s
+            vocab_set_stem(v, g, s)
         if s == -2:
             return DROP
         g = s
@@ -487,7 +488,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                 if stem:
                     i = rk_number_known_stems(bounds + i, bounds + stop, low, slots, mask,
                                               shift, high, &nd, &out,
-                                              stem_of, slot_of) - bounds
+                                              v.stem_slot) - bounds
                 else:
                     i = rk_number_known_words(bounds + i, bounds + stop, low, slots, mask,
                                               shift, high, &nd, &out) - bounds

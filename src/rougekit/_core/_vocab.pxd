@@ -52,6 +52,12 @@ ctypedef struct Vocab:
     int32_t* stem_of
     # slot_of[g]: the slot that holds token g
     Py_ssize_t* slot_of
+    # stem_slot[g]: the slot whose tag numbers g when stemming (words.h's
+    # loop reads it, one load instead of stem_of's and slot_of's): g's own
+    # slot when g has at most 3 bytes (its own stem, as rouge-score has it),
+    # else its stem's slot once the stem is known; -1 before that, and for
+    # an empty stem. Kept by vocab_intern_hashed, vocab_set_stem and _rehash.
+    Py_ssize_t* stem_slot
     Py_ssize_t n, cap
     # Open-addressing table over the ids (linear probing, load <= 1/2):
     # nslots = 2 ** (64 - shift), a hash h goes to slot h >> shift.
@@ -95,9 +101,10 @@ cdef inline int vocab_init(Vocab* v) noexcept nogil:
     v.size = <int32_t*>malloc(v.cap * sizeof(int32_t))
     v.stem_of = <int32_t*>malloc(v.cap * sizeof(int32_t))
     v.slot_of = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
+    v.stem_slot = <Py_ssize_t*>malloc(v.cap * sizeof(Py_ssize_t))
     v.slots = <Slot*>malloc(v.nslots * sizeof(Slot))
-    if (v.pool == NULL or v.off == NULL or v.size == NULL
-            or v.stem_of == NULL or v.slot_of == NULL or v.slots == NULL):
+    if (v.pool == NULL or v.off == NULL or v.size == NULL or v.stem_of == NULL
+            or v.slot_of == NULL or v.stem_slot == NULL or v.slots == NULL):
         vocab_free(v)
         return -1
     memset(v.slots, 0xFF, v.nslots * sizeof(Slot))     # every id -1
@@ -113,9 +120,10 @@ cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
     dst.size = <int32_t*>malloc(src.cap * sizeof(int32_t))
     dst.stem_of = <int32_t*>malloc(src.cap * sizeof(int32_t))
     dst.slot_of = <Py_ssize_t*>malloc(src.cap * sizeof(Py_ssize_t))
+    dst.stem_slot = <Py_ssize_t*>malloc(src.cap * sizeof(Py_ssize_t))
     dst.slots = <Slot*>malloc(src.nslots * sizeof(Slot))
-    if (dst.pool == NULL or dst.off == NULL or dst.size == NULL
-            or dst.stem_of == NULL or dst.slot_of == NULL or dst.slots == NULL):
+    if (dst.pool == NULL or dst.off == NULL or dst.size == NULL or dst.stem_of == NULL
+            or dst.slot_of == NULL or dst.stem_slot == NULL or dst.slots == NULL):
         vocab_free(dst)
         return -1
     memcpy(dst.pool, src.pool, src.pool_len)
@@ -123,6 +131,7 @@ cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
     memcpy(dst.size, src.size, src.n * sizeof(int32_t))
     memcpy(dst.stem_of, src.stem_of, src.n * sizeof(int32_t))
     memcpy(dst.slot_of, src.slot_of, src.n * sizeof(Py_ssize_t))
+    memcpy(dst.stem_slot, src.stem_slot, src.n * sizeof(Py_ssize_t))
     memcpy(dst.slots, src.slots, src.nslots * sizeof(Slot))
     dst.pool_len, dst.pool_cap = src.pool_len, src.pool_cap
     dst.n, dst.cap, dst.nslots, dst.shift = src.n, src.cap, src.nslots, src.shift
@@ -135,20 +144,37 @@ cdef inline void vocab_free(Vocab* v) noexcept nogil:
     free(v.size)
     free(v.stem_of)
     free(v.slot_of)
+    free(v.stem_slot)
     free(v.slots)
     memset(v, 0, sizeof(Vocab))
 
 
 cdef inline int _grow_ids(Vocab* v) noexcept nogil:
-    # off, size, stem_of and slot_of share v.cap.
+    # off, size, stem_of, slot_of and stem_slot share v.cap.
     cdef Py_ssize_t cap = v.cap * 2
     if (grow_to(<void**>&v.off, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
             or grow_to(<void**>&v.size, v.cap, cap, sizeof(int32_t), -1) < 0
             or grow_to(<void**>&v.stem_of, v.cap, cap, sizeof(int32_t), -1) < 0
-            or grow_to(<void**>&v.slot_of, v.cap, cap, sizeof(Py_ssize_t), -1) < 0):
+            or grow_to(<void**>&v.slot_of, v.cap, cap, sizeof(Py_ssize_t), -1) < 0
+            or grow_to(<void**>&v.stem_slot, v.cap, cap, sizeof(Py_ssize_t), -1) < 0):
         return -1
     v.cap = cap
     return 0
+
+
+cdef inline void _set_stem_slot(Vocab* v, int32_t g) noexcept nogil:
+    """stem_slot[g] from g's size, stem_of and slot_of (the field's rule)."""
+    cdef int32_t s = v.stem_of[g]
+    if v.size[g] <= 3:
+        v.stem_slot[g] = v.slot_of[g]
+    else:
+        v.stem_slot[g] = v.slot_of[s] if s >= 0 else -1
+
+
+cdef inline void vocab_set_stem(Vocab* v, int32_t g, int32_t s) noexcept nogil:
+    """Record s (an id, or -2 for an empty stem) as the stem of token g."""
+    v.stem_of[g] = s
+    _set_stem_slot(v, g)
 
 
 cdef inline int _rehash(Vocab* v) noexcept nogil:
@@ -172,6 +198,8 @@ cdef inline int _rehash(Vocab* v) noexcept nogil:
     v.slots = slots
     v.nslots = nslots
     v.shift = shift
+    for g in range(<int32_t>v.n):
+        _set_stem_slot(v, g)
     return 0
 
 
@@ -220,6 +248,7 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     v.size[g] = <int32_t>n
     v.stem_of[g] = -1
     v.slot_of[g] = i
+    v.stem_slot[g] = i if n <= 3 else -1
     v.pool_len += n
     v.slots[i].tag = 0
     v.slots[i].pre = pre

@@ -40,15 +40,15 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
 /* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets into low,
    the lowercased text with 16 readable bytes past any word) before stop,
    numbered in their slots while each is a known token of at most 16 bytes
-   (with stem, of at most 3 bytes, or with a known, non-empty stem, whose
-   slot numbers it). The numbers go to *out, which advances, and *nd, the
-   next new number, grows by the new ones.
+   (with stem_slot, stemming: whose stem is known and not empty, its
+   stem_slot entry the slot that numbers it; see Vocab.stem_slot). The
+   numbers go to *out, which advances, and *nd, the next new number, grows
+   by the new ones.
    Returns stop, or the first word left to the caller. */
 static inline const Py_ssize_t *
 rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                     Py_ssize_t *nd, int32_t **out,
-                     const int32_t *stem_of, const Py_ssize_t *slot_of, int stem)
+                     Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
 {
     int32_t *o = *out;
     Py_ssize_t next = *nd;
@@ -62,12 +62,13 @@ rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t 
         s = rk_slot_find16(slots, mask, shift, rk_hash16(c0, c1, len), c0, c1, len);
         if (s == NULL)
             break;
-        if (stem && len > 3) {
-            /* words of up to 3 characters are their own stems (rouge-score) */
-            int32_t sg = stem_of[s->id];
-            if (sg < 0)
+        if (stem_slot != NULL) {
+            /* no branch on the word's length (not predictable): a word of up
+               to 3 characters is its own stem, its stem_slot its own slot */
+            Py_ssize_t k = stem_slot[s->id];
+            if (k < 0)
                 break;          /* not stemmed yet, or an empty stem */
-            s = &slots[slot_of[sg]];
+            s = &slots[k];
         }
         *o++ = rk_dense_id(s, high, &next);
     }
@@ -81,18 +82,15 @@ rk_number_known_words(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                       Py_ssize_t *nd, int32_t **out)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out,
-                                NULL, NULL, 0);
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL);
 }
 
 RK_NOINLINE static const Py_ssize_t *
 rk_number_known_stems(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out,
-                      const int32_t *stem_of, const Py_ssize_t *slot_of)
+                      Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out,
-                                stem_of, slot_of, 1);
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot);
 }
 
 #endif
