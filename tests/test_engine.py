@@ -55,6 +55,25 @@ def test_boundaries_match_rouge_score(n_target, n_pred, use_stemmer):
         assert_same_scores(ours.score(t, p), theirs.score(t, p), f"{n_target}x{n_pred}/{every}")
 
 
+@pytest.mark.parametrize("types", [["rouge1"], ["rouge2"], ["rougeL"],
+                                   ["rouge1", "rouge2", "rougeL"], ["rougeLsum"]])
+def test_texts_of_many_lines_without_rouge_lsum(types):
+    # Without rougeLsum the engine reads each text as one run of words (no
+    # sentence breaks): newlines anywhere, runs of them, a word cut by one at
+    # a 64-character block's edge, still give rouge-score's numbers.
+    rng = random.Random(len(types))
+    words = ["the", "cats", "sat", "on", "mats", "running", "a", "dog", "Ran", "far", "7"]
+    ours = rouge_scorer.RougeScorer(types)
+    theirs = ref_rouge_scorer.RougeScorer(types)
+    pairs = [("\n".join("abc " * 15 + "d" for _ in range(4)), "abc d\n" * 9),
+             ("\n\n\n", "a\nb"), ("a" * 63 + "\n" + "b" * 70, "b" * 70 + "\n" + "a" * 63)]
+    for n in (5, 40, 130):
+        pairs.append((text(rng, n, words, 3), text(rng, n + 7, words, 1)))
+    for t, p in pairs:
+        assert_same_scores(ours.score(t, p), theirs.score(t, p), repr((t[:20], p[:20])))
+        assert ours.score_batch([t, p], [p, t]) == [theirs.score(t, p), theirs.score(p, t)]
+
+
 def test_every_code_point_tokenizes_as_rouge_score():
     tok = compiled("rougekit._core._tokenizer")
     # Each code point between two letters: how lower() treats it decides

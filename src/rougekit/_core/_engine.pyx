@@ -170,6 +170,12 @@ cdef class Engine:
             raise MemoryError()
         if tokbuf_init(&self.tt) < 0 or tokbuf_init(&self.tp) < 0:
             raise MemoryError()
+        # only rougeLsum reads the texts' sentences
+        for k in range(self.ntypes):
+            if self.kinds[k] == ROUGE_LSUM:
+                break
+        else:
+            self.tt.split_lines = self.tp.split_lines = False
         memset(&self.dense, 0, sizeof(DenseIds))
 
     def __dealloc__(self):

@@ -15,6 +15,10 @@ ctypedef struct TokenBuf:
     Py_ssize_t kept, kept_words
     Py_ssize_t* soff
     Py_ssize_t ns, scap
+    # 0: the bitmap scanner reads the whole text as one sentence (a caller
+    # that reads no sentences sets it: the engine with no rougeLsum); 1 by
+    # default.
+    bint split_lines
     # The token being read, and room to stem it.
     char* word
     Py_ssize_t word_cap

@@ -96,6 +96,7 @@ cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
     t.cap = 256
     t.scap = 16
     t.word_cap = 64
+    t.split_lines = True
     t.ids = <int32_t*>malloc(t.cap * sizeof(int32_t))
     t.soff = <Py_ssize_t*>malloc(t.scap * sizeof(Py_ssize_t))
     t.word = <char*>malloc(t.word_cap)
@@ -449,7 +450,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
-    next_nl = _next_bit(nl, nw, 0)
+    # (no sentence breaks when t.split_lines is off: the word loop then runs
+    # a chunk's words in one call)
+    next_nl = _next_bit(nl, nw, 0) if t.split_lines else PY_SSIZE_T_MAX
     k = 0
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
