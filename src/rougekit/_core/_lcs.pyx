@@ -353,53 +353,41 @@ cdef inline uint64_t _columns_one_word(const uint64_t* pm, uint64_t guards,
     return occ
 
 
-cdef inline uint64_t _walk_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t o,
-                                    const uint64_t* pm, const int32_t* can, Py_ssize_t n,
+cdef inline uint64_t _walk_one_word(uint64_t seg, uint64_t want, const uint64_t* pm,
+                                    const int32_t* can, Py_ssize_t n,
                                     const uint64_t* cols, uint64_t marks) noexcept nogil:
-    """lcs_mark_ids for a reference sentence of m tokens (1 <= m, o + m <=
-    64) at bits o.. of the columns of _columns_one_word against can[0:n]:
-    marks with the bit o + i set for each ref index i on the LCS (callers go
-    through _union_one_word, which walks only when the marks can change).
+    """lcs_mark_ids for a reference sentence at the bits seg of the columns
+    of _columns_one_word against can[0:n]: marks with the bit of each
+    reference position on the LCS set. The walk stops early once none of the
+    positions want (those it could newly mark) is left within its reach.
 
     rouge-score's walk, on a mismatch, moves left only if L[i][j-1] >
     L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1]) there, that is "up
-    when L[i-1][j] == L[i][j], else left": one bit of column j.
+    when L[i-1][j] == L[i][j]" (row i's bit of column j set), else left. So
+    in column j the walk goes up from its row i to the first row i' <= i
+    that holds can[j-1] or is a step (its bit of column j clear): a match
+    there marks i' and goes on in column j-1 from row i'-1; a step goes left,
+    on in column j-1 from row i' (a left move keeps L, so it stays on a step
+    until the row's match). So the walk reads one column a step, with no
+    branch on the data: lim holds the rows it may still reach, as bits.
     """
-    cdef uint64_t stop
-    cdef Py_ssize_t i, j
-    cdef int32_t t
-    i = m
-    j = n
-    while i > 0 and j > 0:
-        t = ref[i - 1]
-        if t != can[j - 1]:
-            if (cols[j] >> (o + i - 1)) & 1:
-                # L[i-1][j] == L[i][j]: up, and on up while the row below has
-                # no match in column j and no step: jump to the first row
-                # that has one (bits o..o+i-2 of column j stand for rows
-                # 1..i-1).
-                stop = ((pm[can[j - 1]] | ~cols[j])
-                        & ((((<uint64_t>1) << (o + i - 1)) - 1) & (ONES << o)))
-                if stop == 0:
-                    return marks
-                i = rk_high_bit64(stop) - o + 1
-                continue
-            # L[i][j] == L[i-1][j] + 1 = v, no match: left, to L[i][j-1] == v,
-            # and L[i-1][j-1] <= L[i-1][j] < v, so again no step there. So
-            # the walk moves left along row i until its first match; as
-            # L[i][0] == 0 < v, there is one at some column j >= 1.
-            j -= 1
-            while j > 0 and can[j - 1] != t:
-                j -= 1
-            if j == 0:
-                return marks           # (unreachable, see above)
-        marks |= (<uint64_t>1) << (o + i - 1)
-        i -= 1
+    cdef uint64_t lim = seg, x, mm, top, hit
+    cdef Py_ssize_t j = n
+    while j > 0 and (lim & want) != 0:
+        mm = pm[can[j - 1]]
+        x = (mm | ~cols[j]) & lim
+        if x == 0:
+            break                       # up to row 0: the walk ends
+        top = (<uint64_t>1) << rk_high_bit64(x)
+        hit = top & mm
+        marks |= hit
+        # the rows below top after a match, else top's row and those below
+        lim = ((top - 1) | (top ^ hit)) & seg
         j -= 1
     return marks
 
 
-cdef inline uint64_t _union_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_t o,
+cdef inline uint64_t _union_one_word(Py_ssize_t m, Py_ssize_t o,
                                      const uint64_t* pm, const int32_t* can, Py_ssize_t n,
                                      const uint64_t* cols, uint64_t occ,
                                      uint64_t marks) noexcept nogil:
@@ -420,7 +408,7 @@ cdef inline uint64_t _union_one_word(const int32_t* ref, Py_ssize_t m, Py_ssize_
         return marks
     if rk_popcount64(~cols[n] & seg) == rk_popcount64(shared):
         return marks | shared
-    return _walk_one_word(ref, m, o, pm, can, n, cols, marks)
+    return _walk_one_word(seg, shared & ~marks, pm, can, n, cols, marks)
 
 
 # Reference sentences of at most this many tokens take the one-word path
@@ -592,7 +580,7 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
             nq = coff[q + 1] - coff[q]
             if nq > 0:
                 occ = _columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
-                mk = _union_one_word(r, mr, 0, pm, ctok + coff[q], nq, sc.rows, occ, mk)
+                mk = _union_one_word(mr, 0, pm, ctok + coff[q], nq, sc.rows, occ, mk)
         for i in range(mr):
             pm[r[i]] = 0
         while mk != 0:
@@ -703,7 +691,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     if (occ & ~mk) == 0:
                         continue        # every shared position marked already
                     for g in range(ng):
-                        mk = _union_one_word(rtok + roff[gk[g]], roff[gk[g] + 1] - roff[gk[g]],
+                        mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
                                              go[g], pm, c, nq, sc.rows, occ, mk)
             # (the group's sentences lie side by side in rtok)
             for i in range(roff[gk[0]], roff[gk[ng - 1] + 1]):
