@@ -363,14 +363,15 @@ def forget_nltk_stopwords():
 
 
 @contextlib.contextmanager
-def classify_loop(module, avx2):
-    """1-byte texts classified by the AVX2 loop (avx2, where the CPU has it:
-    skipped elsewhere) or the SSE2 one, in a compiled module with the hook
-    _set_classify_avx2; the CPU's choice again afterwards."""
-    if module._set_classify_avx2(avx2) != avx2:
-        module._set_classify_avx2(True)
-        pytest.skip("no AVX2 loop on this CPU or in this build")
+def x86_64_v3_loops(module, on):
+    """The tokenizer's x86-64-v3 loops (on, where the CPU has them: skipped
+    elsewhere; AVX2 classifying, BMI1 word bounds) or its baseline ones
+    (SSE2, portable C), in a compiled module with the hook _set_x86_64_v3;
+    the CPU's choice again afterwards."""
+    if module._set_x86_64_v3(on) != on:
+        module._set_x86_64_v3(True)
+        pytest.skip("no x86-64-v3 loops on this CPU or in this build")
     try:
         yield
     finally:
-        module._set_classify_avx2(True)
+        module._set_x86_64_v3(True)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenize as ref_tokenize
 
-from _helpers import assert_same_scores, classify_loop, examples, sweep
+from _helpers import assert_same_scores, x86_64_v3_loops, examples, sweep
 from rougekit import BACKEND, rouge_scorer
 
 pytestmark = [pytest.mark.kernel, pytest.mark.simd]
@@ -425,17 +425,18 @@ LENGTHS = sweep(range(200), [*range(0, 20), *range(30, 35), *range(60, 70),
                              *range(126, 131), *range(195, 200)])
 
 
-@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
-def test_texts_at_every_length_and_offset(stem, avx2):
+def test_texts_at_every_length_and_offset(stem, v3):
     """The bitmap scanner (1-, 2- and 4-byte texts classified 16 characters
-    at a time, 1-byte texts 64 a step by either loop) and the character loop
+    at a time, 1-byte texts 64 a step by either loop; word bounds read off by
+    the BMI1 or the portable loop) and the character loop
     (texts with "İ"): words that start, end or run across a 16- or
     64-character boundary or the end of the text, of up to and past 8 bytes
     (one hash chunk), newlines anywhere, letters that are not word
     characters, the Kelvin sign."""
     tok = compiled("rougekit._core._tokenizer")
-    with classify_loop(tok, avx2):
+    with x86_64_v3_loops(tok, v3):
         _check_every_length_and_offset(tok, stem)
 
 
@@ -455,8 +456,8 @@ def _check_every_length_and_offset(tok, stem):
                     assert tok.sentences(text, stem) == _reference_sentences(text, stem), text
 
 
-@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
-def test_property_one_two_four_byte_texts(avx2):
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
+def test_property_one_two_four_byte_texts(v3):
     tok = compiled("rougekit._core._tokenizer")
 
     @settings(max_examples=examples(300), deadline=None)
@@ -465,7 +466,7 @@ def test_property_one_two_four_byte_texts(avx2):
     def check(text, stem):
         assert tok.sentences(text, stem) == _reference_sentences(text, stem)
 
-    with classify_loop(tok, avx2):
+    with x86_64_v3_loops(tok, v3):
         check()
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import rougekit
-from _helpers import classify_loop
+from _helpers import x86_64_v3_loops
 from _rouge155 import (
     items_to_evals,
     kernel_names,
@@ -351,15 +351,15 @@ def test_token_corpus_reads_str_and_bytes(monkeypatch, kernel, table):
 
 
 @pytest.mark.skipif("compiled" not in kernel_names(), reason="the compiled kernel is not built")
-@pytest.mark.parametrize("avx2", [True, False], ids=["avx2", "sse2"])
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
 @pytest.mark.parametrize("table", [0, 1])
-def test_compiled_token_corpus_equals_the_pure_one(table, avx2):
+def test_compiled_token_corpus_equals_the_pure_one(table, v3):
     """The compiled tokenizer (16 bytes at a time, 64 a step by its AVX2 or
-    SSE2 loop, words from a bitmap) gives the pure one's ids on random bytes:
+    SSE2 loop, words from a bitmap by its BMI1 or portable loop) gives the pure one's ids on random bytes:
     every byte class, runs across 64-byte words of the bitmap, lines of every
     length, NUL and 0xFF."""
     # (the compiled kernel classifies through the text path's tokenizer)
-    with classify_loop(importlib.import_module("rougekit._core._tokenizer"), avx2):
+    with x86_64_v3_loops(importlib.import_module("rougekit._core._tokenizer"), v3):
         _check_token_corpus_equals_the_pure_one(table)
 
 

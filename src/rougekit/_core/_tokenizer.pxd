@@ -49,6 +49,6 @@ cdef int tokenize_text(Vocab* v, TokenBuf* out, int kind, const void* data,
                        Py_ssize_t length, bint stem, DenseIds* dense) noexcept nogil
 # A 1-byte text's classification (classify.h's rk_classify_latin1, by the
 # AVX2 or the SSE2 loop as this module chose): every module's, so that one
-# flag (_set_classify_avx2) picks the loop for all.
+# flag (_set_x86_64_v3) picks the loops for all.
 cdef void classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
                           uint64_t* word, uint64_t* nl) noexcept nogil

@@ -52,7 +52,9 @@ cdef extern from "classify.h" nogil:
                          uint64_t* word, uint64_t* nl)
     void rk_load_chunks(const uint8_t* p, Py_ssize_t n, uint64_t* c0, uint64_t* c1)
     uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
-    Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t* out)
+    Py_ssize_t rk_flatten_blocks(const uint64_t* wbits, Py_ssize_t k, Py_ssize_t top,
+                                 uint64_t* carry, Py_ssize_t* bounds, Py_ssize_t nb,
+                                 Py_ssize_t* bstart)
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
@@ -70,20 +72,23 @@ cdef extern from "words.h" nogil:
 
 
 cdef extern from "classify.h" nogil:
-    void rk_classify_init()
-    int rk_classify_set_avx2(int on)
+    void rk_x86_64_v3_init()
+    int rk_set_x86_64_v3(int on)
 
-# 1-byte texts are classified 64 characters a step by the AVX2 loop where
-# the CPU has it, else by the SSE2 one (the same result).
-rk_classify_init()
+# Where the CPU is x86-64-v3, 1-byte texts are classified 64 characters a
+# step by the AVX2 loop and word bounds read off the bitmaps with BMI1's and
+# POPCNT's instructions; elsewhere by the SSE2 and portable loops (the same
+# result).
+rk_x86_64_v3_init()
 
 
-def _set_classify_avx2(bint on):
-    """Testing hook: classify 1-byte texts with the AVX2 loop (on, where the
-    CPU has it) or the SSE2 one, here and in every module that classifies
-    through classify_latin1. Returns whether the AVX2 loop is taken now.
-    Not thread-safe; tests only."""
-    return bool(rk_classify_set_avx2(on))
+def _set_x86_64_v3(bint on):
+    """Testing hook: take the x86-64-v3 loops (on, where the CPU has them:
+    AVX2 classifying, BMI1 word bounds) or the baseline ones (SSE2, portable
+    C), here and in every module that classifies through classify_latin1.
+    Returns whether the x86-64-v3 loops are taken now. Not thread-safe;
+    tests only."""
+    return bool(rk_set_x86_64_v3(on))
 
 
 cdef void classify_latin1(const uint8_t* s, Py_ssize_t n, uint8_t* low,
@@ -399,7 +404,7 @@ cdef inline Py_ssize_t _next_bit(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t
 cdef enum:
     # The word boundaries of this many 64-character blocks are found before
     # the words are looked up (a short text's in one go: the loop over its
-    # words ends once). Room for them as rk_flatten_bits writes them: a
+    # words ends once). Room for them as rk_flatten_blocks writes them: a
     # start left over from the chunk before, at most 64 a block, and up to 7
     # entries past the last.
     CHUNK_BLOCKS = 16
@@ -411,19 +416,19 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # The text classified (t.low lowercased, word and newline bitmaps in
     # t.bits): the words' boundaries (starts and ends, alternating) are read
     # off the word bitmap with no branch per word or character
-    # (rk_word_bounds, rk_flatten_bits); then each word of up to 16
+    # (rk_flatten_blocks); then each word of up to 16
     # characters is hashed and compared from two 8-byte loads, with no
     # branch on its length. Numbering (dense), the runs of known words
     # between two sentence breaks go to words.h's loop, which leaves every
     # other word to the loop here. A text has at most (length + 1) / 2
     # tokens: room for them is made first, so a token is one store.
-    cdef Py_ssize_t nw = (length + 63) >> 6, k, kk, top, i, nb = 0, start, end, n = 0
+    cdef Py_ssize_t nw = (length + 63) >> 6, k, top, i, nb = 0, start, end, n = 0
     cdef Py_ssize_t L, next_nl, E, stop, k0, kx
     cdef Py_ssize_t bounds[CHUNK_BOUNDS]
     # bstart[j]: the bounds of the chunk before its block j (the index in
     # bounds of the block's first one)
     cdef Py_ssize_t bstart[CHUNK_BLOCKS]
-    cdef uint64_t wk, carry = 0, h, c0, c1
+    cdef uint64_t carry = 0, h, c0, c1
     cdef uint64_t* wbits = t.bits
     cdef uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
@@ -457,11 +462,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
         k0 = k
-        for kk in range(k, top):
-            wk = wbits[kk]
-            bstart[kk - k0] = nb
-            nb += rk_flatten_bits(rk_word_bounds(wk, carry), kk << 6, bounds + nb)
-            carry = wk >> 63
+        nb = rk_flatten_blocks(wbits, k, top, &carry, bounds, nb, bstart)
         k = top
         # bounds[2i] and bounds[2i + 1]: word i's start and end; a last
         # start without its end waits for the next chunk.

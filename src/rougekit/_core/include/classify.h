@@ -1,6 +1,8 @@
 /* Classify a str buffer for rouge-score's tokenizer, 16 characters at a time
    where SSE2 is available (every x86-64; 1-byte texts 32 at a time where the
-   CPU has AVX2), a character at a time elsewhere; all give the same result.
+   CPU is x86-64-v3, with AVX2), a character at a time elsewhere; all give the
+   same result. The word bounds are read off the bitmaps with BMI1's and
+   POPCNT's instructions on such a CPU (rk_flatten_blocks).
 
    For s[0:n]: low[i] is the character lowercased when it is an ASCII letter;
    bit i of word[] is set where it is an ASCII letter or digit; bit i of nl[]
@@ -85,7 +87,7 @@ static inline void rk_classify_64(const uint8_t *s, Py_ssize_t i, uint8_t *low,
 #if defined(RK_HAVE_SSE2) && (defined(__x86_64__) || defined(__i386__)) \
     && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
-#define RK_HAVE_AVX2_CLASSIFY 1
+#define RK_HAVE_X86_64_V3 1
 
 /* rk_classify_16 for 32 bytes (AVX2 has no byte "less than": the operands
    of a "greater than" swapped). */
@@ -121,39 +123,43 @@ static Py_ssize_t rk_classify_64s_avx2(const uint8_t *s, Py_ssize_t n, uint8_t *
     return i;
 }
 
-/* 1 while rk_classify_latin1 takes the AVX2 loop: set by rk_classify_init
-   (at a module's import) from the CPU, changed only by rk_classify_set_avx2
-   (tests). One per extension module: it is a static of this header. */
-__attribute__((unused)) static int rk_classify_avx2 = 0;
+/* 1 while the x86-64-v3 loops run (rk_classify_latin1's AVX2 loop,
+   rk_flatten_blocks' BMI1 one): set by rk_x86_64_v3_init (at a module's
+   import) from the CPU, changed only by rk_set_x86_64_v3 (tests). One per
+   extension module: it is a static of this header. */
+__attribute__((unused)) static int rk_x86_64_v3 = 0;
 #endif
 
-/* Whether the CPU runs the AVX2 loop. */
-static inline int rk_classify_avx2_supported(void)
+/* Whether the CPU runs the x86-64-v3 loops: AVX2, BMI1 and POPCNT (every
+   CPU with AVX2 has the other two; checked all the same). */
+static inline int rk_x86_64_v3_supported(void)
 {
-#ifdef RK_HAVE_AVX2_CLASSIFY
+#ifdef RK_HAVE_X86_64_V3
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") ? 1 : 0;
+    return (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi")
+            && __builtin_cpu_supports("popcnt")) ? 1 : 0;
 #else
     return 0;
 #endif
 }
 
-/* Take the AVX2 loop where the CPU has it (a module calls this once, when it
+/* Take the x86-64-v3 loops where the CPU has them (a module calls this once, when it
    is imported). */
-static inline void rk_classify_init(void)
+static inline void rk_x86_64_v3_init(void)
 {
-#ifdef RK_HAVE_AVX2_CLASSIFY
-    rk_classify_avx2 = rk_classify_avx2_supported();
+#ifdef RK_HAVE_X86_64_V3
+    rk_x86_64_v3 = rk_x86_64_v3_supported();
 #endif
 }
 
-/* Testing hook: on = 1 takes the AVX2 loop (where the CPU has it), 0 the
-   SSE2 one. Returns whether the AVX2 loop is taken now. Not thread-safe. */
-static inline int rk_classify_set_avx2(int on)
+/* Testing hook: on = 1 takes the x86-64-v3 loops (where the CPU has them),
+   0 the baseline ones (SSE2, portable C). Returns whether the x86-64-v3 loops
+   are taken now. Not thread-safe. */
+static inline int rk_set_x86_64_v3(int on)
 {
-#ifdef RK_HAVE_AVX2_CLASSIFY
-    rk_classify_avx2 = on && rk_classify_avx2_supported();
-    return rk_classify_avx2;
+#ifdef RK_HAVE_X86_64_V3
+    rk_x86_64_v3 = on && rk_x86_64_v3_supported();
+    return rk_x86_64_v3;
 #else
     (void)on;
     return 0;
@@ -181,8 +187,8 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
 #else
     rk_classify_clear(n, word, nl);
 #endif
-#ifdef RK_HAVE_AVX2_CLASSIFY
-    if (rk_classify_avx2)
+#ifdef RK_HAVE_X86_64_V3
+    if (rk_x86_64_v3)
         i = rk_classify_64s_avx2(s, n, low, word, nl);
 #endif
 #ifdef RK_HAVE_SSE2
@@ -300,6 +306,77 @@ static inline Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t
         k += 8;
     }
     return cnt;
+}
+
+/* The word bounds of blocks k..top-1 of a word bitmap, as rk_word_bounds
+   and rk_flatten_bits give them, written to bounds from index nb on;
+   bstart[kk - k] gets the index of block kk's first. *carry is bit 63 of
+   block k - 1 (0 for the first block), and becomes top - 1's. Returns the
+   new count. bounds needs room for up to 7 entries past it. */
+static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, Py_ssize_t k,
+                                                    Py_ssize_t top, uint64_t *carry,
+                                                    Py_ssize_t *bounds, Py_ssize_t nb,
+                                                    Py_ssize_t *bstart)
+{
+    Py_ssize_t kk;
+    uint64_t wk, c = *carry;
+    for (kk = k; kk < top; kk++) {
+        wk = wbits[kk];
+        bstart[kk - k] = nb;
+        nb += rk_flatten_bits(rk_word_bounds(wk, c), kk << 6, bounds + nb);
+        c = wk >> 63;
+    }
+    *carry = c;
+    return nb;
+}
+
+#if defined(RK_HAVE_X86_64_V3) && defined(__x86_64__)
+#define RK_HAVE_BMI_BOUNDS 1
+/* rk_flatten_blocks_portable with the instructions of BMI1 and POPCNT:
+   tzcnt (whose result for 0 is defined, so no guard bit), blsr and popcnt
+   in place of the portable versions' several instructions each. 64-bit x86
+   only, as its intrinsics are. */
+__attribute__((target("popcnt,bmi")))
+static Py_ssize_t rk_flatten_blocks_bmi(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
+                                        uint64_t *carry, Py_ssize_t *bounds, Py_ssize_t nb,
+                                        Py_ssize_t *bstart)
+{
+    Py_ssize_t kk, cnt, i;
+    uint64_t wk, x, c = *carry;
+    Py_ssize_t *out;
+    int j;
+    for (kk = k; kk < top; kk++) {
+        wk = wbits[kk];
+        bstart[kk - k] = nb;
+        x = rk_word_bounds(wk, c);
+        c = wk >> 63;
+        cnt = (Py_ssize_t)_mm_popcnt_u64(x);
+        out = bounds + nb;
+        for (i = 0; i < cnt; i += 8) {
+            for (j = 0; j < 8; j++) {
+                out[i + j] = (kk << 6) + (Py_ssize_t)_tzcnt_u64(x);
+                x = _blsr_u64(x);
+            }
+        }
+        nb += cnt;
+    }
+    *carry = c;
+    return nb;
+}
+
+#endif
+
+/* rk_flatten_blocks_portable, by the BMI1 version where the CPU runs the
+   x86-64-v3 loops (rk_x86_64_v3). */
+static inline Py_ssize_t rk_flatten_blocks(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
+                                           uint64_t *carry, Py_ssize_t *bounds, Py_ssize_t nb,
+                                           Py_ssize_t *bstart)
+{
+#ifdef RK_HAVE_BMI_BOUNDS
+    if (rk_x86_64_v3)
+        return rk_flatten_blocks_bmi(wbits, k, top, carry, bounds, nb, bstart);
+#endif
+    return rk_flatten_blocks_portable(wbits, k, top, carry, bounds, nb, bstart);
 }
 
 /* The first k = min(max(n, 0), 8) bytes at p, zero-padded, in memory order
