@@ -24,7 +24,6 @@ from rougekit._core._mem cimport grow_array, unmark
 cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
     int rk_low_bit64(uint64_t x)
-    int rk_popcount64(uint64_t x)
 
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
@@ -398,15 +397,17 @@ cdef inline uint64_t _union_one_word(Py_ssize_t m, Py_ssize_t o,
     Every mark is a position whose token occurs in can (a walk marks only
     on a match), so when all such positions are marked already, nothing
     changes. And the walk marks L[m][n] distinct positions (one per diagonal
-    step; the other steps keep L), which the segment's zero bits in the
-    last column count: when that many positions have their token in can,
-    any LCS is made of exactly those, so they are the marks.
+    step; the other steps keep L), the rows that are steps in the last
+    column (the segment's zero bits there). A row is a step only if its
+    token occurs in can, so the steps are among those positions; when they
+    are all of them, any LCS is made of exactly those, so they are the
+    marks.
     """
     cdef uint64_t seg = (ONES if m == 64 else ((<uint64_t>1) << m) - 1) << o
     cdef uint64_t shared = occ & seg
     if (shared & ~marks) == 0:
         return marks
-    if rk_popcount64(~cols[n] & seg) == rk_popcount64(shared):
+    if (~cols[n] & seg) == shared:
         return marks | shared
     return _walk_one_word(seg, shared & ~marks, pm, can, n, cols, marks)
 
