@@ -12,7 +12,6 @@
    is nearly every one, is hashed from two loads); each further chunk is
    mixed in with a multiply. A slot is chosen by the hash's top bits
    (Vocab.shift), which every input bit reaches. */
-#define RK_HASH_SEED 0x9E3779B97F4A7C15ULL
 #define RK_HASH_MUL 0xFF51AFD7ED558CCDULL
 #define RK_HASH_FIN 0xC4CEB9FE1A85EC53ULL
 
@@ -33,7 +32,7 @@ typedef struct {
    whole token when n <= 16). */
 static inline uint64_t rk_hash16(uint64_t c0, uint64_t c1, int64_t n)
 {
-    return ((c0 ^ RK_HASH_SEED) * RK_HASH_MUL) ^ ((c1 ^ (uint64_t)n) * RK_HASH_FIN);
+    return (c0 * RK_HASH_MUL) ^ ((c1 ^ (uint64_t)n) * RK_HASH_FIN);
 }
 
 /* Whether slot s holds the token of n <= 16 bytes whose chunks are c0 and
