@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref_rouge_scorer
 from rouge_score import tokenize as ref_tokenize
 
-from _helpers import assert_same_scores, x86_64_v3_loops, examples, sweep
+from _helpers import assert_same_scores, examples, sweep, x86_64_v3_loops
 from rougekit import BACKEND, rouge_scorer
 
 pytestmark = [pytest.mark.kernel, pytest.mark.simd]
