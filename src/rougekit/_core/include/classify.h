@@ -142,8 +142,8 @@ static inline int rk_x86_64_v3_supported(void)
 #endif
 }
 
-/* Take the x86-64-v3 loops where the CPU has them (a module calls this once, when it
-   is imported). */
+/* Take the x86-64-v3 loops where the CPU has them (a module calls this
+   once, when it is imported). */
 static inline void rk_x86_64_v3_init(void)
 {
 #ifdef RK_HAVE_X86_64_V3
