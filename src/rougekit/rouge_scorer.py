@@ -132,6 +132,8 @@ class RougeScorer(scoring.BaseScorer):
         self._tokenizer = scorer_tokenizer(tokenizer, use_stemmer, lang, stem_stopwords)
         self._split_summaries = split_summaries
         self._pairs = PairScorer(types, type_error, self._tokenizer, rule)
+        # the engine score() gives a pair to straight away (_score_checked)
+        self._direct_engine = None
 
     # Pickles keep the layout of earlier versions (rouge-score's attributes
     # and the settings they held), so they load in either direction; the
@@ -154,17 +156,29 @@ class RougeScorer(scoring.BaseScorer):
         self._pairs = PairScorer(state["_types"], state.get("_type_error"), self._tokenizer,
                                  rule)
         self._pairs.lines_to_check = state.get("_lines_to_check", 0)
+        self._direct_engine = None
 
-    def score(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
-        """Scores ``prediction`` against ``target``: a dict type -> Score."""
+    # A compiled function (rougekit._core._engine.score; its twin's in pure
+    # mode): a pair the engine takes runs no Python code on its way there.
+    score = _backend.engine.score
+    """``score(target, prediction)``: scores ``prediction`` against
+    ``target``, a dict rouge type -> Score. A method, compiled with the
+    compiled core (``_score_checked`` takes the calls it does not)."""
+
+    def _score_checked(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
+        """``score()`` with its checks: the SentenceSplitWarning's on the
+        first texts, and the token stages when there is no engine. Once no
+        check is pending, ``score()`` gives pairs to the engine itself."""
         pairs = self._pairs
         if pairs.lines_to_check > 0:
             pairs.check_lines((target, prediction))
         engine = pairs.engine
-        if engine is not None:
-            # str pairs in the engine; anything else comes back to score_python.
-            return engine.score(target, prediction)
-        return pairs.score_python(target, prediction)
+        if engine is None:
+            return pairs.score_python(target, prediction)
+        if pairs.lines_to_check <= 0:
+            self._direct_engine = engine
+        # str pairs in the engine; anything else comes back to score_python.
+        return engine.score(target, prediction)
 
     def explain(self, target: Text, prediction: Text) -> "Explanations":
         """What each rouge type matched: a dict type -> ``Explanation``

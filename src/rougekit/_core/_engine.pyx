@@ -279,6 +279,10 @@ cdef class Engine:
         """{key: score_cls(P, R, F)} for one pair of str; anything else, or a
         pair the C stemmer gives up on, goes to ``fallback``. While another
         thread uses this engine, the pair goes to ``overflow``."""
+        return self.score_texts(target, prediction)
+
+    cdef object score_texts(self, object target, object prediction):
+        # score(), for this module's callers (the function score below)
         cdef int kt, kp, rc
         cdef const void* dt
         cdef const void* dp
@@ -513,6 +517,22 @@ cdef class Engine:
             free(buf)
             free(iz)
             free(rcs)
+
+
+def score(self, target, prediction):
+    """Scores ``prediction`` against ``target``: a dict type -> Score.
+
+    ``rougekit.rouge_scorer.RougeScorer.score`` is this function (a compiled
+    method, so a pair its engine takes runs no Python code on the way).
+    ``self._direct_engine`` is the engine to hand the pair to, or None while
+    a check on the texts is pending or the scorer has no engine: then the
+    pair goes to ``self._score_checked``, which sets it once no check is
+    left.
+    """
+    engine = getattr(self, "_direct_engine", None)
+    if engine is None:
+        return self._score_checked(target, prediction)
+    return (<Engine?>engine).score_texts(target, prediction)
 
 
 cdef class Cancel:

@@ -32,11 +32,20 @@ from rougekit._core._porter_py import StemCache
 from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars, words
 
-__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track"]
+__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track", "score"]
 
 # The stem cache starts afresh past this many words, as _engine's vocabulary
 # (a testing hook lowers it).
 _VOCAB_RESET = 1 << 21
+
+def score(self: Any, target: Any, prediction: Any) -> Dict[Any, Any]:
+    """``_engine.score``'s twin: ``RougeScorer.score``. The pair goes to
+    ``self._direct_engine`` when it is set, else to ``self._score_checked``."""
+    engine = getattr(self, "_direct_engine", None)
+    if engine is None:
+        return self._score_checked(target, prediction)
+    return engine.score(target, prediction)
+
 
 def gc_track(obj: object) -> None:
     """``_engine.gc_track``'s twin: the pure engine never untracks a score."""
