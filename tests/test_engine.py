@@ -412,6 +412,51 @@ def test_vocabulary_restarts_with_the_same_scores(use_stemmer):
     assert max(sizes[:-2]) <= 100 + 2 * 80 * 2
 
 
+def _sentences_without(text, empty):
+    """rouge-score's stemmed tokens of each line that has any, the words of
+    ``empty`` (more than 3 characters) given an empty stem: dropped."""
+    from nltk.stem import porter
+    stemmer = porter.PorterStemmer()
+    out = []
+    for line in text.lower().split("\n"):
+        words = [w for w in ref_tokenize.tokenize(line, None)
+                 if not (len(w) > 3 and w in empty)]
+        toks = [stemmer.stem(w) if len(w) > 3 else w for w in words]
+        if toks:
+            out.append(toks)
+    return out
+
+
+@pytest.mark.parametrize("numbered", [False, True], ids=["ids", "numbered"])
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
+def test_words_with_an_empty_stem_move_no_sentence_break(numbered, v3):
+    """The bitmap scanner finds a text's sentences after its tokens, by
+    counting the words before each newline, less the words that gave no
+    token: an empty stem (a hook gives some words one; the stemmer never
+    does). Dropped words at sentence starts and ends, sentences of nothing
+    else, over several chunks of 1,024 characters; numbered as the engine
+    numbers a pair's tokens, or not."""
+    tok = compiled("rougekit._core._tokenizer")
+    rng = random.Random(27)
+    words = ["the", "cats", "sat", "running", "dogs", "x9", "happily", "Quickly", "mats"]
+    long_words = [w.lower() for w in words if len(w) > 3]
+    with x86_64_v3_loops(tok, v3):
+        for trial in range(60):
+            empty = set(rng.sample(long_words, rng.randint(1, 3)))
+            parts = []
+            for _ in range(rng.randint(1, 500)):
+                parts.append(rng.choice(words))
+                parts.append(rng.choice([" ", " ", ". ", "\n", " \n\n ", "-"]))
+            text = "".join(parts)
+            expected = _sentences_without(text, empty)
+            if numbered:
+                number = {}
+                expected = [[number.setdefault(t, len(number)) for t in sent]
+                            for sent in expected]
+            got = tok._sentences_with_empty_stems(text, sorted(empty), numbered)
+            assert got == expected, (trial, sorted(empty))
+
+
 def _reference_sentences(text, stem):
     from nltk.stem import porter
     stemmer = porter.PorterStemmer() if stem else None

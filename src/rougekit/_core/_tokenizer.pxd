@@ -15,6 +15,11 @@ ctypedef struct TokenBuf:
     Py_ssize_t kept, kept_words
     Py_ssize_t* soff
     Py_ssize_t ns, scap
+    # The bitmap scanner's words that gave no token (an empty stem), by
+    # their number in the text, in order: its sentence offsets, counted in
+    # words, leave them out.
+    Py_ssize_t* drops
+    Py_ssize_t ndrops, drops_cap
     # 0: the bitmap scanner reads the whole text as one sentence (a caller
     # that reads no sentences sets it: the engine with no rougeLsum); 1 by
     # default.

@@ -114,6 +114,7 @@ cdef int tokbuf_init(TokenBuf* t) noexcept nogil:
 cdef void tokbuf_free(TokenBuf* t) noexcept nogil:
     free(t.ids)
     free(t.soff)
+    free(t.drops)
     free(t.word)
     free(t.low)
     free(t.bits)
@@ -169,13 +170,14 @@ cdef int32_t _new_id(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64_
     return g
 
 
-cdef inline int _end_sentence(TokenBuf* t) noexcept nogil:
-    if t.n == t.soff[t.ns]:
+cdef inline int _end_sentence(TokenBuf* t, Py_ssize_t n) noexcept nogil:
+    """A sentence ends after the text's first n tokens."""
+    if n == t.soff[t.ns]:
         return 0              # no tokens: rougeLsum ignores the sentence
     if grow_array(<void**>&t.soff, &t.scap, t.ns + 2, sizeof(Py_ssize_t), -1) < 0:
         return -1
     t.ns += 1
-    t.soff[t.ns] = t.n
+    t.soff[t.ns] = n
     return 0
 
 
@@ -295,7 +297,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
         else:
             c = 0
         if c == 0:
-            if ch == 10 and _end_sentence(t) < 0:     # "\n"
+            if ch == 10 and _end_sentence(t, t.n) < 0:     # "\n"
                 return -1
             i += 1
             continue
@@ -339,7 +341,7 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
             return rc
         word = t.word          # _new_id may have grown the buffer
         cap = t.word_cap
-    return _end_sentence(t)
+    return _end_sentence(t, t.n)
 
 
 cdef uint64_t ONES = ~(<uint64_t>0)
@@ -385,22 +387,6 @@ cdef int _classify_wide(TokenBuf* t, const uchar* s, Py_ssize_t length) noexcept
     return 0
 
 
-cdef inline Py_ssize_t _next_bit(const uint64_t* bits, Py_ssize_t nw, Py_ssize_t a) noexcept nogil:
-    """The first set bit at or after a of bits[0:nw] (bits past the text
-    clear), or PY_SSIZE_T_MAX when there is none."""
-    cdef Py_ssize_t w = a >> 6
-    cdef uint64_t m
-    if w >= nw:
-        return PY_SSIZE_T_MAX
-    m = bits[w] & (ONES << (a & 63))
-    while m == 0:
-        w += 1
-        if w >= nw:
-            return PY_SSIZE_T_MAX
-        m = bits[w]
-    return (w << 6) + rk_low_bit64(m)
-
-
 cdef enum:
     # The word boundaries of this many 64-character blocks are found before
     # the words are looked up (a short text's in one go: the loop over its
@@ -411,26 +397,64 @@ cdef enum:
     CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
 
 
+cdef int _record_drop(TokenBuf* t, Py_ssize_t word) noexcept nogil:
+    """Word number ``word`` of the text gave no token (t.drops)."""
+    if grow_array(<void**>&t.drops, &t.drops_cap, t.ndrops + 1, sizeof(Py_ssize_t), -1) < 0:
+        return -1
+    t.drops[t.ndrops] = word
+    t.ndrops += 1
+    return 0
+
+
+cdef int _chunk_sentences(TokenBuf* t, const uint64_t* wbits, const uint64_t* nl,
+                          Py_ssize_t k0, Py_ssize_t top, const Py_ssize_t* bstart,
+                          Py_ssize_t words, Py_ssize_t* d) noexcept nogil:
+    """The sentence breaks at the newlines of blocks k0..top-1, a chunk
+    whose words are numbered ``words``.. (its bounds' index i: word words +
+    i / 2; block kk's first bound at index bstart[kk - k0]), once its
+    tokens are written. A newline is in no word, so it ends a sentence
+    after the tokens of the words before it, those of t.drops left out (*d:
+    how many of them are before the last break)."""
+    cdef Py_ssize_t kk, w
+    cdef uint64_t m
+    for kk in range(k0, top):
+        m = nl[kk]
+        while m != 0:
+            # the bounds up to this newline (m's lowest bit; a word that
+            # ends before it has its end bound there at the latest), in its
+            # block: as many starts as ends
+            w = words + ((bstart[kk - k0] + rk_popcount64(
+                rk_word_bounds(wbits[kk], wbits[kk - 1] >> 63 if kk > 0 else 0)
+                & (m ^ (m - 1)))) >> 1)
+            while d[0] < t.ndrops and t.drops[d[0]] < w:
+                d[0] += 1
+            if _end_sentence(t, w - d[0]) < 0:
+                return -1
+            m &= m - 1
+    return 0
+
+
 cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                        DenseIds* dense) noexcept nogil:
     # The text classified (t.low lowercased, word and newline bitmaps in
     # t.bits): the words' boundaries (starts and ends, alternating) are read
     # off the word bitmap with no branch per word or character
-    # (rk_flatten_blocks); then each word of up to 16
-    # characters is hashed and compared from two 8-byte loads, with no
-    # branch on its length. Numbering (dense), the runs of known words
-    # between two sentence breaks go to words.h's loop, which leaves every
-    # other word to the loop here. A text has at most (length + 1) / 2
+    # (rk_flatten_blocks); then each word of up to 16 characters is hashed
+    # and compared from two 8-byte loads, with no branch on its length.
+    # Numbering (dense), the runs of known words go to words.h's loop, which
+    # leaves every other word to the loop here. A chunk's sentence breaks
+    # are found after its tokens (_chunk_sentences), so the word loop does
+    # not stop at a newline. A text has at most (length + 1) / 2
     # tokens: room for them is made first, so a token is one store.
     cdef Py_ssize_t nw = (length + 63) >> 6, k, top, i, nb = 0, start, end, n = 0
-    cdef Py_ssize_t L, next_nl, E, stop, k0, kx
+    cdef Py_ssize_t L, E, k0, words = 0, dropped = 0
     cdef Py_ssize_t bounds[CHUNK_BOUNDS]
     # bstart[j]: the bounds of the chunk before its block j (the index in
     # bounds of the block's first one)
     cdef Py_ssize_t bstart[CHUNK_BLOCKS]
     cdef uint64_t carry = 0, h, c0, c1
     cdef uint64_t* wbits = t.bits
-    cdef uint64_t* nl = t.bits + nw + 1
+    cdef const uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
     cdef const uint8_t* low = t.low
     cdef int32_t g, sg
@@ -455,9 +479,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     t.n = 0
     t.ns = 0
     t.soff[0] = 0
-    # (no sentence breaks when t.split_lines is off: the word loop then runs
-    # a chunk's words in one call)
-    next_nl = _next_bit(nl, nw, 0) if t.split_lines else PY_SSIZE_T_MAX
+    t.ndrops = 0
     k = 0
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
@@ -469,39 +491,21 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         E = nb - (nb & 1)
         i = 0
         while i < E:
-            start = bounds[i]
-            if start > next_nl:
-                # a newline before this word ends a sentence
-                t.n = n
-                if _end_sentence(t) < 0:
-                    return -1
-                next_nl = _next_bit(nl, nw, start)
             if dense != NULL:
-                # the known words up to the next sentence break (next_nl is
-                # at or after the chunk's first block: the word at i ends
-                # before it or starts after it)
-                stop = E
-                kx = next_nl >> 6
-                if bounds[E - 2] > next_nl and kx < top:
-                    # the bounds up to the newline (as many starts as ends:
-                    # a newline is in no word), read off its block's bitmap
-                    stop = bstart[kx - k0] + rk_popcount64(
-                        rk_word_bounds(wbits[kx], wbits[kx - 1] >> 63 if kx > 0 else 0)
-                        & (ONES >> (63 - (next_nl & 63))))
                 out = ids + n
                 if stem:
-                    i = rk_number_known_stems(bounds + i, bounds + stop, low, slots, mask,
+                    i = rk_number_known_stems(bounds + i, bounds + E, low, slots, mask,
                                               shift, high, &nd, &out,
                                               v.stem_slot) - bounds
                 else:
-                    i = rk_number_known_words(bounds + i, bounds + stop, low, slots, mask,
+                    i = rk_number_known_words(bounds + i, bounds + E, low, slots, mask,
                                               shift, high, &nd, &out) - bounds
                 n = out - ids
-                if i == stop:
-                    continue          # the end of the chunk, or a sentence break
-                start = bounds[i]
+                if i == E:
+                    break
             # one word here: a word the loop above leaves (or, not
             # numbering, every word)
+            start = bounds[i]
             end = bounds[i + 1]
             i += 2
             L = end - start
@@ -521,9 +525,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                 if L > 3:
                     g = sg
                     slot = NULL       # the word's slot, not its stem's
-                if g == -2:
-                    continue          # an empty stem: rouge-score drops the token
-            if g < 0:
+            if g == -1:
                 # a new token, or a token whose stem is not known yet
                 g = _new_id(v, t, <const char*>w, L, h, stem)
                 slots = v.slots
@@ -532,15 +534,24 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                 stem_of = v.stem_of
                 slot_of = v.slot_of
                 if g == DROP:
-                    continue
-                if g < 0:
+                    g = -2
+                elif g < 0:
                     return g
+            if g == -2:
+                # an empty stem: rouge-score drops the token
+                if t.split_lines and _record_drop(t, words + (i >> 1) - 1) < 0:
+                    return -1
+                continue
             if dense != NULL:
                 if slot == NULL:
                     slot = &slots[slot_of[g]]
                 g = rk_dense_id(slot, high, &nd)
             ids[n] = g
             n += 1
+        if t.split_lines and _chunk_sentences(t, wbits, nl, k0, top if top <= nw else nw,
+                                              bstart, words, &dropped) < 0:
+            return -1
+        words += E >> 1
         if nb & 1:
             bounds[0] = bounds[nb - 1]
             nb = 1
@@ -552,7 +563,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     t.kept_words = nw
     if dense != NULL:
         dense.n = nd
-    return _end_sentence(t)
+    return _end_sentence(t, n)
 
 
 cdef int _scan_latin1(Vocab* v, TokenBuf* t, const uint8_t* s, Py_ssize_t length,
@@ -614,21 +625,49 @@ def sentences(str text, bint use_stemmer=False):
     >>> sentences("The cats sat.\\n\\nRunning!", True)
     [['the', 'cat', 'sat'], ['run']]
     """
+    return _sentences(text, use_stemmer, (), False)
+
+
+def _sentences_with_empty_stems(str text, empty, bint numbered=False):
+    """Testing hook: ``sentences(text, True)`` with the words of ``empty``
+    (str) given an empty stem, which the stemmer never gives a word: a word
+    of more than 3 characters whose stem is empty is no token (rouge-score
+    drops it). With ``numbered``, each token is its number in order of
+    first appearance, as the engine numbers a pair's tokens (DenseIds).
+
+    >>> _sentences_with_empty_stems("the cats sat\\ncats", ["cats"])
+    [['the', 'sat']]
+    """
+    return _sentences(text, True, empty, numbered)
+
+
+cdef list _sentences(str text, bint use_stemmer, empty, bint numbered):
     cdef Vocab v
     cdef TokenBuf t
+    cdef DenseIds dense
     cdef int kind, rc
     cdef const void* data
     cdef Py_ssize_t length, k, i
     cdef int32_t g
+    cdef bytes word
     str_buffer(text, &kind, &data, &length)
     if vocab_init(&v) < 0:
         raise MemoryError()
     if tokbuf_init(&t) < 0:
         vocab_free(&v)
         raise MemoryError()
+    memset(&dense, 0, sizeof(DenseIds))
     try:
+        for w in empty:
+            word = w.encode("ascii")
+            g = vocab_intern(&v, word, len(word))
+            if g < 0:
+                raise MemoryError()
+            vocab_set_stem(&v, g, -2)
+        dense_ids_next(&dense, &v)
         with nogil:
-            rc = tokenize_text(&v, &t, kind, data, length, use_stemmer, NULL)
+            rc = tokenize_text(&v, &t, kind, data, length, use_stemmer,
+                               &dense if numbered else NULL)
         if rc == -1:
             raise MemoryError()
         if rc == -2:
@@ -638,7 +677,8 @@ def sentences(str text, bint use_stemmer=False):
             sent = []
             for i in range(t.soff[k], t.soff[k + 1]):
                 g = t.ids[i]
-                sent.append(v.pool[v.off[g]:v.off[g] + v.size[g]].decode("ascii"))
+                sent.append(g if numbered else
+                            v.pool[v.off[g]:v.off[g] + v.size[g]].decode("ascii"))
             result.append(sent)
         return result
     finally:
