@@ -416,10 +416,15 @@ cdef int _chunk_sentences(TokenBuf* t, const uint64_t* wbits, const uint64_t* nl
     after the tokens of the words before it, those of t.drops left out (*d:
     how many of them are before the last break)."""
     cdef Py_ssize_t kk, w
-    cdef uint64_t m
+    cdef uint64_t m, blocks = 0
+    # the blocks that have a newline, as bits (no branch per block)
     for kk in range(k0, top):
+        blocks |= (<uint64_t>(nl[kk] != 0)) << (kk - k0)
+    while blocks != 0:
+        kk = k0 + rk_low_bit64(blocks)
+        blocks &= blocks - 1
         m = nl[kk]
-        while m != 0:
+        while True:
             # the bounds up to this newline (m's lowest bit; a word that
             # ends before it has its end bound there at the latest), in its
             # block: as many starts as ends
@@ -431,6 +436,8 @@ cdef int _chunk_sentences(TokenBuf* t, const uint64_t* wbits, const uint64_t* nl
             if _end_sentence(t, w - d[0]) < 0:
                 return -1
             m &= m - 1
+            if m == 0:
+                break
     return 0
 
 
