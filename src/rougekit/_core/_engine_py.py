@@ -38,6 +38,7 @@ __all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track", "score"]
 # (a testing hook lowers it).
 _VOCAB_RESET = 1 << 21
 
+
 def score(self: Any, target: Any, prediction: Any) -> Dict[Any, Any]:
     """``_engine.score``'s twin: ``RougeScorer.score``. The pair goes to
     ``self._direct_engine`` when it is set, else to ``self._score_checked``."""

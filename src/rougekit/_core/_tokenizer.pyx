@@ -24,8 +24,6 @@ tokens of one text land in a ``TokenBuf`` with its sentence boundaries
 ("\\n"), which rougeLsum uses: its per-sentence tokens are exactly the
 whole-text tokens cut at the newlines.
 """
-cdef extern from "Python.h":
-    const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport UINT32_MAX, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
@@ -342,9 +340,6 @@ cdef int _scan(Vocab* v, TokenBuf* t, const uchar* s, Py_ssize_t length,
         word = t.word          # _new_id may have grown the buffer
         cap = t.word_cap
     return _end_sentence(t, t.n)
-
-
-cdef uint64_t ONES = ~(<uint64_t>0)
 
 
 cdef inline int _bitmap_room(TokenBuf* t, Py_ssize_t length) noexcept nogil:
