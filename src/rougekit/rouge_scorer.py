@@ -166,19 +166,15 @@ class RougeScorer(scoring.BaseScorer):
     compiled core (``_score_checked`` takes the calls it does not)."""
 
     def _score_checked(self, target: Text, prediction: Text) -> Dict[str, scoring.Score]:
-        """``score()`` with its checks: the SentenceSplitWarning's on the
-        first texts, and the token stages when there is no engine. Once no
-        check is pending, ``score()`` gives pairs to the engine itself."""
+        """``score()`` while a check on the first texts is pending (the
+        SentenceSplitWarning's) or the scorer has no engine: the pipeline's
+        ``PairScorer.score``. Once no check is left, ``score()`` gives pairs
+        to the engine itself."""
         pairs = self._pairs
-        if pairs.lines_to_check > 0:
-            pairs.check_lines((target, prediction))
-        engine = pairs.engine
-        if engine is None:
-            return pairs.score_python(target, prediction)
+        result = pairs.score(target, prediction)
         if pairs.lines_to_check <= 0:
-            self._direct_engine = engine
-        # str pairs in the engine; anything else comes back to score_python.
-        return engine.score(target, prediction)
+            self._direct_engine = pairs.engine
+        return result
 
     def explain(self, target: Text, prediction: Text) -> "Explanations":
         """What each rouge type matched: a dict type -> ``Explanation``
