@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from rougekit import _workers
+from rougekit import _backend, _workers
 
 pytestmark = [pytest.mark.threads]
 
@@ -24,15 +24,18 @@ def test_results_in_order():
 
 
 def test_the_first_error_in_order_is_raised_after_the_items_before_it():
-    """Item 5 fails late, item 7 at once: item 5's error, as a loop gives,
-    and every item before 5 ran."""
+    """Item 5 fails after item 7 has (it waits for it): item 5's error is
+    raised, as a loop gives, and every item before 5 ran."""
     ran = set()
+    seven_failed = threading.Event()
 
     def fn(i):
         if i == 5:
-            time.sleep(0.2)
+            # (the timeout only keeps a broken pool from hanging the run)
+            assert seven_failed.wait(timeout=120), "item 7 never ran"
             raise ValueError("five")
         if i == 7:
+            seven_failed.set()
             raise KeyError("seven")
         ran.add(i)
         return i
@@ -40,8 +43,23 @@ def test_the_first_error_in_order_is_raised_after_the_items_before_it():
     with pytest.raises(ValueError, match="five"):
         _workers.map_items(fn, range(50), threads=4)
     assert set(range(5)) <= ran
-    # an item that raises stops the taking of new ones
-    assert len(ran) < 45
+
+
+def test_an_item_that_raises_stops_the_taking_of_new_ones():
+    """A call's task, run in this thread (so no other thread takes items):
+    once item 7 has raised, it takes no other, and the call is done."""
+    taken = []
+
+    def fn(i):
+        taken.append(i)
+        if i == 7:
+            raise KeyError("seven")
+        return i
+
+    job = _workers._Call(fn, 50, _backend.engine.Cancel())
+    job.task()
+    assert taken == list(range(8))
+    assert job.stopped and list(job.errors) == [7] and job.done.is_set()
 
 
 @pytest.mark.parametrize("threads", [1, 2, 5])
