@@ -355,9 +355,9 @@ def test_token_corpus_reads_str_and_bytes(monkeypatch, kernel, table):
 @pytest.mark.parametrize("table", [0, 1])
 def test_compiled_token_corpus_equals_the_pure_one(table, v3):
     """The compiled tokenizer (16 bytes at a time, 64 a step by its AVX2 or
-    SSE2 loop, words from a bitmap by its BMI1 or portable loop) gives the pure one's ids on random bytes:
-    every byte class, runs across 64-byte words of the bitmap, lines of every
-    length, NUL and 0xFF."""
+    SSE2 loop, words from a bitmap by its BMI1 or portable loop) gives the
+    pure one's ids on random bytes: every byte class, runs across 64-byte
+    words of the bitmap, lines of every length, NUL and 0xFF."""
     # (the compiled kernel classifies through the text path's tokenizer)
     with x86_64_v3_loops(importlib.import_module("rougekit._core._tokenizer"), v3):
         _check_token_corpus_equals_the_pure_one(table)

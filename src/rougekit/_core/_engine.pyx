@@ -312,11 +312,8 @@ cdef class Engine:
             # (counted only for the texts _check_letters reads, while the
             # engine's buffers still hold them: ASCII texts keep every letter)
             ascii = PyUnicode_IS_ASCII(target) and PyUnicode_IS_ASCII(prediction)
-            kept_t = lt
-            kept_p = lp
-            if not ascii:
-                kept_t = lt if PyUnicode_IS_ASCII(target) else tokbuf_kept(&self.tt)
-                kept_p = lp if PyUnicode_IS_ASCII(prediction) else tokbuf_kept(&self.tp)
+            kept_t = lt if PyUnicode_IS_ASCII(target) else tokbuf_kept(&self.tt)
+            kept_p = lp if PyUnicode_IS_ASCII(prediction) else tokbuf_kept(&self.tp)
             rk_flag_release(&self.busy)
             if rc == RC_NOMEM:
                 raise MemoryError()
