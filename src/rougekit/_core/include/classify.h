@@ -65,18 +65,39 @@ static inline void rk_classify_block(__m128i v, Py_ssize_t i, uint8_t *low,
     nl[i >> 6] |= nm << (i & 63);
 }
 
+/* The 64 bytes at s, stored lowercased at out; their word-character and
+   newline masks in *wm and *nm. */
+static inline void rk_classify_64_at(const uint8_t *s, uint8_t *out, uint64_t *wm, uint64_t *nm)
+{
+    uint64_t w0, w1, w2, w3, n0, n1, n2, n3;
+    rk_classify_16(_mm_loadu_si128((const __m128i *)s), out, &w0, &n0);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + 16)), out + 16, &w1, &n1);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + 32)), out + 32, &w2, &n2);
+    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + 48)), out + 48, &w3, &n3);
+    *wm = w0 | (w1 << 16) | (w2 << 32) | (w3 << 48);
+    *nm = n0 | (n1 << 16) | (n2 << 32) | (n3 << 48);
+}
+
 /* 64 bytes at s + i (i a multiple of 64): one whole word of each bitmap,
    assembled in registers and stored once. */
 static inline void rk_classify_64(const uint8_t *s, Py_ssize_t i, uint8_t *low,
                                   uint64_t *word, uint64_t *nl)
 {
-    uint64_t w0, w1, w2, w3, n0, n1, n2, n3;
-    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i)), low + i, &w0, &n0);
-    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 16)), low + i + 16, &w1, &n1);
-    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 32)), low + i + 32, &w2, &n2);
-    rk_classify_16(_mm_loadu_si128((const __m128i *)(s + i + 48)), low + i + 48, &w3, &n3);
-    word[i >> 6] = w0 | (w1 << 16) | (w2 << 32) | (w3 << 48);
-    nl[i >> 6] = n0 | (n1 << 16) | (n2 << 32) | (n3 << 48);
+    rk_classify_64_at(s + i, low + i, &word[i >> 6], &nl[i >> 6]);
+}
+
+/* The last r (1..63) of the n >= 64 bytes at s, whose bitmap word is the
+   last, partial one: the last 64 bytes are classified again (the bytes
+   before the r rewritten as they were) and their masks shifted down to the
+   r, so the tail takes one step with no branch on its length and the bits
+   past n are clear. */
+static inline void rk_classify_tail(const uint8_t *s, Py_ssize_t n, Py_ssize_t r,
+                                    uint8_t *low, uint64_t *word, uint64_t *nl)
+{
+    uint64_t wm, nm;
+    rk_classify_64_at(s + n - 64, low + n - 64, &wm, &nm);
+    word[n >> 6] = wm >> (64 - r);
+    nl[n >> 6] = nm >> (64 - r);
 }
 #endif
 
@@ -104,22 +125,33 @@ static inline void rk_classify_32(__m256i v, uint8_t *out, uint64_t *wm, uint64_
     _mm256_storeu_si256((__m256i *)out, _mm256_or_si256(v, _mm256_and_si256(alpha, c20)));
 }
 
-/* s[0:i] classified for the largest multiple i of 64 that is <= n (the
-   bitmap words below i >> 6 stored whole); returns i. */
+/* The 64 bytes at s, as rk_classify_64_at gives them. */
 __attribute__((target("avx2")))
-static Py_ssize_t rk_classify_64s_avx2(const uint8_t *s, Py_ssize_t n, uint8_t *low,
-                                       uint64_t *word, uint64_t *nl)
+static inline void rk_classify_64_at_avx2(const uint8_t *s, uint8_t *out, uint64_t *wm,
+                                          uint64_t *nm)
 {
-    Py_ssize_t i = 0;
     uint64_t w0, w1, n0, n1;
-    for (; i + 64 <= n; i += 64) {
-        rk_classify_32(_mm256_loadu_si256((const __m256i *)(s + i)), low + i, &w0, &n0);
-        rk_classify_32(_mm256_loadu_si256((const __m256i *)(s + i + 32)), low + i + 32,
-                       &w1, &n1);
-        word[i >> 6] = w0 | (w1 << 32);
-        nl[i >> 6] = n0 | (n1 << 32);
+    rk_classify_32(_mm256_loadu_si256((const __m256i *)s), out, &w0, &n0);
+    rk_classify_32(_mm256_loadu_si256((const __m256i *)(s + 32)), out + 32, &w1, &n1);
+    *wm = w0 | (w1 << 32);
+    *nm = n0 | (n1 << 32);
+}
+
+/* s[0:n] classified, n >= 64: 64 bytes a step, the bitmap words stored
+   whole, and a last partial word as rk_classify_tail gives it. */
+__attribute__((target("avx2")))
+static void rk_classify_64s_avx2(const uint8_t *s, Py_ssize_t n, uint8_t *low,
+                                 uint64_t *word, uint64_t *nl)
+{
+    Py_ssize_t i = 0, r = n & 63;
+    uint64_t wm, nm;
+    for (; i + 64 <= n; i += 64)
+        rk_classify_64_at_avx2(s + i, low + i, &word[i >> 6], &nl[i >> 6]);
+    if (r) {
+        rk_classify_64_at_avx2(s + n - 64, low + n - 64, &wm, &nm);
+        word[n >> 6] = wm >> (64 - r);
+        nl[n >> 6] = nm >> (64 - r);
     }
-    return i;
 }
 
 /* 1 while the x86-64-v3 loops run (rk_classify_latin1's AVX2 loop,
@@ -177,24 +209,29 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
 {
     Py_ssize_t i = 0;
 #ifdef RK_HAVE_SSE2
-    /* The 64-character steps store their bitmap words whole: only the last,
-       partial word is ORed into, block by block. */
-    if (n & 63) {
-        word[n >> 6] = 0;
-        nl[n >> 6] = 0;
-    }
-#else
-    rk_classify_clear(n, word, nl);
-#endif
+    if (n >= 64) {
 #ifdef RK_HAVE_X86_64_V3
-    if (rk_x86_64_v3)
-        i = rk_classify_64s_avx2(s, n, low, word, nl);
+        if (rk_x86_64_v3) {
+            rk_classify_64s_avx2(s, n, low, word, nl);
+            return;
+        }
 #endif
-#ifdef RK_HAVE_SSE2
-    for (; i + 64 <= n; i += 64)
-        rk_classify_64(s, i, low, word, nl);
+        for (; i + 64 <= n; i += 64)
+            rk_classify_64(s, i, low, word, nl);
+        if (n & 63)
+            rk_classify_tail(s, n, n & 63, low, word, nl);
+        return;
+    }
+    /* under 64 bytes: one partial bitmap word (none for an empty text),
+       ORed into block by block */
+    if (n > 0) {
+        word[0] = 0;
+        nl[0] = 0;
+    }
     for (; i + 16 <= n; i += 16)
         rk_classify_block(_mm_loadu_si128((const __m128i *)(s + i)), i, low, word, nl);
+#else
+    rk_classify_clear(n, word, nl);
 #endif
     for (; i < n; i++)
         rk_classify_byte(s[i], i, low, word, nl);
