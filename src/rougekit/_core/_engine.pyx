@@ -47,6 +47,7 @@ from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init
 
 cdef extern from "compat.h" nogil:
     int rk_flag_try_acquire(long* f)
+    void rk_prefetch_bytes(const void* p, Py_ssize_t n)
     void rk_flag_release(long* f)
     void rk_flag_set(long* f)
     int rk_flag_get(long* f)
@@ -221,6 +222,9 @@ cdef class Engine:
         # (slots is NULL only after a restart that ran out of memory)
         if (self.vocab.n > VOCAB_RESET or self.vocab.slots == NULL) and self._restart() < 0:
             return RC_NOMEM
+        # the texts' lines on their way while the target is read
+        rk_prefetch_bytes(data_t, len_t * kind_t)
+        rk_prefetch_bytes(data_p, len_p * kind_p)
         # The pair's tokens numbered 0.. in order of appearance (target
         # first): the kernels' tables are indexed by these numbers.
         dense_ids_next(&self.dense, &self.vocab)

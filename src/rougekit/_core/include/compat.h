@@ -95,4 +95,22 @@ static inline void rk_rw_write_done(volatile long *s) {
 }
 #endif
 
+/* Ask for the cache lines of p[0:n] ahead of their use (at most the first
+   RK_PREFETCH_MAX bytes: past them the CPU's own prefetcher follows the
+   stream); nothing where the compiler has no prefetch. */
+#define RK_PREFETCH_MAX 2048
+static inline void rk_prefetch_bytes(const void *p, Py_ssize_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+    const char *c = (const char *)p;
+    Py_ssize_t i;
+    if (n > RK_PREFETCH_MAX)
+        n = RK_PREFETCH_MAX;
+    for (i = 0; i < n; i += 64)
+        __builtin_prefetch(c + i);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 #endif
