@@ -89,14 +89,18 @@ def test_every_code_point_tokenizes_as_rouge_score():
         assert tok.tokenize(s, False) == ref_tokenize.tokenize(s, None)
 
 
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
 @pytest.mark.parametrize("use_stemmer", [False, True])
-def test_words_of_every_length_across_blocks_and_chunks(use_stemmer):
+def test_words_of_every_length_across_blocks_and_chunks(use_stemmer, v3):
     # The scanner reads word starts and ends per 64-character block, 16
-    # blocks (1,024 characters) at a time, and hashes and compares a word of
-    # up to 16 characters as two 8-byte chunks, longer ones byte by byte:
-    # words of 1 to 40 characters at every offset, with sentence breaks,
-    # over several chunks; words that share their first 8 or 16 characters,
-    # or are prefixes of each other, must stay apart.
+    # blocks (1,024 characters) at a time, as offsets from the chunk's first
+    # character (a word that runs into the next chunk keeps its start,
+    # rebased there), and hashes and compares a word of up to 16 characters
+    # as two 8-byte chunks, longer ones byte by byte: words of 1 to 40
+    # characters at every offset, with sentence breaks, over several chunks;
+    # words that share their first 8 or 16 characters, or are prefixes of
+    # each other, must stay apart. Both the AVX2 word bounds (a byte at a
+    # time) and the portable ones.
     from rouge_score import tokenizers as ref_tokenizers
     tok = compiled("rougekit._core._tokenizer")
     ref = ref_tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
@@ -113,7 +117,27 @@ def test_words_of_every_length_across_blocks_and_chunks(use_stemmer):
             size += len(word) + len(sep)
         text = "".join(parts)
         expected = [toks for line in text.split("\n") if (toks := ref.tokenize(line))]
-        assert tok.sentences(text, use_stemmer) == expected, shift
+        with x86_64_v3_loops(tok, v3):
+            assert tok.sentences(text, use_stemmer) == expected, shift
+
+
+@pytest.mark.parametrize("v3", [True, False], ids=["x86-64-v3", "baseline"])
+def test_every_pattern_of_eight_characters(v3):
+    """Each of the 256 patterns of word and non-word characters over 8
+    characters, at a multiple of 8 and shifted by 1 to 7: the word bounds
+    read a byte of the bitmap at a time (the AVX2 loop looks each byte up in
+    a table) meet every byte value, after a word character or not."""
+    from rouge_score import tokenizers as ref_tokenizers
+    tok = compiled("rougekit._core._tokenizer")
+    ref = ref_tokenizers.DefaultTokenizer(use_stemmer=False)
+    letters = "abcdefgh"
+    groups = "".join("".join(letters[i] if b >> i & 1 else " " for i in range(8))
+                     for b in range(256))
+    with x86_64_v3_loops(tok, v3):
+        for shift in range(8):
+            for lead in ("", "x"):
+                text = lead + " " * shift + groups + groups[::-1]
+                assert tok.tokenize(text, False) == ref.tokenize(text), (shift, lead)
 
 
 @pytest.mark.parametrize("shared", [8, 16])

@@ -51,7 +51,7 @@ cdef extern from "classify.h" nogil:
     void rk_load_chunks(const uint8_t* p, Py_ssize_t n, uint64_t* c0, uint64_t* c1)
     uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
     Py_ssize_t rk_flatten_blocks(const uint64_t* wbits, Py_ssize_t k, Py_ssize_t top,
-                                 uint64_t* carry, Py_ssize_t* bounds, Py_ssize_t nb,
+                                 uint64_t* carry, int32_t* bounds, Py_ssize_t nb,
                                  Py_ssize_t* bstart)
 
 cdef extern from "bits.h" nogil:
@@ -60,11 +60,11 @@ cdef extern from "bits.h" nogil:
 
 cdef extern from "words.h" nogil:
     int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
-    const Py_ssize_t* rk_number_known_words(
-        const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
+    const int32_t* rk_number_known_words(
+        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
-    const Py_ssize_t* rk_number_known_stems(
-        const Py_ssize_t* b, const Py_ssize_t* stop, const uint8_t* low, Slot* slots,
+    const int32_t* rk_number_known_stems(
+        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
         const Py_ssize_t* stem_slot)
 
@@ -386,10 +386,10 @@ cdef enum:
     # The word boundaries of this many 64-character blocks are found before
     # the words are looked up (a short text's in one go: the loop over its
     # words ends once). Room for them as rk_flatten_blocks writes them: a
-    # start left over from the chunk before, at most 64 a block, and up to 7
+    # start left over from the chunk before, at most 64 a block, and up to 8
     # entries past the last.
     CHUNK_BLOCKS = 16
-    CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 8
+    CHUNK_BOUNDS = CHUNK_BLOCKS * 64 + 9
 
 
 cdef int _record_drop(TokenBuf* t, Py_ssize_t word) noexcept nogil:
@@ -450,7 +450,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # tokens: room for them is made first, so a token is one store.
     cdef Py_ssize_t nw = (length + 63) >> 6, k, top, i, nb = 0, start, end, n = 0
     cdef Py_ssize_t L, E, k0, words = 0, dropped = 0
-    cdef Py_ssize_t bounds[CHUNK_BOUNDS]
+    # (offsets from the chunk's first character, chunk_low; a start left
+    # over from the chunk before is negative)
+    cdef int32_t bounds[CHUNK_BOUNDS]
     # bstart[j]: the bounds of the chunk before its block j (the index in
     # bounds of the block's first one)
     cdef Py_ssize_t bstart[CHUNK_BLOCKS]
@@ -459,6 +461,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     cdef const uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
     cdef const uint8_t* low = t.low
+    cdef const uint8_t* chunk_low
     cdef int32_t g, sg
     cdef int32_t* ids
     cdef int32_t* out
@@ -487,6 +490,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
         k0 = k
         nb = rk_flatten_blocks(wbits, k, top, &carry, bounds, nb, bstart)
+        chunk_low = low + (k0 << 6)
         k = top
         # bounds[2i] and bounds[2i + 1]: word i's start and end; a last
         # start without its end waits for the next chunk.
@@ -496,11 +500,11 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             if dense != NULL:
                 out = ids + n
                 if stem:
-                    i = rk_number_known_stems(bounds + i, bounds + E, low, slots, mask,
+                    i = rk_number_known_stems(bounds + i, bounds + E, chunk_low, slots, mask,
                                               shift, high, &nd, &out,
                                               v.stem_slot) - bounds
                 else:
-                    i = rk_number_known_words(bounds + i, bounds + E, low, slots, mask,
+                    i = rk_number_known_words(bounds + i, bounds + E, chunk_low, slots, mask,
                                               shift, high, &nd, &out) - bounds
                 n = out - ids
                 if i == E:
@@ -511,7 +515,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             end = bounds[i + 1]
             i += 2
             L = end - start
-            w = low + start
+            w = chunk_low + start
             rk_load_chunks(w, L, &c0, &c1)
             if L <= 16:
                 h = vocab_hash16(c0, c1, L)
@@ -555,7 +559,8 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             return -1
         words += E >> 1
         if nb & 1:
-            bounds[0] = bounds[nb - 1]
+            # the next chunk's offsets start at block top
+            bounds[0] = bounds[nb - 1] - <int32_t>((top - k0) << 6)
             nb = 1
         else:
             nb = 0

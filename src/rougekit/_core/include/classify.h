@@ -329,7 +329,7 @@ static inline uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
    how many: 8 at a time, with no branch per bit (simdjson's "flatten
    bits"), so out needs room for the count rounded up to a multiple of 8;
    the entries past the count hold garbage. */
-static inline Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t *out)
+static inline Py_ssize_t rk_flatten_bits(uint64_t x, int32_t base, int32_t *out)
 {
     const uint64_t top = (uint64_t)1 << 63;   /* a spent x scans as 63: no ctz(0) */
     Py_ssize_t cnt = rk_popcount64(x), k = 0;
@@ -345,13 +345,14 @@ static inline Py_ssize_t rk_flatten_bits(uint64_t x, Py_ssize_t base, Py_ssize_t
 }
 
 /* The word bounds of blocks k..top-1 of a word bitmap, as rk_word_bounds
-   and rk_flatten_bits give them, written to bounds from index nb on;
-   bstart[kk - k] gets the index of block kk's first. *carry is bit 63 of
-   block k - 1 (0 for the first block), and becomes top - 1's. Returns the
-   new count. bounds needs room for up to 7 entries past it. */
+   and rk_flatten_bits give them, written to bounds from index nb on as
+   offsets from the first block's first character (k * 64); bstart[kk - k]
+   gets the index of block kk's first. *carry is bit 63 of block k - 1 (0
+   for the first block), and becomes top - 1's. Returns the new count.
+   bounds needs room for up to 8 entries past it. */
 static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, Py_ssize_t k,
                                                     Py_ssize_t top, uint64_t *carry,
-                                                    Py_ssize_t *bounds, Py_ssize_t nb,
+                                                    int32_t *bounds, Py_ssize_t nb,
                                                     Py_ssize_t *bstart)
 {
     Py_ssize_t kk;
@@ -359,7 +360,7 @@ static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, Py_ss
     for (kk = k; kk < top; kk++) {
         wk = wbits[kk];
         bstart[kk - k] = nb;
-        nb += rk_flatten_bits(rk_word_bounds(wk, c), kk << 6, bounds + nb);
+        nb += rk_flatten_bits(rk_word_bounds(wk, c), (int32_t)((kk - k) << 6), bounds + nb);
         c = wk >> 63;
     }
     *carry = c;
@@ -367,50 +368,82 @@ static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, Py_ss
 }
 
 #if defined(RK_HAVE_X86_64_V3) && defined(__x86_64__)
-#define RK_HAVE_BMI_BOUNDS 1
-/* rk_flatten_blocks_portable with the instructions of BMI1 and POPCNT:
-   tzcnt (whose result for 0 is defined, so no guard bit), blsr and popcnt
-   in place of the portable versions' several instructions each. 64-bit x86
-   only, as its intrinsics are. */
-__attribute__((target("popcnt,bmi")))
-static Py_ssize_t rk_flatten_blocks_bmi(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
-                                        uint64_t *carry, Py_ssize_t *bounds, Py_ssize_t nb,
-                                        Py_ssize_t *bstart)
+#define RK_HAVE_AVX2_BOUNDS 1
+/* RK_BYTE_BITS[b]: the positions (0-7) of the set bits of byte b, lowest
+   first, then zeros. */
+static const uint8_t RK_BYTE_BITS[256][8] = {
+#define RK_B(b) { \
+    RK_NTH(b, 0), RK_NTH(b, 1), RK_NTH(b, 2), RK_NTH(b, 3), \
+    RK_NTH(b, 4), RK_NTH(b, 5), RK_NTH(b, 6), RK_NTH(b, 7) }
+/* the position of the (n+1)-th set bit of byte b, or 0 */
+#define RK_NTH(b, n) ((uint8_t)( \
+    RK_POS(b, n, 0) + RK_POS(b, n, 1) + RK_POS(b, n, 2) + RK_POS(b, n, 3) + \
+    RK_POS(b, n, 4) + RK_POS(b, n, 5) + RK_POS(b, n, 6) + RK_POS(b, n, 7)))
+/* i when bit i of b is set and n bits below it are set, else 0 */
+#define RK_POS(b, n, i) ((((b) >> (i)) & 1) && RK_BELOW(b, i) == (n) ? (i) : 0)
+#define RK_BELOW(b, i) ( \
+    (((b) & ((1 << (i)) - 1) & 1) != 0) + (((b) & ((1 << (i)) - 1) & 2) != 0) + \
+    (((b) & ((1 << (i)) - 1) & 4) != 0) + (((b) & ((1 << (i)) - 1) & 8) != 0) + \
+    (((b) & ((1 << (i)) - 1) & 16) != 0) + (((b) & ((1 << (i)) - 1) & 32) != 0) + \
+    (((b) & ((1 << (i)) - 1) & 64) != 0))
+#define RK_B4(b) RK_B(b), RK_B(b + 1), RK_B(b + 2), RK_B(b + 3)
+#define RK_B16(b) RK_B4(b), RK_B4(b + 4), RK_B4(b + 8), RK_B4(b + 12)
+    RK_B16(0), RK_B16(16), RK_B16(32), RK_B16(48), RK_B16(64), RK_B16(80),
+    RK_B16(96), RK_B16(112), RK_B16(128), RK_B16(144), RK_B16(160), RK_B16(176),
+    RK_B16(192), RK_B16(208), RK_B16(224), RK_B16(240)
+#undef RK_B16
+#undef RK_B4
+#undef RK_BELOW
+#undef RK_POS
+#undef RK_NTH
+#undef RK_B
+};
+
+/* rk_flatten_blocks_portable a byte of the bounds at a time, with no
+   branch on the data: the byte's bit positions from RK_BYTE_BITS widened
+   to 8 offsets and stored whole, then the output advanced by the byte's
+   count. 64-bit x86 with AVX2 and POPCNT only. */
+__attribute__((target("avx2,popcnt")))
+static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
+                                         uint64_t *carry, int32_t *bounds, Py_ssize_t nb,
+                                         Py_ssize_t *bstart)
 {
-    Py_ssize_t kk, cnt, i;
+    Py_ssize_t kk;
     uint64_t wk, x, c = *carry;
-    Py_ssize_t *out;
+    int32_t *out = bounds + nb;
+    const __m256i eight = _mm256_set1_epi32(8);
+    __m256i base;
+    unsigned b;
     int j;
     for (kk = k; kk < top; kk++) {
         wk = wbits[kk];
-        bstart[kk - k] = nb;
+        bstart[kk - k] = out - bounds;
         x = rk_word_bounds(wk, c);
         c = wk >> 63;
-        cnt = (Py_ssize_t)_mm_popcnt_u64(x);
-        out = bounds + nb;
-        for (i = 0; i < cnt; i += 8) {
-            for (j = 0; j < 8; j++) {
-                out[i + j] = (kk << 6) + (Py_ssize_t)_tzcnt_u64(x);
-                x = _blsr_u64(x);
-            }
+        base = _mm256_set1_epi32((int32_t)((kk - k) << 6));
+        for (j = 0; j < 8; j++) {
+            b = (unsigned)(x >> (8 * j)) & 0xFF;
+            _mm256_storeu_si256((__m256i *)out, _mm256_add_epi32(base, _mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i *)RK_BYTE_BITS[b]))));
+            out += _mm_popcnt_u32(b);
+            base = _mm256_add_epi32(base, eight);
         }
-        nb += cnt;
     }
     *carry = c;
-    return nb;
+    return out - bounds;
 }
 
 #endif
 
-/* rk_flatten_blocks_portable, by the BMI1 version where the CPU runs the
+/* rk_flatten_blocks_portable, by the AVX2 version where the CPU runs the
    x86-64-v3 loops (rk_x86_64_v3). */
 static inline Py_ssize_t rk_flatten_blocks(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
-                                           uint64_t *carry, Py_ssize_t *bounds, Py_ssize_t nb,
+                                           uint64_t *carry, int32_t *bounds, Py_ssize_t nb,
                                            Py_ssize_t *bstart)
 {
-#ifdef RK_HAVE_BMI_BOUNDS
+#ifdef RK_HAVE_AVX2_BOUNDS
     if (rk_x86_64_v3)
-        return rk_flatten_blocks_bmi(wbits, k, top, carry, bounds, nb, bstart);
+        return rk_flatten_blocks_avx2(wbits, k, top, carry, bounds, nb, bstart);
 #endif
     return rk_flatten_blocks_portable(wbits, k, top, carry, bounds, nb, bstart);
 }

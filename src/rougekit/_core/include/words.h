@@ -45,8 +45,8 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
    numbers go to *out, which advances, and *nd, the next new number, grows
    by the new ones.
    Returns stop, or the first word left to the caller. */
-static inline const Py_ssize_t *
-rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+static inline const int32_t *
+rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                      Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
 {
@@ -77,16 +77,16 @@ rk_number_known_impl(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t 
     return b;
 }
 
-RK_NOINLINE static const Py_ssize_t *
-rk_number_known_words(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+RK_NOINLINE static const int32_t *
+rk_number_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                       Py_ssize_t *nd, int32_t **out)
 {
     return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL);
 }
 
-RK_NOINLINE static const Py_ssize_t *
-rk_number_known_stems(const Py_ssize_t *b, const Py_ssize_t *stop, const uint8_t *low,
+RK_NOINLINE static const int32_t *
+rk_number_known_stems(const int32_t *b, const int32_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                       Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
 {
