@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref
 
-from _helpers import examples
+from _helpers import examples, x86_64_v3_loops
 from rougekit._core import _lcs_py, _overlap_py
 
 pytestmark = pytest.mark.kernel
@@ -35,6 +35,7 @@ class Compiled:
         self.ngram_overlap = overlap.ngram_overlap
         self.set_full_table_words = lcs._set_full_table_words
         self.set_one_word_max = lcs._set_one_word_max
+        self.module = lcs
 
 
 class Pure:
@@ -53,6 +54,8 @@ class Pure:
     @staticmethod
     def set_one_word_max(tokens):
         return 0  # the pure twin has a single path
+
+    module = None
 
 
 @pytest.fixture(params=["compiled", "pure"])
@@ -124,13 +127,24 @@ def test_lcs_ties(core, row_mode, ref_seq, can_seq):
     assert core.lcs_length(ia, ib) == ref_lcs_length(a, b)
 
 
-@pytest.fixture(params=["one-word-path", "general-path"])
+@pytest.fixture(params=["one-word-path", "one-word-path-baseline", "general-path"])
 def pm_mode(request, core):
     """Summary hits with reference sentences of <= 64 tokens on the one-word
-    path (bit vectors over the reference), or everything on the general path."""
+    path (bit vectors over the reference), its walk by the x86-64-v3 loop
+    (LZCNT; where the CPU has it) or the baseline one, or everything on the
+    general path."""
+    baseline = request.param == "one-word-path-baseline"
+    if baseline and core.module is None:
+        pytest.skip("the pure twin has a single path")
     old = core.set_one_word_max(0 if request.param == "general-path" else 64)
-    yield request.param
-    core.set_one_word_max(old)
+    try:
+        if baseline:
+            with x86_64_v3_loops(core.module, False):
+                yield request.param
+        else:
+            yield request.param
+    finally:
+        core.set_one_word_max(old)
 
 
 def test_union_and_summary_hits(core, row_mode, pm_mode):

@@ -25,6 +25,22 @@ cdef extern from "bits.h" nogil:
     int rk_high_bit64(uint64_t x)
     int rk_low_bit64(uint64_t x)
 
+cdef extern from "walk.h" nogil:
+    uint64_t rk_walk_one_word(uint64_t seg, uint64_t want, const uint64_t* pm,
+                              const int32_t* can, Py_ssize_t n, const uint64_t* cols,
+                              uint64_t marks)
+    void rk_x86_64_v3_init()
+    int rk_set_x86_64_v3(int on)
+
+rk_x86_64_v3_init()
+
+
+def _set_x86_64_v3(bint on):
+    """Testing hook: walk rougeLsum's LCS with the x86-64-v3 loop (on, where
+    the CPU has it: LZCNT and BMI2) or the baseline one. Returns whether the
+    x86-64-v3 loop is taken now. Not thread-safe; tests only."""
+    return bool(rk_set_x86_64_v3(on))
+
 # Keep every row when the whole table of bit rows fits in this many words
 # (16 MiB); beyond it, checkpoint every ~sqrt(m) rows.
 cdef Py_ssize_t FULL_TABLE_WORDS = 2097152
@@ -368,22 +384,12 @@ cdef inline uint64_t _walk_one_word(uint64_t seg, uint64_t want, const uint64_t*
     there marks i' and goes on in column j-1 from row i'-1; a step goes left,
     on in column j-1 from row i' (a left move keeps L, so it stays on a step
     until the row's match). So the walk reads one column a step, with no
-    branch on the data: lim holds the rows it may still reach, as bits.
+    branch on the data: lim holds the rows it may still reach, as bits, and
+    the row it goes to is the highest of them that is a match or a step
+    (walk.h's loop, whose step finds that bit with LZCNT where the CPU has
+    it).
     """
-    cdef uint64_t lim = seg, x, mm, top, hit
-    cdef Py_ssize_t j = n
-    while j > 0 and (lim & want) != 0:
-        mm = pm[can[j - 1]]
-        x = (mm | ~cols[j]) & lim
-        if x == 0:
-            break                       # up to row 0: the walk ends
-        top = (<uint64_t>1) << rk_high_bit64(x)
-        hit = top & mm
-        marks |= hit
-        # the rows below top after a match, else top's row and those below
-        lim = ((top - 1) | (top ^ hit)) & seg
-        j -= 1
-    return marks
+    return rk_walk_one_word(seg, want, pm, can, n, cols, marks)
 
 
 cdef inline uint64_t _union_one_word(Py_ssize_t m, Py_ssize_t o,

@@ -50,9 +50,9 @@ cdef extern from "classify.h" nogil:
                          uint64_t* word, uint64_t* nl)
     void rk_load_chunks(const uint8_t* p, Py_ssize_t n, uint64_t* c0, uint64_t* c1)
     uint64_t rk_word_bounds(uint64_t w, uint64_t carry)
-    Py_ssize_t rk_flatten_blocks(const uint64_t* wbits, Py_ssize_t k, Py_ssize_t top,
-                                 uint64_t* carry, int32_t* bounds, Py_ssize_t nb,
-                                 Py_ssize_t* bstart)
+    Py_ssize_t rk_flatten_blocks(const uint64_t* wbits, const uint64_t* nl, Py_ssize_t k,
+                                 Py_ssize_t top, uint64_t* carry, int32_t* bounds,
+                                 Py_ssize_t nb, Py_ssize_t* bstart, uint64_t* nl_blocks)
 
 cdef extern from "bits.h" nogil:
     int rk_low_bit64(uint64_t x)
@@ -402,19 +402,17 @@ cdef int _record_drop(TokenBuf* t, Py_ssize_t word) noexcept nogil:
 
 
 cdef int _chunk_sentences(TokenBuf* t, const uint64_t* wbits, const uint64_t* nl,
-                          Py_ssize_t k0, Py_ssize_t top, const Py_ssize_t* bstart,
+                          Py_ssize_t k0, uint64_t blocks, const Py_ssize_t* bstart,
                           Py_ssize_t words, Py_ssize_t* d) noexcept nogil:
-    """The sentence breaks at the newlines of blocks k0..top-1, a chunk
-    whose words are numbered ``words``.. (its bounds' index i: word words +
-    i / 2; block kk's first bound at index bstart[kk - k0]), once its
-    tokens are written. A newline is in no word, so it ends a sentence
-    after the tokens of the words before it, those of t.drops left out (*d:
-    how many of them are before the last break)."""
+    """The sentence breaks at the newlines of a chunk of blocks from k0 on
+    (bit kk - k0 of ``blocks`` set for each block kk with a newline, as
+    rk_flatten_blocks gives them) whose words are numbered ``words``.. (its
+    bounds' index i: word words + i / 2; block kk's first bound at index
+    bstart[kk - k0]), once its tokens are written. A newline is in no word,
+    so it ends a sentence after the tokens of the words before it, those of
+    t.drops left out (*d: how many of them are before the last break)."""
     cdef Py_ssize_t kk, w
-    cdef uint64_t m, blocks = 0
-    # the blocks that have a newline, as bits (no branch per block)
-    for kk in range(k0, top):
-        blocks |= (<uint64_t>(nl[kk] != 0)) << (kk - k0)
+    cdef uint64_t m
     while blocks != 0:
         kk = k0 + rk_low_bit64(blocks)
         blocks &= blocks - 1
@@ -456,9 +454,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # bstart[j]: the bounds of the chunk before its block j (the index in
     # bounds of the block's first one)
     cdef Py_ssize_t bstart[CHUNK_BLOCKS]
-    cdef uint64_t carry = 0, h, c0, c1
+    cdef uint64_t carry = 0, h, c0, c1, nl_blocks
     cdef uint64_t* wbits = t.bits
-    cdef const uint64_t* nl = t.bits + nw + 1
+    cdef uint64_t* nl = t.bits + nw + 1
     cdef const uint8_t* w
     cdef const uint8_t* low = t.low
     cdef const uint8_t* chunk_low
@@ -478,6 +476,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     cdef Py_ssize_t nd = dense.n if dense != NULL else 0
     memset(t.low + length, 0, LOW_SLACK)
     wbits[nw] = 0                     # a sentinel: the end of a last word
+    nl[nw] = 0                        # and no newline there
     if grow_array(<void**>&t.ids, &t.cap, (length + 1) // 2 + 1, sizeof(int32_t), -1) < 0:
         return -1
     ids = t.ids
@@ -489,7 +488,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     while k <= nw:
         top = k + CHUNK_BLOCKS if k + CHUNK_BLOCKS <= nw + 1 else nw + 1
         k0 = k
-        nb = rk_flatten_blocks(wbits, k, top, &carry, bounds, nb, bstart)
+        nb = rk_flatten_blocks(wbits, nl, k, top, &carry, bounds, nb, bstart, &nl_blocks)
         chunk_low = low + (k0 << 6)
         k = top
         # bounds[2i] and bounds[2i + 1]: word i's start and end; a last
@@ -554,7 +553,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
                 g = rk_dense_id(slot, high, &nd)
             ids[n] = g
             n += 1
-        if t.split_lines and _chunk_sentences(t, wbits, nl, k0, top if top <= nw else nw,
+        if t.split_lines and _chunk_sentences(t, wbits, nl, k0, nl_blocks,
                                               bstart, words, &dropped) < 0:
             return -1
         words += E >> 1

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <Python.h>
 #include "bits.h"
+#include "cpu.h"
 
 #if !defined(RK_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #include <emmintrin.h>
@@ -104,10 +105,8 @@ static inline void rk_classify_tail(const uint8_t *s, Py_ssize_t n, Py_ssize_t r
 /* The AVX2 loop, 64 characters a step in two 32-byte halves, taken at run
    time when the CPU has AVX2 (x86 with GCC or clang; RK_NO_SIMD leaves it
    out); the same bitmaps and lowercased bytes as the SSE2 loop. */
-#if defined(RK_HAVE_SSE2) && (defined(__x86_64__) || defined(__i386__)) \
-    && (defined(__GNUC__) || defined(__clang__))
+#ifdef RK_HAVE_X86_64_V3
 #include <immintrin.h>
-#define RK_HAVE_X86_64_V3 1
 
 /* rk_classify_16 for 32 bytes (AVX2 has no byte "less than": the operands
    of a "greater than" swapped). */
@@ -154,48 +153,7 @@ static void rk_classify_64s_avx2(const uint8_t *s, Py_ssize_t n, uint8_t *low,
     }
 }
 
-/* 1 while the x86-64-v3 loops run (rk_classify_latin1's AVX2 loop,
-   rk_flatten_blocks' BMI1 one): set by rk_x86_64_v3_init (at a module's
-   import) from the CPU, changed only by rk_set_x86_64_v3 (tests). One per
-   extension module: it is a static of this header. */
-__attribute__((unused)) static int rk_x86_64_v3 = 0;
 #endif
-
-/* Whether the CPU runs the x86-64-v3 loops: AVX2, BMI1 and POPCNT (every
-   CPU with AVX2 has the other two; checked all the same). */
-static inline int rk_x86_64_v3_supported(void)
-{
-#ifdef RK_HAVE_X86_64_V3
-    __builtin_cpu_init();
-    return (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi")
-            && __builtin_cpu_supports("popcnt")) ? 1 : 0;
-#else
-    return 0;
-#endif
-}
-
-/* Take the x86-64-v3 loops where the CPU has them (a module calls this
-   once, when it is imported). */
-static inline void rk_x86_64_v3_init(void)
-{
-#ifdef RK_HAVE_X86_64_V3
-    rk_x86_64_v3 = rk_x86_64_v3_supported();
-#endif
-}
-
-/* Testing hook: on = 1 takes the x86-64-v3 loops (where the CPU has them),
-   0 the baseline ones (SSE2, portable C). Returns whether the x86-64-v3 loops
-   are taken now. Not thread-safe. */
-static inline int rk_set_x86_64_v3(int on)
-{
-#ifdef RK_HAVE_X86_64_V3
-    rk_x86_64_v3 = on && rk_x86_64_v3_supported();
-    return rk_x86_64_v3;
-#else
-    (void)on;
-    return 0;
-#endif
-}
 
 static inline void rk_classify_clear(Py_ssize_t n, uint64_t *word, uint64_t *nl)
 {
@@ -348,22 +306,27 @@ static inline Py_ssize_t rk_flatten_bits(uint64_t x, int32_t base, int32_t *out)
    and rk_flatten_bits give them, written to bounds from index nb on as
    offsets from the first block's first character (k * 64); bstart[kk - k]
    gets the index of block kk's first. *carry is bit 63 of block k - 1 (0
-   for the first block), and becomes top - 1's. Returns the new count.
-   bounds needs room for up to 8 entries past it. */
-static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, Py_ssize_t k,
-                                                    Py_ssize_t top, uint64_t *carry,
-                                                    int32_t *bounds, Py_ssize_t nb,
-                                                    Py_ssize_t *bstart)
+   for the first block), and becomes top - 1's. *nl_blocks gets bit kk - k
+   set for each block kk whose newline bitmap word nl[kk] is not 0 (top - k
+   <= 64). Returns the new count. bounds needs room for up to 8 entries past
+   it. */
+static inline Py_ssize_t rk_flatten_blocks_portable(const uint64_t *wbits, const uint64_t *nl,
+                                                    Py_ssize_t k, Py_ssize_t top,
+                                                    uint64_t *carry, int32_t *bounds,
+                                                    Py_ssize_t nb, Py_ssize_t *bstart,
+                                                    uint64_t *nl_blocks)
 {
     Py_ssize_t kk;
-    uint64_t wk, c = *carry;
+    uint64_t wk, c = *carry, nlb = 0;
     for (kk = k; kk < top; kk++) {
         wk = wbits[kk];
         bstart[kk - k] = nb;
+        nlb |= (uint64_t)(nl[kk] != 0) << (kk - k);
         nb += rk_flatten_bits(rk_word_bounds(wk, c), (int32_t)((kk - k) << 6), bounds + nb);
         c = wk >> 63;
     }
     *carry = c;
+    *nl_blocks = nlb;
     return nb;
 }
 
@@ -404,12 +367,13 @@ static const uint8_t RK_BYTE_BITS[256][8] = {
    to 8 offsets and stored whole, then the output advanced by the byte's
    count. 64-bit x86 with AVX2 and POPCNT only. */
 __attribute__((target("avx2,popcnt")))
-static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
-                                         uint64_t *carry, int32_t *bounds, Py_ssize_t nb,
-                                         Py_ssize_t *bstart)
+static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, const uint64_t *nl,
+                                         Py_ssize_t k, Py_ssize_t top, uint64_t *carry,
+                                         int32_t *bounds, Py_ssize_t nb, Py_ssize_t *bstart,
+                                         uint64_t *nl_blocks)
 {
     Py_ssize_t kk;
-    uint64_t wk, x, c = *carry;
+    uint64_t wk, x, c = *carry, nlb = 0;
     int32_t *out = bounds + nb;
     const __m256i eight = _mm256_set1_epi32(8);
     __m256i base;
@@ -418,6 +382,7 @@ static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, Py_ssize_t k, Py
     for (kk = k; kk < top; kk++) {
         wk = wbits[kk];
         bstart[kk - k] = out - bounds;
+        nlb |= (uint64_t)(nl[kk] != 0) << (kk - k);
         x = rk_word_bounds(wk, c);
         c = wk >> 63;
         base = _mm256_set1_epi32((int32_t)((kk - k) << 6));
@@ -430,6 +395,7 @@ static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, Py_ssize_t k, Py
         }
     }
     *carry = c;
+    *nl_blocks = nlb;
     return out - bounds;
 }
 
@@ -437,15 +403,16 @@ static Py_ssize_t rk_flatten_blocks_avx2(const uint64_t *wbits, Py_ssize_t k, Py
 
 /* rk_flatten_blocks_portable, by the AVX2 version where the CPU runs the
    x86-64-v3 loops (rk_x86_64_v3). */
-static inline Py_ssize_t rk_flatten_blocks(const uint64_t *wbits, Py_ssize_t k, Py_ssize_t top,
-                                           uint64_t *carry, int32_t *bounds, Py_ssize_t nb,
-                                           Py_ssize_t *bstart)
+static inline Py_ssize_t rk_flatten_blocks(const uint64_t *wbits, const uint64_t *nl,
+                                           Py_ssize_t k, Py_ssize_t top, uint64_t *carry,
+                                           int32_t *bounds, Py_ssize_t nb, Py_ssize_t *bstart,
+                                           uint64_t *nl_blocks)
 {
 #ifdef RK_HAVE_AVX2_BOUNDS
     if (rk_x86_64_v3)
-        return rk_flatten_blocks_avx2(wbits, k, top, carry, bounds, nb, bstart);
+        return rk_flatten_blocks_avx2(wbits, nl, k, top, carry, bounds, nb, bstart, nl_blocks);
 #endif
-    return rk_flatten_blocks_portable(wbits, k, top, carry, bounds, nb, bstart);
+    return rk_flatten_blocks_portable(wbits, nl, k, top, carry, bounds, nb, bstart, nl_blocks);
 }
 
 /* The first k = min(max(n, 0), 8) bytes at p, zero-padded, in memory order
