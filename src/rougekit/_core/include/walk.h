@@ -29,23 +29,30 @@ static RK_ALWAYS_INLINE uint64_t rk_walk_body(uint64_t seg, uint64_t want, const
                                               const uint64_t *cols, uint64_t marks,
                                               int lzcnt)
 {
-    uint64_t lim = seg, x, mm, top, hit;
+    uint64_t lim = seg, x, mm, top, upto, hit;
     Py_ssize_t j = n;
+    /* lim may hold bits below seg (they are dropped where x is formed,
+       off the chain of steps: each step waits only on the one before) */
     while (j > 0 && (lim & want) != 0) {
         mm = pm[can[j - 1]];
-        x = (mm | ~cols[j]) & lim;
+        x = (mm | ~cols[j]) & seg & lim;
         if (x == 0)
             break;                      /* up to row 0: the walk ends */
 #if defined(__GNUC__) || defined(__clang__)
-        if (lzcnt)
-            top = ((uint64_t)1 << 63) >> __builtin_clzll(x);
-        else
+        if (lzcnt) {
+            int lz = __builtin_clzll(x);
+            top = ((uint64_t)1 << 63) >> lz;
+            upto = ~(uint64_t)0 >> lz;
+        } else
 #endif
+        {
             top = (uint64_t)1 << rk_high_bit64(x);
+            upto = (top << 1) - 1;      /* (all bits when top is bit 63) */
+        }
         hit = top & mm;
         marks |= hit;
         /* the rows below top after a match, else top's row and those below */
-        lim = ((top - 1) | (top ^ hit)) & seg;
+        lim = upto ^ hit;
         j -= 1;
     }
     return marks;
