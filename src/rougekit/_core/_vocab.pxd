@@ -6,7 +6,7 @@ order of first appearance, and keeps the id of each token's Porter stem once
 computed, and a 64-bit tag per token that its owner may use (the engine
 numbers a pair's tokens there: the tag sits in the token's slot, which the
 lookup has just read). It is an open-addressing table (linear probing, load
-<= 1/8 up to SPARSE_SLOTS slots, then <= 1/2) over a byte pool. Everything
+<= 1/8 below SPARSE_SLOTS slots, <= 1/4 at it, then <= 1/2) over a byte pool. Everything
 here is inline, so the tokenizer's word loop calls no function across
 modules; every growth is checked and reports -1 when out of memory or ids.
 """
@@ -39,11 +39,12 @@ cdef enum:
     POOL_SLACK = 16
     # log2 of the slots of a fresh table
     INITIAL_SLOT_BITS = 11
-    # Up to this many slots (2 MiB, 8,192 tokens) the table keeps a load of
-    # at most 1/8, beyond it 1/2: fewer tokens away from their hash's slot (a
-    # second probe is a mispredicted branch in the word loop), for at most
-    # 3 MiB more than a table at 1/2 (a vocabulary of 4,097 to 32,768
-    # tokens).
+    # Below this many slots (2 MiB) the table keeps a load of at most 1/8, at
+    # it 1/4 (16,384 tokens), beyond it 1/2: fewer tokens away from their
+    # hash's slot (a second probe is a mispredicted branch in the word
+    # loop), for at most 2 MiB more than a table at 1/2 (the most for a
+    # vocabulary of 16,385 to 32,768 tokens); a vocabulary of 4,097 to
+    # 16,384 tokens has the 2 MiB table.
     SPARSE_SLOTS = 65536
 
 
@@ -65,8 +66,8 @@ ctypedef struct Vocab:
     # an empty stem. Kept by vocab_intern_hashed, vocab_set_stem and _rehash.
     Py_ssize_t* stem_slot
     Py_ssize_t n, cap
-    # Open-addressing table over the ids (linear probing, load <= 1/8, or
-    # <= 1/2 past SPARSE_SLOTS slots):
+    # Open-addressing table over the ids (linear probing, load <= 1/8, 1/4
+    # or 1/2 by its size; SPARSE_SLOTS):
     # nslots = 2 ** (64 - shift), a hash h goes to slot h >> shift.
     Slot* slots
     Py_ssize_t nslots
@@ -263,7 +264,8 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     v.slots[i].id = g
     v.slots[i].size = <int32_t>n
     v.n += 1
-    if v.n * (8 if v.nslots <= SPARSE_SLOTS else 2) > v.nslots and _rehash(v) < 0:
+    if v.n * (8 if v.nslots < SPARSE_SLOTS else 4 if v.nslots == SPARSE_SLOTS else 2) > v.nslots \
+            and _rehash(v) < 0:
         return -1
     return g
 
