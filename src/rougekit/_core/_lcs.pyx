@@ -697,9 +697,18 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     occ = _columns_one_word(pm, guards, c, nq, sc.rows)
                     if (occ & ~mk) == 0:
                         continue        # every shared position marked already
-                    for g in range(ng):
-                        mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
-                                             go[g], pm, c, nq, sc.rows, occ, mk)
+                    # (one or two sentences without a loop: its exit, at a
+                    # count that changes from group to group, is a
+                    # mispredicted branch; the group's size is the same for
+                    # each candidate sentence)
+                    mk = _union_one_word(roff[gk[0] + 1] - roff[gk[0]],
+                                         go[0], pm, c, nq, sc.rows, occ, mk)
+                    if ng > 1:
+                        mk = _union_one_word(roff[gk[1] + 1] - roff[gk[1]],
+                                             go[1], pm, c, nq, sc.rows, occ, mk)
+                        for g in range(2, ng):
+                            mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
+                                                 go[g], pm, c, nq, sc.rows, occ, mk)
             # (the group's sentences lie side by side in rtok)
             for i in range(roff[gk[0]], roff[gk[ng - 1] + 1]):
                 pm[rtok[i]] = 0
