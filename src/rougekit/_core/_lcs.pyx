@@ -418,6 +418,41 @@ cdef inline uint64_t _union_one_word(Py_ssize_t m, Py_ssize_t o,
     return _walk_one_word(seg, shared & ~marks, pm, can, n, cols, marks)
 
 
+cdef inline uint64_t _union_segments(uint64_t segs, uint64_t lows, uint64_t above,
+                                     uint64_t guards, const uint64_t* pm,
+                                     const int32_t* can, Py_ssize_t n,
+                                     const uint64_t* cols, uint64_t occ,
+                                     uint64_t marks) noexcept nogil:
+    """_union_one_word for every sentence of a group at once (segs: their
+    bits; lows: each one's lowest bit; above: the bit above each, its next
+    one's guard or the group's first free bit, which must exist: the group
+    ends below bit 63). The two shortcuts are tested for all sentences with
+    word operations, and only the sentences that pass neither are walked
+    (a branch per walk, not one per sentence and shortcut).
+
+    A sentence's bits X (within segs) are not all zero exactly when
+    subtracting its lowest bit from X plus its above bit leaves the above
+    bit set; each sentence's above bit stops the borrow, so one subtraction
+    tests them all."""
+    cdef uint64_t shared = occ & segs
+    cdef uint64_t want = shared & ~marks
+    cdef uint64_t diff = (~cols[n] ^ occ) & segs        # steps != shared
+    cdef uint64_t need = ((want | above) - lows) & ((diff | above) - lows) & above
+    cdef uint64_t walked = 0, seg, gb
+    cdef int p
+    while need != 0:
+        p = rk_low_bit64(need)
+        need &= need - 1
+        # the sentence below bit p: above its own guard, the highest below p
+        seg = ((<uint64_t>1) << p) - 1
+        gb = guards & seg
+        if gb != 0:
+            seg &= ~(((<uint64_t>2) << rk_high_bit64(gb)) - 1)
+        walked |= seg
+        marks = _walk_one_word(seg, want & seg, pm, can, n, cols, marks)
+    return marks | (shared & ~walked)
+
+
 # Reference sentences of at most this many tokens take the one-word path
 # (64; tests set 0 to force the general path everywhere).
 cdef Py_ssize_t ONE_WORD_MAX = 64
@@ -629,7 +664,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     cdef int64_t hits = 0
     cdef int32_t t
     cdef int ok
-    cdef uint64_t mk, guards, occ, bit
+    cdef uint64_t mk, guards, occ, bit, segs = 0, lows = 0, above = 0
     # a group of sentences in one word (at most 32: each takes a bit and a
     # guard): their indices, offsets and tokens by bit
     cdef Py_ssize_t gk[32]
@@ -690,6 +725,12 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     fill = o + mr
                 k += 1
             mk = 0
+            if fill < 64:
+                # the group's sentences as _union_segments reads them (the
+                # first starts at bit 0, each other above its guard)
+                segs = (((<uint64_t>1) << fill) - 1) & ~guards
+                lows = 1 | (guards << 1)
+                above = guards | ((<uint64_t>1) << fill)
             for q in range(nc):
                 nq = coff[q + 1] - coff[q]
                 if nq > 0:
@@ -697,18 +738,13 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                     occ = _columns_one_word(pm, guards, c, nq, sc.rows)
                     if (occ & ~mk) == 0:
                         continue        # every shared position marked already
-                    # (one or two sentences without a loop: its exit, at a
-                    # count that changes from group to group, is a
-                    # mispredicted branch; the group's size is the same for
-                    # each candidate sentence)
-                    mk = _union_one_word(roff[gk[0] + 1] - roff[gk[0]],
-                                         go[0], pm, c, nq, sc.rows, occ, mk)
-                    if ng > 1:
-                        mk = _union_one_word(roff[gk[1] + 1] - roff[gk[1]],
-                                             go[1], pm, c, nq, sc.rows, occ, mk)
-                        for g in range(2, ng):
-                            mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
-                                                 go[g], pm, c, nq, sc.rows, occ, mk)
+                    if fill < 64:
+                        mk = _union_segments(segs, lows, above, guards, pm, c, nq,
+                                             sc.rows, occ, mk)
+                        continue
+                    for g in range(ng):
+                        mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
+                                             go[g], pm, c, nq, sc.rows, occ, mk)
             # (the group's sentences lie side by side in rtok)
             for i in range(roff[gk[0]], roff[gk[ng - 1] + 1]):
                 pm[rtok[i]] = 0
