@@ -288,7 +288,7 @@ cdef class Engine:
     cdef object score_texts(self, object target, object prediction):
         # score(), for this module's callers (the function score below)
         cdef int kt, kp, rc
-        cdef bint ascii
+        cdef bint ascii_t, ascii_p
         cdef const void* dt
         cdef const void* dp
         cdef Py_ssize_t lt, lp, kept_t, kept_p
@@ -315,16 +315,17 @@ cdef class Engine:
             rc = self.score_pair(kt, dt, lt, kp, dp, lp, out, iz)
             # (counted only for the texts _check_letters reads, while the
             # engine's buffers still hold them: ASCII texts keep every letter)
-            ascii = PyUnicode_IS_ASCII(target) and PyUnicode_IS_ASCII(prediction)
-            kept_t = lt if PyUnicode_IS_ASCII(target) else tokbuf_kept(&self.tt)
-            kept_p = lp if PyUnicode_IS_ASCII(prediction) else tokbuf_kept(&self.tp)
+            ascii_t = PyUnicode_IS_ASCII(target)
+            ascii_p = PyUnicode_IS_ASCII(prediction)
+            kept_t = lt if ascii_t else tokbuf_kept(&self.tt)
+            kept_p = lp if ascii_p else tokbuf_kept(&self.tp)
             rk_flag_release(&self.busy)
             if rc == RC_NOMEM:
                 raise MemoryError()
             if rc == RC_FALLBACK:
                 return self.fallback(target, prediction)
             result = _result(self.keys, self.score_cls, self.untrack, out, iz, self.ntypes)
-            if (not ascii and self.letters_check is not None
+            if (not (ascii_t and ascii_p) and self.letters_check is not None
                     and not rk_flag_get(&self.letters_done)):
                 self._check_letters(target, lt, kept_t)
                 self._check_letters(prediction, lp, kept_p)

@@ -87,16 +87,15 @@ static inline void rk_classify_64(const uint8_t *s, Py_ssize_t i, uint8_t *low,
     rk_classify_64_at(s + i, low + i, &word[i >> 6], &nl[i >> 6]);
 }
 
-/* The last r (1..63) of the n >= 64 bytes at s, whose bitmap word is the
-   last, partial one: the last 64 bytes are classified again (the bytes
-   before the r rewritten as they were) and their masks shifted down to the
-   r, so the tail takes one step with no branch on its length and the bits
-   past n are clear. */
-static inline void rk_classify_tail(const uint8_t *s, Py_ssize_t n, Py_ssize_t r,
-                                    uint8_t *low, uint64_t *word, uint64_t *nl)
+/* The masks wm and nm of a text's last 64 bytes (n >= 64, n not a multiple
+   of 64) stored as its last, partial bitmap word: shifted down to the bytes
+   that word holds, so the bits past n are clear. The tail takes one step
+   of 64 with no branch on its length (the bytes before it are classified
+   and lowercased again, as they were). */
+static inline void rk_store_tail(uint64_t wm, uint64_t nm, Py_ssize_t n, uint64_t *word,
+                                 uint64_t *nl)
 {
-    uint64_t wm, nm;
-    rk_classify_64_at(s + n - 64, low + n - 64, &wm, &nm);
+    int r = (int)(n & 63);
     word[n >> 6] = wm >> (64 - r);
     nl[n >> 6] = nm >> (64 - r);
 }
@@ -137,19 +136,18 @@ static inline void rk_classify_64_at_avx2(const uint8_t *s, uint8_t *out, uint64
 }
 
 /* s[0:n] classified, n >= 64: 64 bytes a step, the bitmap words stored
-   whole, and a last partial word as rk_classify_tail gives it. */
+   whole, and a last partial word by rk_store_tail. */
 __attribute__((target("avx2")))
 static void rk_classify_64s_avx2(const uint8_t *s, Py_ssize_t n, uint8_t *low,
                                  uint64_t *word, uint64_t *nl)
 {
-    Py_ssize_t i = 0, r = n & 63;
+    Py_ssize_t i = 0;
     uint64_t wm, nm;
     for (; i + 64 <= n; i += 64)
         rk_classify_64_at_avx2(s + i, low + i, &word[i >> 6], &nl[i >> 6]);
-    if (r) {
+    if (n & 63) {
         rk_classify_64_at_avx2(s + n - 64, low + n - 64, &wm, &nm);
-        word[n >> 6] = wm >> (64 - r);
-        nl[n >> 6] = nm >> (64 - r);
+        rk_store_tail(wm, nm, n, word, nl);
     }
 }
 
@@ -168,6 +166,7 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
     Py_ssize_t i = 0;
 #ifdef RK_HAVE_SSE2
     if (n >= 64) {
+        uint64_t wm, nm;
 #ifdef RK_HAVE_X86_64_V3
         if (rk_x86_64_v3) {
             rk_classify_64s_avx2(s, n, low, word, nl);
@@ -176,8 +175,10 @@ static inline void rk_classify_latin1(const uint8_t *s, Py_ssize_t n, uint8_t *l
 #endif
         for (; i + 64 <= n; i += 64)
             rk_classify_64(s, i, low, word, nl);
-        if (n & 63)
-            rk_classify_tail(s, n, n & 63, low, word, nl);
+        if (n & 63) {
+            rk_classify_64_at(s + n - 64, low + n - 64, &wm, &nm);
+            rk_store_tail(wm, nm, n, word, nl);
+        }
         return;
     }
     /* under 64 bytes: one partial bitmap word (none for an empty text),

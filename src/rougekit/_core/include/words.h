@@ -37,8 +37,9 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
     return (int32_t)d;
 }
 
-/* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets into low,
-   the lowercased text with 16 readable bytes past any word) before stop,
+/* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets from low,
+   a chunk's first character in the lowercased text, which has 16 readable
+   bytes past any word; a start may be negative) before stop,
    numbered in their slots while each is a known token of at most 16 bytes
    (with stem_slot, stemming: whose stem is known and not empty, its
    stem_slot entry the slot that numbers it; see Vocab.stem_slot). The
