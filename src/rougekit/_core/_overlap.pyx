@@ -115,10 +115,11 @@ cdef inline int64_t _bigram_hits(count_t* cnt, const int32_t* a, Py_ssize_t ca,
                                  Py_ssize_t w) noexcept nogil:
     """clipped_overlap_numbered's bigram count in cnt (w * w zeros, w = top
     + 1), left zeroed: a's bigrams counted, b's taken from them (b's ids
-    from top up read as top, a row and column a never writes)."""
-    cdef Py_ssize_t i
+    from top up read as top, a row and column a never writes). A table of
+    at most 64 bytes for each of a's bigrams is cleared whole (a few wide
+    stores), a larger one at a's bigrams."""
+    cdef Py_ssize_t i, x, y
     cdef int64_t hits = 0
-    cdef int32_t x, y
     for i in range(ca):
         cnt[a[i] * w + a[i + 1]] += 1
     x = b[0] if b[0] < top else top
@@ -126,8 +127,11 @@ cdef inline int64_t _bigram_hits(count_t* cnt, const int32_t* a, Py_ssize_t ca,
         y = b[i + 1] if b[i + 1] < top else top
         hits += take_count(cnt, x * w + y)
         x = y
-    for i in range(ca):
-        cnt[a[i] * w + a[i + 1]] = 0
+    if <size_t>(w * w) * sizeof(count_t) <= <size_t>ca * 64:
+        memset(cnt, 0, <size_t>(w * w) * sizeof(count_t))
+    else:
+        for i in range(ca):
+            cnt[a[i] * w + a[i + 1]] = 0
     return hits
 
 
