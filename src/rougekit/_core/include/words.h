@@ -25,15 +25,16 @@
 
 /* The number of the slot's token in this round (high: the round << 32): a
    new one (*n, and *n grows by 1) for a token not seen in the round yet.
-   No branch: whether a token is new is not predictable (the ternary
-   compiles to a conditional move). */
+   A tag below high is from an earlier round (rounds only grow, and when
+   the round wraps every tag is cleared to 0), so one compare tells a new
+   token. No branch: whether a token is new is not predictable (the
+   ternary compiles to a conditional move). */
 static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
 {
     uint64_t x = slot->tag;
-    int is_new = (x ^ high) > UINT32_MAX;
-    uint64_t d = is_new ? (uint64_t)*n : (x & UINT32_MAX);
+    uint64_t d = x < high ? (uint64_t)*n : (x & UINT32_MAX);
     slot->tag = high | d;
-    *n += is_new;
+    *n += x < high;
     return (int32_t)d;
 }
 
