@@ -51,13 +51,20 @@ static inline RkSlot *rk_slot_find16(RkSlot *slots, int64_t mask, int shift, uin
                                      uint64_t c0, uint64_t c1, int64_t n)
 {
     int64_t i = (int64_t)(h >> shift);
+    RkSlot *s = &slots[i];
+    /* At the table's load (_vocab.pxd: at most 1/8 up to 2 MiB of slots)
+       nearly every token is in its first slot. Said to the compiler, it
+       keeps the word loop's values in registers rather than the probing's
+       (5 instructions fewer a word). */
+    if (__builtin_expect(rk_slot_holds(s, c0, c1, n), 1))
+        return s;
     for (;;) {
-        RkSlot *s = &slots[i];
-        if (rk_slot_holds(s, c0, c1, n))
-            return s;
         if (s->id == -1)
             return 0;
         i = (i + 1) & mask;
+        s = &slots[i];
+        if (rk_slot_holds(s, c0, c1, n))
+            return s;
     }
 }
 
