@@ -167,7 +167,7 @@ cdef class Engine:
             if self.kinds[k] == 0 or self.kinds[k] < ROUGE_LSUM:
                 raise ValueError(f"bad rouge kind {kinds[k]!r}")
         self.stem = use_stemmer
-        if vocab_init(&self.vocab) < 0:
+        if vocab_init(&self.vocab, True) < 0:
             raise MemoryError()
         if tokbuf_init(&self.tt) < 0 or tokbuf_init(&self.tp) < 0:
             raise MemoryError()
@@ -195,7 +195,7 @@ cdef class Engine:
         vocab_free(&self.vocab)
         lcs_scratch_free(&self.lcs_scratch)
         overlap_scratch_free(&self.overlap_scratch)
-        return vocab_init(&self.vocab)
+        return vocab_init(&self.vocab, True)
 
     def _set_round(self, uint64_t round_):
         """Testing hook: the numbering round of the last pair scored (the next

@@ -403,7 +403,7 @@ cdef class TextIndex:
         self.stem = use_stemmer and default_tokens
         self.token_ids = {}
         self.state = 0
-        if vocab_init(&self.vocab) < 0 or tokbuf_init(&self.tb) < 0:
+        if vocab_init(&self.vocab, False) < 0 or tokbuf_init(&self.tb) < 0:
             raise MemoryError()
         self.ngrams = kind - 1 if kind > 1 else 0
         if self.ngrams:

@@ -248,7 +248,7 @@ cdef int _end_pair(CompatWords* w, Py_ssize_t h0, Py_ssize_t h1, Py_ssize_t len_
     w.nused = 0
     if w.v.n > VOCAB_RESET:
         vocab_free(&w.v)
-        if vocab_init(&w.v) < 0:
+        if vocab_init(&w.v, False) < 0:
             raise MemoryError()
     return 0
 
@@ -462,7 +462,7 @@ def pair_counts(hyps, refs, bint split_dots, ns, bint exclusive, int lcs):
     try:
         nv = <Py_ssize_t*>malloc((nmetrics if nmetrics > 0 else 1) * sizeof(Py_ssize_t))
         out = <int64_t*>malloc((npairs * width if npairs > 0 else 1) * sizeof(int64_t))
-        if nv == NULL or out == NULL or vocab_init(&w.v) < 0:
+        if nv == NULL or out == NULL or vocab_init(&w.v, False) < 0:
             raise MemoryError()
         for q in range(nmetrics):
             nv[q] = ns[q]

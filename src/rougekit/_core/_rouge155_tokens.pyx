@@ -163,8 +163,8 @@ cdef class TokenCorpus:
     def __cinit__(self, stopwords=(), exceptions=None):
         cdef bytes w, v
         cdef int32_t g, gv
-        if (vocab_init(&self.raw) < 0 or vocab_init(&self.exc) < 0
-                or vocab_init(&self.excv) < 0 or vocab_init(&self.fin) < 0):
+        if (vocab_init(&self.raw, False) < 0 or vocab_init(&self.exc, False) < 0
+                or vocab_init(&self.excv, False) < 0 or vocab_init(&self.fin, False) < 0):
             raise MemoryError()
         self.word_cap = 64
         self.word = <char*>malloc(self.word_cap)

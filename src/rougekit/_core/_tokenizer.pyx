@@ -657,7 +657,7 @@ cdef list _sentences(str text, bint use_stemmer, empty, bint numbered):
     cdef int32_t g
     cdef bytes word
     str_buffer(text, &kind, &data, &length)
-    if vocab_init(&v) < 0:
+    if vocab_init(&v, False) < 0:
         raise MemoryError()
     if tokbuf_init(&t) < 0:
         vocab_free(&v)
@@ -714,7 +714,7 @@ def kept_chars(str text):
     cdef const void* data
     cdef Py_ssize_t length
     str_buffer(text, &kind, &data, &length)
-    if vocab_init(&v) < 0:
+    if vocab_init(&v, False) < 0:
         raise MemoryError()
     if tokbuf_init(&t) < 0:
         vocab_free(&v)

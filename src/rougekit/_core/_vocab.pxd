@@ -6,8 +6,8 @@ order of first appearance, and keeps the id of each token's Porter stem once
 computed, and a 64-bit tag per token that its owner may use (the engine
 numbers a pair's tokens there: the tag sits in the token's slot, which the
 lookup has just read). It is an open-addressing table (linear probing, load
-<= 1/8 below SPARSE_SLOTS slots, <= 1/4 at it, then <= 1/2) over a byte pool. Everything
-here is inline, so the tokenizer's word loop calls no function across
+<= 1/2; a sparse table, the engine's, <= 1/8 below SPARSE_SLOTS slots and
+<= 1/4 at it) over a byte pool. Everything here is inline, so the tokenizer's word loop calls no function across
 modules; every growth is checked and reports -1 when out of memory or ids.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
@@ -39,12 +39,13 @@ cdef enum:
     POOL_SLACK = 16
     # log2 of the slots of a fresh table
     INITIAL_SLOT_BITS = 11
-    # Below this many slots (2 MiB) the table keeps a load of at most 1/8, at
-    # it 1/4 (16,384 tokens), beyond it 1/2: fewer tokens away from their
-    # hash's slot (a second probe is a mispredicted branch in the word
-    # loop), for at most 2 MiB more than a table at 1/2 (the most for a
-    # vocabulary of 16,385 to 32,768 tokens); a vocabulary of 4,097 to
-    # 16,384 tokens has the 2 MiB table.
+    # A sparse table (vocab_init's sparse) keeps a load of at most 1/8
+    # below this many slots (2 MiB), 1/4 at it (16,384 tokens), beyond it
+    # 1/2: fewer tokens away from their hash's slot (a second probe is a
+    # mispredicted branch in the word loop), for at most 2 MiB more than a
+    # table at 1/2 (the most for a vocabulary of 16,385 to 32,768 tokens); a
+    # vocabulary of 4,097 to 16,384 tokens has the 2 MiB table. Other tables
+    # keep 1/2 at every size.
     SPARSE_SLOTS = 65536
 
 
@@ -66,12 +67,13 @@ ctypedef struct Vocab:
     # an empty stem. Kept by vocab_intern_hashed, vocab_set_stem and _rehash.
     Py_ssize_t* stem_slot
     Py_ssize_t n, cap
-    # Open-addressing table over the ids (linear probing, load <= 1/8, 1/4
-    # or 1/2 by its size; SPARSE_SLOTS):
+    # Open-addressing table over the ids (linear probing, load <= 1/2, or
+    # when sparse <= 1/8, 1/4 or 1/2 by its size; SPARSE_SLOTS):
     # nslots = 2 ** (64 - shift), a hash h goes to slot h >> shift.
     Slot* slots
     Py_ssize_t nslots
     int shift
+    bint sparse
 
 
 cdef inline uint64_t vocab_chunk(const char* s, Py_ssize_t n) noexcept nogil:
@@ -98,8 +100,14 @@ cdef inline uint64_t vocab_hash(const char* s, Py_ssize_t n) noexcept nogil:
     return h
 
 
-cdef inline int vocab_init(Vocab* v) noexcept nogil:
+cdef inline int vocab_init(Vocab* v, bint sparse) noexcept nogil:
+    """An empty table; -1 when out of memory. sparse: kept at a low load
+    (SPARSE_SLOTS), for a table whose every lookup is on the hot path (the
+    engine's, which looks up every word of every pair); a table built once
+    for a corpus or a call keeps 1/2 (a quarter of the memory to fill and
+    copy)."""
     memset(v, 0, sizeof(Vocab))
+    v.sparse = sparse
     v.cap = 1024
     v.nslots = 1 << INITIAL_SLOT_BITS
     v.shift = 64 - INITIAL_SLOT_BITS
@@ -143,6 +151,7 @@ cdef inline int vocab_copy(Vocab* dst, const Vocab* src) noexcept nogil:
     memcpy(dst.slots, src.slots, src.nslots * sizeof(Slot))
     dst.pool_len, dst.pool_cap = src.pool_len, src.pool_cap
     dst.n, dst.cap, dst.nslots, dst.shift = src.n, src.cap, src.nslots, src.shift
+    dst.sparse = src.sparse
     return 0
 
 
@@ -264,7 +273,8 @@ cdef inline int32_t vocab_intern_hashed(Vocab* v, const char* s, Py_ssize_t n, u
     v.slots[i].id = g
     v.slots[i].size = <int32_t>n
     v.n += 1
-    if v.n * (8 if v.nslots < SPARSE_SLOTS else 4 if v.nslots == SPARSE_SLOTS else 2) > v.nslots \
+    if v.n * (2 if not v.sparse or v.nslots > SPARSE_SLOTS
+              else 8 if v.nslots < SPARSE_SLOTS else 4) > v.nslots \
             and _rehash(v) < 0:
         return -1
     return g

@@ -6,6 +6,14 @@
 
 #include <stdint.h>
 
+/* A condition that is nearly always true, for the compiler's layout and
+   register choices. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RK_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define RK_LIKELY(x) (x)
+#endif
+
 /* Token hash: the token's bytes in 8-byte chunks, zero-padded (as
    vocab_chunk reads them). The first two chunks and the length go through
    two independent multiplies (rk_hash16: a token of up to 16 bytes, which
@@ -56,7 +64,7 @@ static inline RkSlot *rk_slot_find16(RkSlot *slots, int64_t mask, int shift, uin
        nearly every token is in its first slot. Said to the compiler, it
        keeps the word loop's values in registers rather than the probing's
        (5 instructions fewer a word). */
-    if (__builtin_expect(rk_slot_holds(s, c0, c1, n), 1))
+    if (RK_LIKELY(rk_slot_holds(s, c0, c1, n)))
         return s;
     for (;;) {
         if (s->id == -1)
