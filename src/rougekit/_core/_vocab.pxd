@@ -7,8 +7,9 @@ computed, and a 64-bit tag per token that its owner may use (the engine
 numbers a pair's tokens there: the tag sits in the token's slot, which the
 lookup has just read). It is an open-addressing table (linear probing, load
 <= 1/2; a sparse table, the engine's, <= 1/8 below SPARSE_SLOTS slots and
-<= 1/4 at it) over a byte pool. Everything here is inline, so the tokenizer's word loop calls no function across
-modules; every growth is checked and reports -1 when out of memory or ids.
+<= 1/4 at it) over a byte pool. Everything here is inline, so the
+tokenizer's word loop calls no function across modules; every growth is
+checked and reports -1 when out of memory or ids.
 """
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc

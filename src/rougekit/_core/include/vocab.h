@@ -60,10 +60,10 @@ static inline RkSlot *rk_slot_find16(RkSlot *slots, int64_t mask, int shift, uin
 {
     int64_t i = (int64_t)(h >> shift);
     RkSlot *s = &slots[i];
-    /* At the table's load (_vocab.pxd: at most 1/8 up to 2 MiB of slots)
-       nearly every token is in its first slot. Said to the compiler, it
-       keeps the word loop's values in registers rather than the probing's
-       (5 instructions fewer a word). */
+    /* In the engine's sparse table (_vocab.pxd: a load of at most 1/8 up
+       to 2 MiB of slots) nearly every token is in its first slot. Said to
+       the compiler, it keeps the word loop's values in registers rather
+       than the probing's (5 instructions fewer a word). */
     if (RK_LIKELY(rk_slot_holds(s, c0, c1, n)))
         return s;
     for (;;) {
