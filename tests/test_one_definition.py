@@ -11,6 +11,7 @@ the script's F     ``_core/_rouge155_numbers.pxd`` ``_core/_rouge155_numbers_py.
 gram table         ``_core/_grams.pxd``            (dicts)
 LCS row step       ``_core/_lcs.pxd``              ``_core/_lcs_py.py``
 id limits          ``_core/_mem.pxd``              ``_core/_ids_py.py``
+compiler hints     ``_core/include/hints.h``       (none)
 =================  ==============================  ==============================
 """
 import re
@@ -65,6 +66,13 @@ def test_the_lcs_row_step():
     step = r"\(\s*(\w+)\s*\+\s*(\w+)\s*\)\s*\|\s*\(\s*\1\s*-\s*\2\s*\)"
     assert not _copies(step, C_SOURCES, {"_lcs.pxd"})
     assert not _copies(step, (".py",), {"_lcs_py.py"})
+
+
+def test_the_compiler_hints():
+    # RK_ALWAYS_INLINE, RK_NOINLINE and RK_LIKELY had a definition in each
+    # header that used them (two of RK_ALWAYS_INLINE, one without MSVC's).
+    assert not _copies(r"^\s*#\s*define\s+RK_(?:ALWAYS_INLINE|NOINLINE|LIKELY)\b", C_SOURCES,
+                       {"hints.h"})
 
 
 def test_the_id_limits():

@@ -16,17 +16,11 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include "hints.h"
 
 #define RK_SUM_BLOCK 8      /* columns per block: one row of a block is 64 bytes */
 #define RK_MAX_LANES 8      /* the most resamples a kernel sums at once */
 
-#if defined(_MSC_VER)
-#define RK_ALWAYS_INLINE __forceinline
-#elif defined(__GNUC__) || defined(__clang__)
-#define RK_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define RK_ALWAYS_INLINE inline
-#endif
 
 /* x86 with GCC or clang: wider kernels, picked at run time by the CPU
    (RK_NO_SIMD leaves them out, as on other CPUs). */

@@ -5,14 +5,8 @@
 #define ROUGEKIT_VOCAB_H
 
 #include <stdint.h>
+#include "hints.h"
 
-/* A condition that is nearly always true, for the compiler's layout and
-   register choices. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RK_LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define RK_LIKELY(x) (x)
-#endif
 
 /* Token hash: the token's bytes in 8-byte chunks, zero-padded (as
    vocab_chunk reads them). The first two chunks and the length go through

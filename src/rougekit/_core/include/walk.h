@@ -11,12 +11,8 @@
 #include <Python.h>
 #include "bits.h"
 #include "cpu.h"
+#include "hints.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RK_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define RK_ALWAYS_INLINE inline
-#endif
 
 /* The walk for a reference sentence at the bits seg of cols (cols[j]: the
    column after can[0:j], j = 1..n), pm[id] the bits of the reference

@@ -14,14 +14,8 @@
 #include <Python.h>
 #include "classify.h"
 #include "vocab.h"
+#include "hints.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RK_NOINLINE __attribute__((noinline))
-#elif defined(_MSC_VER)
-#define RK_NOINLINE __declspec(noinline)
-#else
-#define RK_NOINLINE
-#endif
 
 /* The number of the slot's token in this round (high: the round << 32): a
    new one (*n, and *n grows by 1) for a token not seen in the round yet.
