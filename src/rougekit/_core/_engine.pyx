@@ -4,9 +4,11 @@
 
 An ``Engine`` scores a (target, prediction) pair of ``str`` without creating
 a Python object per token: the compiled tokenizer writes each token as its
-number in the pair (0, 1, ... in order of first appearance, kept in the
-token's vocabulary slot: ``DenseIds``), and the kernels of ``_overlap`` and
-``_lcs``, whose tables those numbers index, count hits. Precision, recall
+number in the pair (the target's 0, 1, ... in order of first appearance,
+kept in the token's vocabulary slot: ``DenseIds``; every prediction token
+the target lacks as one more number, since none of them can match), and
+the kernels of ``_overlap`` and ``_lcs``, whose tables those numbers index,
+count hits. Precision, recall
 and F are computed in C by ``_prf.pxd``, with rouge-score's expressions in
 its order of operations, so the floats are rouge-score's to the last bit
 (``_prf_py`` is the Python definition and the specification).
@@ -225,11 +227,14 @@ cdef class Engine:
         # the texts' lines on their way while the target is read
         rk_prefetch_bytes(data_t, len_t * kind_t)
         rk_prefetch_bytes(data_p, len_p * kind_p)
-        # The pair's tokens numbered 0.. in order of appearance (target
-        # first): the kernels' tables are indexed by these numbers.
+        # The target's tokens numbered 0.. in order of appearance, and the
+        # prediction's tokens by the same numbers, every token the target
+        # lacks as one more (nloc_t: none of them can match): the kernels'
+        # tables are indexed by these numbers.
         dense_ids_next(&self.dense, &self.vocab)
         rc = tokenize_text(&self.vocab, &self.tt, kind_t, data_t, len_t, self.stem, &self.dense)
         nloc_t = self.dense.n           # the target's tokens are numbered below this
+        self.dense.closed = True
         if rc == 0:
             rc = tokenize_text(&self.vocab, &self.tp, kind_p, data_p, len_p, self.stem,
                                &self.dense)
@@ -241,7 +246,7 @@ cdef class Engine:
             # The kernels count and index in 32 bits; the Python path checks
             # this bound and says so.
             return RC_FALLBACK
-        nloc = self.dense.n
+        nloc = self.dense.n + 1         # (the prediction's ids are at most dense.n)
         dt = self.tt.ids
         dp = self.tp.ids
         for k in range(self.ntypes):

@@ -149,7 +149,8 @@ cdef int64_t clipped_overlap_numbered(const int32_t* a, Py_ssize_t na,
                                       Py_ssize_t vocab_a, Py_ssize_t vocab, Py_ssize_t n,
                                       OverlapScratch* sc) noexcept nogil:
     """clipped_overlap_scratch where a's ids are below vocab_a (<= vocab),
-    as when a pair's tokens are numbered in order of appearance, a first.
+    as when a pair's tokens are numbered in order of appearance, a first
+    (the engine numbers every token of b that a lacks as vocab_a).
 
     Only a's tokens can be in a shared n-gram: the unigram minima are summed
     over ids < vocab_a, and bigrams are counted in a table of

@@ -43,6 +43,11 @@ ctypedef struct DenseIds:
     uint64_t round
     # numbers given out in this round
     Py_ssize_t n
+    # Set, the round gives out no more numbers: a token it has not numbered
+    # is written as n, one number for them all (the engine closes the round
+    # after a pair's target, whose tokens are the only ones its prediction
+    # can match). dense_ids_next opens the next round.
+    bint closed
 
 cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil
 cdef Py_ssize_t tokbuf_kept(TokenBuf* t) noexcept nogil

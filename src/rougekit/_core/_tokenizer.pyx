@@ -60,10 +60,18 @@ cdef extern from "bits.h" nogil:
 
 cdef extern from "words.h" nogil:
     int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
+    int32_t rk_closed_id(const Slot* slot, uint64_t high, int32_t absent)
     const int32_t* rk_number_known_words(
         const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
     const int32_t* rk_number_known_stems(
+        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
+        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
+        const Py_ssize_t* stem_slot)
+    const int32_t* rk_closed_known_words(
+        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
+        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
+    const int32_t* rk_closed_known_stems(
         const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
         const Py_ssize_t* stem_slot)
@@ -230,7 +238,10 @@ cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64
     if g < 0:
         return 0 if g == DROP else g
     if dense != NULL:
-        g = rk_dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
+        if dense.closed:
+            g = rk_closed_id(&v.slots[v.slot_of[g]], dense.round << 32, <int32_t>dense.n)
+        else:
+            g = rk_dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
     return _push_id(t, g)
 
 
@@ -238,6 +249,7 @@ cdef void dense_ids_next(DenseIds* d, Vocab* v) noexcept nogil:
     """Start a new round of dense numbers over v's tokens (every token new
     again, from 0)."""
     d.n = 0
+    d.closed = False
     d.round += 1
     if d.round > UINT32_MAX:           # wrapped: forget every tag
         vocab_clear_tags(v)
@@ -474,6 +486,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
     # numbering the tokens (dense): the round, shifted, and the next number
     cdef uint64_t high = dense.round << 32 if dense != NULL else 0
     cdef Py_ssize_t nd = dense.n if dense != NULL else 0
+    cdef bint closed = dense != NULL and dense.closed
     memset(t.low + length, 0, LOW_SLACK)
     wbits[nw] = 0                     # a sentinel: the end of a last word
     nl[nw] = 0                        # and no newline there
@@ -498,7 +511,14 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         while i < E:
             if dense != NULL:
                 out = ids + n
-                if stem:
+                if closed and stem:
+                    i = rk_closed_known_stems(bounds + i, bounds + E, chunk_low, slots, mask,
+                                              shift, high, &nd, &out,
+                                              v.stem_slot) - bounds
+                elif closed:
+                    i = rk_closed_known_words(bounds + i, bounds + E, chunk_low, slots, mask,
+                                              shift, high, &nd, &out) - bounds
+                elif stem:
                     i = rk_number_known_stems(bounds + i, bounds + E, chunk_low, slots, mask,
                                               shift, high, &nd, &out,
                                               v.stem_slot) - bounds
@@ -550,7 +570,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             if dense != NULL:
                 if slot == NULL:
                     slot = &slots[slot_of[g]]
-                g = rk_dense_id(slot, high, &nd)
+                g = rk_closed_id(slot, high, <int32_t>nd) if closed else rk_dense_id(slot, high, &nd)
             ids[n] = g
             n += 1
         if t.split_lines and _chunk_sentences(t, wbits, nl, k0, nl_blocks,

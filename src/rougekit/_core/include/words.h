@@ -1,8 +1,9 @@
 /* The tokenizer's word loop for its common case: a run of words, each a
    token of at most 16 bytes that the table holds already (and, stemming,
    whose stem it holds), numbered densely in their slots (or their stems'
-   slots). rougekit._core._tokenizer calls it between sentence breaks and
-   reads every other word (a new token, a new stem, a long word) itself.
+   slots), or once the round's numbering is closed, read from them.
+   rougekit._core._tokenizer calls it between sentence breaks and reads
+   every other word (a new token, a new stem, a long word) itself.
 
    A function of its own, kept out of its caller: in the caller's loop,
    next to the rare cases' variables, the compiler kept this loop's
@@ -32,6 +33,16 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
     return (int32_t)d;
 }
 
+/* The number of the slot's token in this round once the round's numbering
+   is closed (the engine closes it after the target, whose tokens are the
+   only ones a prediction's can match): a token the round has not numbered
+   reads as absent, one number for them all, and nothing is written. */
+static inline int32_t rk_closed_id(const RkSlot *slot, uint64_t high, int32_t absent)
+{
+    uint64_t x = slot->tag;
+    return x < high ? absent : (int32_t)(x & UINT32_MAX);
+}
+
 /* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets from low,
    a chunk's first character in the lowercased text, which has 16 readable
    bytes past any word; a start may be negative) before stop,
@@ -39,12 +50,13 @@ static inline int32_t rk_dense_id(RkSlot *slot, uint64_t high, Py_ssize_t *n)
    (with stem_slot, stemming: whose stem is known and not empty, its
    stem_slot entry the slot that numbers it; see Vocab.stem_slot). The
    numbers go to *out, which advances, and *nd, the next new number, grows
-   by the new ones.
+   by the new ones; with closed, the round's numbering is closed and *nd
+   is the number of the tokens it has not numbered (rk_closed_id).
    Returns stop, or the first word left to the caller. */
-static inline const int32_t *
+static RK_ALWAYS_INLINE const int32_t *
 rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                     Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
+                     Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot, int closed)
 {
     int32_t *o = *out;
     Py_ssize_t next = *nd;
@@ -66,19 +78,21 @@ rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
                 break;          /* not stemmed yet, or an empty stem */
             s = &slots[k];
         }
-        *o++ = rk_dense_id(s, high, &next);
+        *o++ = closed ? rk_closed_id(s, high, (int32_t)next) : rk_dense_id(s, high, &next);
     }
     *out = o;
     *nd = next;
     return b;
 }
 
+/* rk_number_known_impl's four loops: numbering or closed (rk_closed_id),
+   stemming or not. */
 RK_NOINLINE static const int32_t *
 rk_number_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                       Py_ssize_t *nd, int32_t **out)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL);
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL, 0);
 }
 
 RK_NOINLINE static const int32_t *
@@ -86,7 +100,23 @@ rk_number_known_stems(const int32_t *b, const int32_t *stop, const uint8_t *low,
                       RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
                       Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot);
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot, 0);
+}
+
+RK_NOINLINE static const int32_t *
+rk_closed_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low,
+                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
+                      Py_ssize_t *nd, int32_t **out)
+{
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL, 1);
+}
+
+RK_NOINLINE static const int32_t *
+rk_closed_known_stems(const int32_t *b, const int32_t *stop, const uint8_t *low,
+                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
+                      Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
+{
+    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot, 1);
 }
 
 #endif
