@@ -55,6 +55,25 @@ def test_boundaries_match_rouge_score(n_target, n_pred, use_stemmer):
         assert_same_scores(ours.score(t, p), theirs.score(t, p), f"{n_target}x{n_pred}/{every}")
 
 
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+def test_predictions_through_the_character_loop_match_rouge_score(use_stemmer):
+    """A text with "İ" goes through the tokenizer's character loop, which, for
+    a prediction, reads each token's number once the target's numbering is
+    closed: tokens the target has, tokens it lacks (one number for them
+    all), repeats and stems, with "İ" in either text or both."""
+    ours = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    theirs = ref_rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer)
+    rng = random.Random(26)
+    shared = ["the", "cats", "running", "sat", "\u0130stanbul"]
+    target_only = ["mats", "dog", "ran"]
+    prediction_only = ["owls", "flying", "zebras", "\u0130zmir", "runs"]
+    for _ in range(examples(200)):
+        t = text(rng, rng.randrange(0, 30), shared + target_only, rng.choice([0, 5]))
+        p = text(rng, rng.randrange(0, 30), shared + prediction_only, rng.choice([0, 5]))
+        for a, b in ((t, p + " \u0130"), (t + " \u0130", p + " \u0130"), (t + " \u0130", p)):
+            assert_same_scores(ours.score(a, b), theirs.score(a, b), repr((a, b)))
+
+
 @pytest.mark.parametrize("types", [["rouge1"], ["rouge2"], ["rougeL"],
                                    ["rouge1", "rouge2", "rougeL"], ["rougeLsum"]])
 def test_texts_of_many_lines_without_rouge_lsum(types):
