@@ -8,10 +8,10 @@ number in the pair (the target's 0, 1, ... in order of first appearance,
 kept in the token's vocabulary slot: ``DenseIds``; every prediction token
 the target lacks as one more number, since none of them can match), and
 the kernels of ``_overlap`` and ``_lcs``, whose tables those numbers index,
-count hits. Precision, recall
-and F are computed in C by ``_prf.pxd``, with rouge-score's expressions in
-its order of operations, so the floats are rouge-score's to the last bit
-(``_prf_py`` is the Python definition and the specification).
+count hits. Precision, recall and F are computed in C by ``_prf.pxd``, with
+rouge-score's expressions in its order of operations, so the floats are
+rouge-score's to the last bit (``_prf_py`` is the Python definition and the
+specification).
 ``_engine_py`` is the pure-Python twin.
 
 An engine holds mutable state (its vocabulary and stem cache) and is used by
