@@ -61,20 +61,10 @@ cdef extern from "bits.h" nogil:
 cdef extern from "words.h" nogil:
     int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
     int32_t rk_closed_id(const Slot* slot, uint64_t high, int32_t absent)
-    const int32_t* rk_number_known_words(
-        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
-        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
-    const int32_t* rk_number_known_stems(
+    const int32_t* rk_known_words(
         const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
-        const Py_ssize_t* stem_slot)
-    const int32_t* rk_closed_known_words(
-        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
-        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out)
-    const int32_t* rk_closed_known_stems(
-        const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
-        Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
-        const Py_ssize_t* stem_slot)
+        const Py_ssize_t* stem_slot, bint closed)
 
 
 cdef extern from "classify.h" nogil:
@@ -511,20 +501,9 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
         while i < E:
             if dense != NULL:
                 out = ids + n
-                if closed and stem:
-                    i = rk_closed_known_stems(bounds + i, bounds + E, chunk_low, slots, mask,
-                                              shift, high, &nd, &out,
-                                              v.stem_slot) - bounds
-                elif closed:
-                    i = rk_closed_known_words(bounds + i, bounds + E, chunk_low, slots, mask,
-                                              shift, high, &nd, &out) - bounds
-                elif stem:
-                    i = rk_number_known_stems(bounds + i, bounds + E, chunk_low, slots, mask,
-                                              shift, high, &nd, &out,
-                                              v.stem_slot) - bounds
-                else:
-                    i = rk_number_known_words(bounds + i, bounds + E, chunk_low, slots, mask,
-                                              shift, high, &nd, &out) - bounds
+                i = rk_known_words(bounds + i, bounds + E, chunk_low, slots, mask, shift,
+                                   high, &nd, &out, v.stem_slot if stem else NULL,
+                                   closed) - bounds
                 n = out - ids
                 if i == E:
                     break

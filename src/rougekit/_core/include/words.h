@@ -2,8 +2,9 @@
    token of at most 16 bytes that the table holds already (and, stemming,
    whose stem it holds), numbered densely in their slots (or their stems'
    slots), or once the round's numbering is closed, read from them.
-   rougekit._core._tokenizer calls it between sentence breaks and reads
-   every other word (a new token, a new stem, a long word) itself.
+   rougekit._core._tokenizer calls it (rk_known_words) on a chunk's words
+   and reads every other word (a new token, a new stem, a long word)
+   itself.
 
    A function of its own, kept out of its caller: in the caller's loop,
    next to the rare cases' variables, the compiler kept this loop's
@@ -85,38 +86,37 @@ rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
     return b;
 }
 
-/* rk_number_known_impl's four loops: numbering or closed (rk_closed_id),
-   stemming or not. */
-RK_NOINLINE static const int32_t *
-rk_number_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low,
-                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out)
-{
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL, 0);
-}
+/* rk_number_known_impl's four loops, each a function of its own so that the
+   compiler keeps only its case's code in the loop: numbering or closed
+   (rk_closed_id), stemming (stem_slot) or not (stem_slot ignored). */
+#define RK_WORD_LOOP(name, stems, closed)                                          \
+    RK_NOINLINE static const int32_t *                                             \
+    name(const int32_t *b, const int32_t *stop, const uint8_t *low, RkSlot *slots, \
+         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t *nd, int32_t **out, \
+         const Py_ssize_t *stem_slot)                                              \
+    {                                                                              \
+        return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, \
+                                    (stems) ? stem_slot : NULL, (closed));         \
+    }
+RK_WORD_LOOP(rk_number_known_words, 0, 0)
+RK_WORD_LOOP(rk_number_known_stems, 1, 0)
+RK_WORD_LOOP(rk_closed_known_words, 0, 1)
+RK_WORD_LOOP(rk_closed_known_stems, 1, 1)
+#undef RK_WORD_LOOP
 
-RK_NOINLINE static const int32_t *
-rk_number_known_stems(const int32_t *b, const int32_t *stop, const uint8_t *low,
-                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
+/* The word loop for the caller's case (stem_slot NULL when not stemming;
+   closed: the round's numbering is closed): rk_number_known_impl's
+   arguments and result. */
+static inline const int32_t *
+rk_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low, RkSlot *slots,
+               Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t *nd, int32_t **out,
+               const Py_ssize_t *stem_slot, int closed)
 {
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot, 0);
-}
-
-RK_NOINLINE static const int32_t *
-rk_closed_known_words(const int32_t *b, const int32_t *stop, const uint8_t *low,
-                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out)
-{
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, NULL, 1);
-}
-
-RK_NOINLINE static const int32_t *
-rk_closed_known_stems(const int32_t *b, const int32_t *stop, const uint8_t *low,
-                      RkSlot *slots, Py_ssize_t mask, int shift, uint64_t high,
-                      Py_ssize_t *nd, int32_t **out, const Py_ssize_t *stem_slot)
-{
-    return rk_number_known_impl(b, stop, low, slots, mask, shift, high, nd, out, stem_slot, 1);
+    if (closed)
+        return (stem_slot != NULL ? rk_closed_known_stems : rk_closed_known_words)(
+            b, stop, low, slots, mask, shift, high, nd, out, stem_slot);
+    return (stem_slot != NULL ? rk_number_known_stems : rk_number_known_words)(
+        b, stop, low, slots, mask, shift, high, nd, out, stem_slot);
 }
 
 #endif
