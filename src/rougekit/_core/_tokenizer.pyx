@@ -59,8 +59,7 @@ cdef extern from "bits.h" nogil:
     int rk_popcount64(uint64_t x)
 
 cdef extern from "words.h" nogil:
-    int32_t rk_dense_id(Slot* slot, uint64_t high, Py_ssize_t* n)
-    int32_t rk_closed_id(const Slot* slot, uint64_t high, int32_t absent)
+    int32_t rk_token_number(Slot* slot, uint64_t high, Py_ssize_t* n, bint closed)
     const int32_t* rk_known_words(
         const int32_t* b, const int32_t* stop, const uint8_t* low, Slot* slots,
         Py_ssize_t mask, int shift, uint64_t high, Py_ssize_t* nd, int32_t** out,
@@ -228,10 +227,7 @@ cdef inline int _word(Vocab* v, TokenBuf* t, const char* w, Py_ssize_t n, uint64
     if g < 0:
         return 0 if g == DROP else g
     if dense != NULL:
-        if dense.closed:
-            g = rk_closed_id(&v.slots[v.slot_of[g]], dense.round << 32, <int32_t>dense.n)
-        else:
-            g = rk_dense_id(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n)
+        g = rk_token_number(&v.slots[v.slot_of[g]], dense.round << 32, &dense.n, dense.closed)
     return _push_id(t, g)
 
 
@@ -549,7 +545,7 @@ cdef int _scan_bitmaps(Vocab* v, TokenBuf* t, Py_ssize_t length, bint stem,
             if dense != NULL:
                 if slot == NULL:
                     slot = &slots[slot_of[g]]
-                g = rk_closed_id(slot, high, <int32_t>nd) if closed else rk_dense_id(slot, high, &nd)
+                g = rk_token_number(slot, high, &nd, closed)
             ids[n] = g
             n += 1
         if t.split_lines and _chunk_sentences(t, wbits, nl, k0, nl_blocks,

@@ -44,6 +44,14 @@ static inline int32_t rk_closed_id(const RkSlot *slot, uint64_t high, int32_t ab
     return x < high ? absent : (int32_t)(x & UINT32_MAX);
 }
 
+/* The slot's token's number in this round: rk_closed_id once the round's
+   numbering is closed (*n then the number of the tokens it has not
+   numbered), else rk_dense_id. */
+static inline int32_t rk_token_number(RkSlot *slot, uint64_t high, Py_ssize_t *n, int closed)
+{
+    return closed ? rk_closed_id(slot, high, (int32_t)*n) : rk_dense_id(slot, high, n);
+}
+
 /* The words b[0]..b[1], b[2]..b[3], ... (start and end offsets from low,
    a chunk's first character in the lowercased text, which has 16 readable
    bytes past any word; a start may be negative) before stop,
@@ -51,8 +59,7 @@ static inline int32_t rk_closed_id(const RkSlot *slot, uint64_t high, int32_t ab
    (with stem_slot, stemming: whose stem is known and not empty, its
    stem_slot entry the slot that numbers it; see Vocab.stem_slot). The
    numbers go to *out, which advances, and *nd, the next new number, grows
-   by the new ones; with closed, the round's numbering is closed and *nd
-   is the number of the tokens it has not numbered (rk_closed_id).
+   by the new ones (with closed, rk_token_number's).
    Returns stop, or the first word left to the caller. */
 static RK_ALWAYS_INLINE const int32_t *
 rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
@@ -79,7 +86,7 @@ rk_number_known_impl(const int32_t *b, const int32_t *stop, const uint8_t *low,
                 break;          /* not stemmed yet, or an empty stem */
             s = &slots[k];
         }
-        *o++ = closed ? rk_closed_id(s, high, (int32_t)next) : rk_dense_id(s, high, &next);
+        *o++ = rk_token_number(s, high, &next, closed);
     }
     *out = o;
     *nd = next;
