@@ -676,7 +676,7 @@ def test_no_subcommand_is_one_line():
     assert_user_error(run("frobnicate"), "frobnicate")
 
 
-# --- closed and broken output streams (rougekit._launch.guard_streams) ---------------
+# --- closed and broken output streams (rougekit._streams.guard_streams) ---------------
 # A reader that goes away ends every command quietly with 141 (as `cat big | head`
 # does in a shell); a stdout closed from the start with 1 (a write error); neither
 # prints a message or a traceback. POSIX only: /dev/stdout, sh and SIGPIPE's status.

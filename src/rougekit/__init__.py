@@ -6,6 +6,11 @@ Drop-in modules with rouge-score 0.1.2's names and results::
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
     scorer.score(target, prediction)
 
+``rougekit.RougeScorer`` is the same class. Every entry point that scores
+takes the same options: ``options=ScoringOptions(...)``, ``flavor=`` (another
+package's ROUGE, with its own switches) and the option fields as keywords,
+with the same defaults (``DEFAULT_ROUGE_TYPES``, ``DEFAULT_SEED``).
+
 Beside them: token-level functions (``rouge1``, ``rouge_l``, ``rouge_lsum``,
 ``lcs``, ...), ``rouge_1_score``, ``RougeScoreEvaluator`` and
 ``score_corpus`` for multi-reference corpus scoring with a signature;
@@ -35,7 +40,7 @@ from rougekit._version import __version__
 if TYPE_CHECKING:  # what the names are, for type checkers; imported on first use
     from rougekit import rouge_scorer, scoring, tokenize, tokenizers, word_tokenizers
     from rougekit._backend import NAME as BACKEND
-    from rougekit._pipeline import ScoringOptions
+    from rougekit._options import DEFAULT_ROUGE_TYPES, DEFAULT_SEED, ScoringOptions
     from rougekit._warn import RougekitWarning, SentenceSplitWarning, TokenizationWarning
     from rougekit.aggregate import MeanAggregator
     from rougekit.corpus import CorpusResult, score_corpus
@@ -53,6 +58,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers; imported on first us
     from rougekit.hf import compute
     from rougekit.ids import score_ids
     from rougekit.index import RougeIndex, deduplicate
+    from rougekit.rouge_scorer import RougeScorer
     from rougekit.scoring import Score
     from rougekit.shim import (
         install_as,
@@ -91,7 +97,10 @@ _LAZY = {
     "TokenizationWarning": ("rougekit._warn", "TokenizationWarning"),
     "MeanAggregator": ("rougekit.aggregate", "MeanAggregator"),
     "CorpusResult": ("rougekit.corpus", "CorpusResult"),
-    "ScoringOptions": ("rougekit._pipeline", "ScoringOptions"),
+    "ScoringOptions": ("rougekit._options", "ScoringOptions"),
+    "DEFAULT_ROUGE_TYPES": ("rougekit._options", "DEFAULT_ROUGE_TYPES"),
+    "DEFAULT_SEED": ("rougekit._options", "DEFAULT_SEED"),
+    "RougeScorer": ("rougekit.rouge_scorer", "RougeScorer"),
     "score_corpus": ("rougekit.corpus", "score_corpus"),
     "Evaluation": ("rougekit.evaluator", "Evaluation"),
     "MeasureType": ("rougekit.evaluator", "MeasureType"),
@@ -163,8 +172,9 @@ __all__ = [
     # text-level evaluators
     "rouge_1_score", "RougeType", "MeasureType", "RougeScoreEvaluator",
     "Evaluation", "MissingFieldError",
-    # corpus scoring and tokenizers
-    "score_corpus", "CorpusResult", "ScoringOptions", "word_tokenizers", "get_tokenizer",
+    # the scorer, corpus scoring, the options every entry point takes, tokenizers
+    "RougeScorer", "score_corpus", "CorpusResult", "ScoringOptions", "DEFAULT_ROUGE_TYPES",
+    "DEFAULT_SEED", "word_tokenizers", "get_tokenizer",
     # the signature of a score's options
     "Signature", "parse_signature",
     # tables: pandas, polars, pyarrow (Dask and Spark: rougekit.dask, rougekit.spark)

@@ -2,386 +2,71 @@
 
 ``RougeScorer`` (the drop-in), ``score_corpus``, ``score_frame``,
 ``rougekit.dask``, ``rougekit.spark``, ``compute`` and the command line are
-thin: each turns its arguments into a checked ``ScoringOptions`` and hands
-the texts to the stages here, in order:
+thin: each resolves its arguments into a checked ``ScoringOptions``
+(``rougekit._options``, through ``rougekit._doors``) and hands the texts to
+the stages here, in order:
 
-1. **options**: ``ScoringOptions``, frozen and checked once, holds every
-   option that changes a number; the signature is derived from it
-   (``ScoringOptions.signature``) and read back into it
-   (``ScoringOptions.from_signature``). A new option is added here.
-2. **tokenizer**: ``resolve_tokenizer`` (names, objects, ``lang=``) and
-   ``scorer_tokenizer`` (``RougeScorer``'s rules); the rule "lang= or
-   tokenizer=, not both" lives in ``check_lang``.
-3. **pairs**: ``PairScorer`` tokenizes (and stems) each text, splits
+1. **tokenizer**: the options' tokenizer object, or ``scorer_tokenizer``
+   (``RougeScorer``'s rules for its own arguments).
+2. **pairs**: ``PairScorer`` tokenizes (and stems) each text, splits
    rougeLsum's sentences, counts n-grams, the LCS and the union LCS, and
    gives P/R/F per pair: through the engine (``rougekit._backend.engine``,
    every rouge type from one call, on all cores) for tokenizers that behave
    as rouge-score's, through the token stages (``tokens``, ``sentences``,
-   ``rougekit._counts``) for any other.
-4. **items**: ``item_columns`` scores each item against its references and
+   ``rougekit._counts``) for any other, with the options' counting, ROUGE-L
+   and F.
+3. **items**: ``item_columns`` scores each item against its references and
    combines them with a multi-reference policy (``rougekit._multi_ref``),
    into columns of shape (3 * types, items); ``item_rows`` turns the columns
    into ``CorpusResult.per_item``.
-5. **corpus**: ``corpus_scores`` averages the items (or takes rouge-score's
-   bootstrap medians) and adds the confidence intervals.
+4. **corpus**: ``corpus_scores`` averages the items (or whatever the
+   options' aggregation does) and adds the confidence intervals.
+
+The stages' choices (``f_measure``, ``counting``, ``rouge_l``,
+``aggregation``) are looked up by name in ``rougekit._stages``: rouge-score's
+arithmetic and the exact mean are registered below, each other package's by
+its flavor (``rougekit._flavors``).
 
 >>> options = ScoringOptions(rouge_types=["rouge1", "rougeL"], use_stemmer=True)
->>> options.rouge_types, options.names
-(('rouge1', 'rougeL'), ['rouge1', 'rougeL'])
 >>> item_columns(options, ["the cats sat"], [["the cat sat", "a dog"]]).tolist()
 [[1.0], [1.0], [1.0], [1.0], [1.0], [1.0]]
->>> options.signature()  # doctest: +ELLIPSIS
-'rougekit:...|types:rouge1,rougeL|tok:rouge-score|lang:none|stem:porter|stop:none|split:newline|multi:max|agg:mean|boot:none'
->>> ScoringOptions.from_signature(options.signature()) == options
-True
 """
-import dataclasses
 import queue
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from rougekit import _backend, tokenizers
+from rougekit import _backend, _stages, tokenizers
 from rougekit._bootstrap import corpus_intervals
-from rougekit._checks import as_list, check_int, check_real, check_seed, thread_count
+from rougekit._checks import as_list, thread_count
 from rougekit._core._prf_py import lcs_prf, ngram_prf
-from rougekit._core._rouge155_numbers_py import f_measure as rouge155_f
-from rougekit._core._rouge155_numbers_py import round5
 from rougekit._core._tokenizer_py import kept_chars
-from rougekit._counts import (
-    counts_score,
-    lcs_counts,
-    ngram_counts,
-    ngram_set_counts,
-    summary_lcs_counts,
-    summary_word_set_counts,
-)
+from rougekit._counts import counts_score, lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._letters import may_lose_letters
-from rougekit._multi_ref import (
-    MULTI_REF_POLICIES,
-    column_means,
-    combine_columns,
-    combine_counts,
-)
-from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
+from rougekit._multi_ref import column_means, combine_columns, combine_counts
+from rougekit._options import ScoringOptions, check_lang
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM
 from rougekit._sentences import (
     CHECKED_TEXTS,
-    check_sentence_split,
     looks_like_sentences,
     split_chinese,
     split_periods,
     split_sentencex,
     warn_one_sentence,
 )
+from rougekit._spelling import option
 from rougekit._workers import map_chunks
-from rougekit.compat._pltrdy import pltrdy_f
 from rougekit.lang import LangTokenizer
-from rougekit.rouge155._run import numeral_order
-from rougekit.scoring import AggregateScore, BootstrapAggregator, Score
-from rougekit.signature import Signature, parse_signature
+from rougekit.scoring import AggregateScore, Score
 from rougekit.tokenize import ensure_str
-from rougekit.word_tokenizers import get_tokenizer
 
-__all__ = ["ScoringOptions", "PairScorer", "check_lang", "resolve_tokenizer",
-           "scorer_tokenizer", "check_texts", "item_columns", "item_rows", "corpus_scores",
-           "score_of", "ngram_score", "lcs_score", "summary_lcs_score"]
-
-#: What ``score_corpus`` can do with the per-item scores.
-CORPUS_AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap")
-#: How n-grams (and rougeLsum's union LCS) are counted.
-COUNTINGS = ("clipped", "sets")
-#: What rougeL is: the LCS of the whole texts, or rougeLsum's summary-level LCS.
-ROUGE_L_RULES = ("lcs", "summary")
-#: F from precision and recall.
-F_MEASURES = ("harmonic", "epsilon", "rouge155")
+__all__ = ["PairScorer", "pair_scorer", "scorer_tokenizer", "check_texts", "kept_items",
+           "item_columns", "item_rows", "corpus_scores", "score_of", "ngram_score",
+           "lcs_score", "summary_lcs_score", "ScoringOptions"]
 
 
-# --- 1. options -------------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class ScoringOptions:
-    """Every option that changes a ROUGE number, checked when built.
-
-    Fields (the keyword arguments of ``score_corpus``, whose docstring says
-    what each does): ``rouge_types`` (kept as a tuple), ``tokenizer`` (a name
-    of ``rougekit.word_tokenizers`` or an object with ``tokenize``),
-    ``use_stemmer``, ``lang``, ``stem_stopwords``, ``sentence_split``,
-    ``multi_ref``, ``aggregation``, ``bootstrap``, ``confidence``, ``seed``;
-    and the stages where other packages' ROUGE differs from rouge-score's
-    (the flavors of ``rougekit.flavors`` set them; the defaults are
-    rouge-score's): ``remove_stopwords`` (ROUGE-1.5.5's ``-s``, with the
-    "rouge155" tokenizer), ``counting`` ("clipped": each n-gram as often as
-    it occurs on both sides; "sets": distinct n-grams, and for rougeLsum
-    the distinct words on the union LCS, as pltrdy's ``rouge``),
-    ``rouge_l`` ("lcs": the LCS of the whole texts; "summary": rougeL is
-    rougeLsum's summary-level LCS, as ROUGE-1.5.5's and pltrdy's ROUGE-L),
-    ``f_measure`` ("harmonic": 2PR / (P + R); "epsilon": pltrdy's
-    2 (PR / (P + R + 1e-8)); "rouge155": the script's, from P and R rounded
-    to 5 decimals, ``PR / ((1 - alpha) P + alpha R)`` rounded again) and
-    ``alpha`` (only with "rouge155", its ``-p``).
-    ``threads`` is not here: it changes the speed, never a number.
-
-    Every public function that scores takes ``options=ScoringOptions(...)``
-    beside its keyword arguments. Instances are immutable, hashable,
-    picklable (the resolved tokenizer is rebuilt after unpickling) and
-    compare by their fields; ``dataclasses.replace`` gives a changed copy,
-    checked again.
-
-    >>> ScoringOptions(multi_ref="pooled").multi_ref
-    'pooled'
-    >>> ScoringOptions(lang="english", tokenizer="whitespace")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: give lang= or tokenizer=, not both: ...
-    """
-
-    rouge_types: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
-    tokenizer: Any = "rouge-score"
-    use_stemmer: bool = False
-    lang: Optional[str] = None
-    stem_stopwords: bool = False
-    sentence_split: str = "newline"
-    multi_ref: str = "max"
-    aggregation: str = "mean"
-    bootstrap: int = 0
-    confidence: float = 0.95
-    seed: Optional[int] = None
-    remove_stopwords: bool = False
-    counting: str = "clipped"
-    rouge_l: str = "lcs"
-    f_measure: str = "harmonic"
-    alpha: float = 0.5
-
-    def __post_init__(self) -> None:
-        types = parse_rouge_types(self.rouge_types)
-        object.__setattr__(self, "rouge_types", tuple(name for name, _ in types))
-        object.__setattr__(self, "sentence_split", check_sentence_split(self.sentence_split))
-        check_corpus_options(self.multi_ref, self.bootstrap, self.confidence, self.seed,
-                             self.aggregation)
-        check_stage_options(self.counting, self.rouge_l, self.f_measure, self.alpha)
-        if not isinstance(self.remove_stopwords, bool):
-            raise TypeError("remove_stopwords must be a bool, not "
-                            f"{type(self.remove_stopwords).__name__}")
-        object.__setattr__(self, "alpha", float(self.alpha))
-        object.__setattr__(self, "_types", types)
-        object.__setattr__(self, "_tokenizer", resolve_tokenizer(
-            self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords,
-            self.remove_stopwords))
-
-    # The resolved tokenizer is not pickled: it is rebuilt from the fields.
-    def __getstate__(self) -> Dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def __setstate__(self, state: Dict[str, Any]) -> None:
-        for name, value in state.items():
-            object.__setattr__(self, name, value)
-        self.__post_init__()
-
-    @classmethod
-    def from_signature(cls, signature: str) -> "ScoringOptions":
-        """The options a signature line records (``rougekit.signature``); a
-        ValueError if it names a flavor whose options its fields are not."""
-        options = cls(**parse_signature(signature))
-        named = Signature.parse(signature).flavor
-        if named:
-            from rougekit.flavors import flavor_fields
-            fields = flavor_fields(named)
-            fields.pop("rouge_types", None)
-            wrong = [k for k, v in fields.items() if getattr(options, k) != v]
-            if wrong:
-                raise ValueError(f"the signature names flavor:{named}, but its fields give "
-                                 + ", ".join(f"{k}={getattr(options, k)!r}" for k in wrong)
-                                 + " where that flavor has "
-                                 + ", ".join(f"{k}={fields[k]!r}" for k in wrong))
-        return options
-
-    @classmethod
-    def of(cls, options: Optional["ScoringOptions"], defaults: Dict[str, Any],
-           **given: Any) -> "ScoringOptions":
-        """A front-end's options: ``options`` when given (then each keyword
-        argument of ``given`` must be at its default in ``defaults`` or equal
-        to the option's value, else a ValueError names it), else the options
-        the keywords give."""
-        if options is None:
-            return cls(**given)
-        if not isinstance(options, ScoringOptions):
-            raise TypeError("options must be a rougekit.ScoringOptions, not "
-                            f"{type(options).__name__}")
-        clash = [name for name, value in given.items()
-                 if not _same(value, defaults.get(name, _MISSING))
-                 and not _same(value, getattr(options, name, _MISSING))]
-        if clash:
-            raise ValueError("give options= or the keyword arguments it holds, not both: "
-                             + ", ".join(clash))
-        return options
-
-    @property
-    def rouge_score_arithmetic(self) -> bool:
-        """Whether the pairs are counted and scored as rouge-score does
-        (clipped counts, rougeL the whole texts' LCS, the harmonic F): what
-        the compiled engine computes."""
-        return (self.counting, self.rouge_l, self.f_measure) == ("clipped", "lcs", "harmonic")
-
-    @property
-    def flavor(self) -> Optional[str]:
-        """The flavor (``rougekit.flavors``) whose preset these options are,
-        with its parameters (``"xlsum:french"``, ``"rouge155:-m -s"``), or
-        None: a combination no flavor is."""
-        from rougekit.flavors import flavor_of
-        return flavor_of(self)
-
-    def pair_counts_score(self, hits: Any, candidate_total: Any, reference_total: Any
-                          ) -> Score:
-        """One comparison's Score from its counts, with these options' F
-        (zeros when either total is 0)."""
-        return counts_score_with(self.f_measure, self.alpha, hits, candidate_total,
-                                 reference_total)
-
-    @property
-    def names(self) -> List[str]:
-        """The rouge type names, as a list."""
-        return list(self.rouge_types)
-
-    @property
-    def types(self) -> List[Tuple[str, int]]:
-        """``[(rouge_type, kind)]``: kind n >= 1 for rougeN, ``ROUGE_L`` or
-        ``ROUGE_LSUM`` (``rougekit._rouge_types``)."""
-        return list(self._types)  # type: ignore[attr-defined]
-
-    @property
-    def tokenizer_object(self) -> Any:
-        """The tokenizer the options resolve to (an object with ``tokenize``)."""
-        return self._tokenizer  # type: ignore[attr-defined]
-
-    def pair_scorer(self) -> "PairScorer":
-        """A new ``PairScorer`` for these options."""
-        return PairScorer(self.types, None, self.tokenizer_object, self.sentence_split)
-
-    def signature(self, **fields: Any) -> str:
-        """The signature line of numbers scored with these options
-        (``rougekit.signature``); ``fields`` override ``Signature`` fields
-        the options do not decide (``aggregation="none"`` for per-item
-        scores, ``extra``).
-
-        >>> ScoringOptions(rouge_types=["rouge1"]).signature(aggregation="none")[-28:]
-        'multi:max|agg:none|boot:none'
-        """
-        seed = "numpy-global" if self.aggregation == "bootstrap-median" and self.seed is None \
-            else "perl-srand" if self.aggregation == "rouge155-bootstrap" else self.seed
-        described: Dict[str, Any] = dict(
-            multi_ref=self.multi_ref, aggregation=self.aggregation, bootstrap=self.bootstrap,
-            confidence=self.confidence, seed=seed, counting=self.counting,
-            rouge_l=self.rouge_l, f_measure=self.f_measure, alpha=self.alpha,
-            flavor=self.flavor or "")
-        described.update(fields)
-        return str(Signature.of_tokenizer(self.tokenizer_object, self.names,
-                                          self.sentence_split, **described))
-
-
-_MISSING = object()
-
-
-def _same(value: Any, default: Any) -> bool:
-    if value is default:
-        return True
-    try:
-        return bool(value == default) or (isinstance(value, (list, tuple))
-                                          and isinstance(default, (list, tuple))
-                                          and tuple(value) == tuple(default))
-    except Exception:
-        return False
-
-
-def check_corpus_options(multi_ref: Any, bootstrap: Any, confidence: Any, seed: Any,
-                         aggregation: Any = "mean",
-                         aggregations: Sequence[str] = CORPUS_AGGREGATIONS) -> None:
-    """The checks of the multi-reference and aggregation options."""
-    if not isinstance(multi_ref, str):
-        raise TypeError(f"multi_ref must be str, not {type(multi_ref).__name__}")
-    if multi_ref not in MULTI_REF_POLICIES:
-        raise ValueError(f"unknown multi_ref policy {multi_ref!r}; valid: "
-                         + ", ".join(MULTI_REF_POLICIES))
-    check_int("bootstrap", bootstrap, minimum=0)
-    check_real("confidence", confidence, 0, 1)
-    check_seed("seed", seed)
-    if not isinstance(aggregation, str) or aggregation not in aggregations:
-        raise ValueError(f"unknown aggregation {aggregation!r}; valid: "
-                         + ", ".join(aggregations))
-    if aggregation == "bootstrap-median" and not bootstrap:
-        raise ValueError("aggregation='bootstrap-median' needs bootstrap=N resamples "
-                         "(rouge-score's BootstrapAggregator draws 1000)")
-    if aggregation == "rouge155-bootstrap":
-        if not bootstrap or bootstrap > 10 ** 8:
-            raise ValueError("aggregation='rouge155-bootstrap' needs bootstrap=N resamples, "
-                             "1 <= N <= 1e8 (ROUGE-1.5.5's -r, 1000 by default)")
-        if seed is not None:
-            raise ValueError("aggregation='rouge155-bootstrap' draws as ROUGE-1.5.5.pl "
-                             "does (srand(0), srand(1), ...): it takes no seed=")
-
-
-def check_stage_options(counting: Any, rouge_l: Any, f_measure: Any, alpha: Any) -> None:
-    """The checks of the stage options (``ScoringOptions``'s docstring)."""
-    for name, value, valid in (("counting", counting, COUNTINGS),
-                               ("rouge_l", rouge_l, ROUGE_L_RULES),
-                               ("f_measure", f_measure, F_MEASURES)):
-        if not isinstance(value, str) or value not in valid:
-            raise ValueError(f"unknown {name} {value!r}; valid: " + ", ".join(valid))
-    check_real("alpha", alpha, 0, 1)
-    if f_measure != "rouge155" and alpha != 0.5:
-        raise ValueError(f"alpha={alpha!r} applies only with f_measure='rouge155' "
-                         "(ROUGE-1.5.5's -p)")
-
-
-def counts_score_with(f_measure: str, alpha: float, hits: Any, candidate_total: Any,
-                      reference_total: Any) -> Score:
-    """A Score from counts with the F of ``f_measure`` (``ScoringOptions``);
-    zeros when either total is 0.
-
-    >>> counts_score_with("epsilon", 0.5, 4, 5, 5)
-    Score(precision=0.8, recall=0.8, fmeasure=0.7999999950000002)
-    >>> counts_score_with("rouge155", 0.5, 1, 3, 2)
-    Score(precision=0.33333, recall=0.5, fmeasure=0.4)
-    """
-    if not candidate_total or not reference_total:
-        return Score(0.0, 0.0, 0.0)
-    if f_measure == "harmonic":
-        return counts_score(hits, candidate_total, reference_total)
-    if f_measure == "epsilon":
-        precision, recall = hits / candidate_total, hits / reference_total
-        return Score(precision, recall, pltrdy_f(precision, recall))
-    precision, recall = round5(hits / candidate_total), round5(hits / reference_total)
-    return Score(precision, recall, rouge155_f(precision, recall, alpha))
-
-
-# --- 2. the tokenizer ----------------------------------------------------------------
-
-def check_lang(tokenizer_given: bool, lang: Optional[str], stem_stopwords: bool) -> None:
-    """The rules of ``lang=``: not with a tokenizer; ``stem_stopwords`` only with it."""
-    if lang is not None:
-        if tokenizer_given:
-            raise ValueError("give lang= or tokenizer=, not both: lang= sets the tokenizer "
-                             "(XL-Sum's for that language)")
-    elif stem_stopwords:
-        raise ValueError("stem_stopwords=True applies only with lang=")
-
-
-def resolve_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
-                      stem_stopwords: bool, remove_stopwords: bool = False) -> Any:
-    """The tokenizer object of ``score_corpus``'s options: XL-Sum's for
-    ``lang``, else a name of ``rougekit.word_tokenizers`` or an object with
-    ``tokenize`` (``use_stemmer`` only with rouge-score's and rouge155's,
-    ``remove_stopwords`` only with rouge155's)."""
-    check_lang(not (isinstance(tokenizer, str) and tokenizer == "rouge-score"), lang,
-               stem_stopwords)
-    if lang is not None:
-        if remove_stopwords:
-            raise ValueError("remove_stopwords=True (ROUGE-1.5.5's -s) needs "
-                             "tokenizer='rouge155', not lang=")
-        return LangTokenizer(lang, use_stemmer, stem_stopwords)
-    return get_tokenizer(tokenizer, use_stemmer=use_stemmer,
-                         remove_stopwords=remove_stopwords)
-
+# --- 1. the tokenizer ----------------------------------------------------------------
 
 def scorer_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
                      stem_stopwords: bool) -> Any:
@@ -399,7 +84,7 @@ def scorer_tokenizer(tokenizer: Any, use_stemmer: bool, lang: Optional[str],
     return tokenizers.DefaultTokenizer(use_stemmer)
 
 
-# --- 3. pairs: tokens, counts, P/R/F ---------------------------------------------------
+# --- 2. pairs: tokens, counts, P/R/F ---------------------------------------------------
 
 def score_of(prf: Iterable[Any]) -> Score:
     """A ``Score`` of (precision, recall, fmeasure), built without parsing
@@ -444,18 +129,19 @@ def summary_lcs_score(ref_sent: Sequence[Sequence[Any]],
 
 def _nltk_sent_tokenize(text: str) -> List[str]:
     """nltk's ``sent_tokenize(text)``, or an error that says what to install."""
+    rule = option("sentence_split", "nltk")
     try:
         import nltk
     except ImportError:
         raise ImportError(
-            "split_summaries=True splits sentences with nltk, which is not "
-            "installed: pip install 'rougekit[nltk]', then "
+            f"{rule} (rouge-score's split_summaries) splits sentences with nltk, which is "
+            "not installed: pip install 'rougekit[nltk]', then "
             "python -m nltk.downloader punkt_tab") from None
     try:
         return nltk.sent_tokenize(text)
     except LookupError:
         raise LookupError(
-            "split_summaries=True needs nltk's punkt sentence model: "
+            f"{rule} (rouge-score's split_summaries) needs nltk's punkt sentence model: "
             "python -m nltk.downloader punkt_tab") from None
 
 
@@ -464,17 +150,22 @@ class PairScorer:
 
     Built from parsed rouge types (``type_error``: the ValueError to raise
     when a score is computed, rouge-score's deferred check of unknown names),
-    a tokenizer object and a sentence-split rule. With a tokenizer that
-    behaves as rouge-score's default and newline sentences, the engine
-    (``rougekit._backend.engine``) scores str pairs whole; anything else takes
-    the token stages (``tokens``, ``sentences``, the counts). Thread-safe:
-    worker threads take engines from a pool.
+    a tokenizer object and a sentence-split rule, and ``options`` whose
+    counting, ROUGE-L and F it applies (None: rouge-score's). With
+    rouge-score's arithmetic, a tokenizer that behaves as rouge-score's
+    default and newline sentences, the engine (``rougekit._backend.engine``)
+    scores str pairs whole; anything else takes the token stages (``tokens``,
+    ``sentences``, the counts). Thread-safe: worker threads take engines
+    from a pool.
     """
 
     def __init__(self, types: Optional[List[Tuple[Any, int]]],
                  type_error: Optional[ValueError], tokenizer: Any,
-                 sentence_split: str) -> None:
+                 sentence_split: str, options: Optional[ScoringOptions] = None) -> None:
         self.types = types
+        # None: rouge-score's arithmetic (its int zeros included)
+        self.options = options if options is not None and \
+            not options.rouge_score_arithmetic else None
         self.type_error = type_error
         self.tokenizer = tokenizer
         self.sentence_split = sentence_split
@@ -499,7 +190,8 @@ class PairScorer:
         self.letter_check = tokenizers.letter_check(tokenizer) \
             if stemming is not None else None
         self.use_stemmer = stemming
-        if kinds and sentence_split == "newline" and stemming is not None:
+        if kinds and sentence_split == "newline" and stemming is not None and \
+                self.options is None:
             self.engine = self.new_engine()
 
     def new_engine(self) -> Any:
@@ -608,6 +300,8 @@ class PairScorer:
             raise ValueError(*self.type_error.args)
         self.check_text(target, "target")
         self.check_text(prediction, "prediction")
+        if self.options is not None:
+            return self.score_counted(target, prediction)
         # rouge-score tokenizes the whole texts unless rougeLsum is alone
         target_tokens: List[Any] = [] if self.lsum_only else self.tokens(target)
         prediction_tokens: List[Any] = [] if self.lsum_only else self.tokens(prediction)
@@ -622,6 +316,15 @@ class PairScorer:
             else:
                 result[rouge_type] = ngram_score(target_tokens, prediction_tokens, kind)
         return result
+
+    def score_counted(self, target: Any, prediction: Any) -> Dict[Any, Score]:
+        """A pair scored from its counts with the options' counting, ROUGE-L
+        and F (``item_columns``'s path)."""
+        assert self.options is not None
+        ref, cand = _Tokenized(target, self), _Tokenized(prediction, self)
+        return {rouge_type: self.options.pair_counts_score(
+                    *_counts(self.options, kind, cand, ref))
+                for rouge_type, kind in self.types or []}
 
     def check_pairs(self, targets: Any, predictions: Any,
                     threads: Optional[int]) -> Tuple[List[Any], List[Any], int]:
@@ -708,7 +411,7 @@ class PairScorer:
                     return
 
 
-# --- 4. items: several references each -------------------------------------------------
+# --- 3. items: several references each -------------------------------------------------
 
 def check_texts(candidates: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
     """Checked lists: candidates [str], references [[str, ...]]."""
@@ -765,16 +468,31 @@ def _counts(options: ScoringOptions, kind: int, cand: _Tokenized, ref: _Tokenize
             ) -> Tuple[int, int, int]:
     """(hits, candidate total, reference total) of one pair, counted as
     ``options.counting`` and ``options.rouge_l`` say."""
-    sets = options.counting == "sets"
-    if kind == ROUGE_L and options.rouge_l == "lcs":
-        hits, ref_total, cand_total = lcs_counts(ref.tokens, cand.tokens)
-    elif kind in (ROUGE_L, ROUGE_LSUM):
-        summary_count = summary_word_set_counts if sets else summary_lcs_counts
-        hits, ref_total, cand_total = summary_count(ref.sentences, cand.sentences)
+    counting = _stages.COUNTINGS[options.counting]
+    if kind == ROUGE_L:
+        hits, ref_total, cand_total = _stages.ROUGE_L_RULES[options.rouge_l](counting, ref,
+                                                                             cand)
+    elif kind == ROUGE_LSUM:
+        hits, ref_total, cand_total = counting.summary(ref.sentences, cand.sentences)
     else:
-        ngram_count = ngram_set_counts if sets else ngram_counts
-        hits, ref_total, cand_total = ngram_count(ref.tokens, cand.tokens, kind)
+        hits, ref_total, cand_total = counting.ngrams(ref.tokens, cand.tokens, kind)
     return hits, cand_total, ref_total
+
+
+def kept_items(options: ScoringOptions, candidates: List[str], references: List[List[str]],
+               none_left: bool = False) -> Tuple[List[str], List[List[str]]]:
+    """The items the options score: all, or with ``skip_empty`` those whose
+    candidate and references are all non-empty strings (pltrdy's
+    ``ignore_empty``); a ValueError if none is left (unless ``none_left``:
+    one partition of many)."""
+    if not options.skip_empty:
+        return candidates, references
+    kept = [k for k, (c, refs) in enumerate(zip(candidates, references))
+            if len(c) > 0 and all(len(r) > 0 for r in refs)]
+    if not kept and not none_left:
+        raise ValueError(f"no item is left to score: every one has an empty candidate or "
+                         f"reference ({option('skip_empty', True)})")
+    return [candidates[k] for k in kept], [references[k] for k in kept]
 
 
 def item_columns(options: ScoringOptions, candidates: List[str],
@@ -789,7 +507,7 @@ def item_columns(options: ScoringOptions, candidates: List[str],
         thread_count(threads)
     if not candidates:
         return np.zeros((3 * len(types), 0))
-    pairs = options.pair_scorer()
+    pairs = pair_scorer(options)
     policy = options.multi_ref
     if policy != "pooled" and pairs.engine is not None and options.rouge_score_arithmetic:
         targets = [r for refs in references for r in refs]
@@ -816,72 +534,64 @@ def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score
     return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
 
 
-# --- 5. the corpus -------------------------------------------------------------------
+# --- 4. the corpus -------------------------------------------------------------------
 
 def corpus_scores(options: ScoringOptions, columns: np.ndarray
                   ) -> Tuple[Dict[str, Score], Optional[Dict[str, AggregateScore]],
                              List[Dict[str, Score]]]:
     """``(scores, intervals, per_item)`` of the items' columns, aggregated as
-    ``options.aggregation`` says:
+    ``options.aggregation`` says (``rougekit._stages.AGGREGATIONS``):
+    "mean" here; the others by their flavors."""
+    scores, intervals = _stages.AGGREGATIONS[options.aggregation](options, columns)
+    return scores, intervals, item_rows(columns, options.names)
 
-    - "mean": the float nearest the exact mean of the items' P, R and F;
-    - "mean-in-order": the items' values added in order by floats, then
-      divided by their number (pltrdy's ``get_scores(..., avg=True)``);
-    - "bootstrap-median": rouge-score's ``BootstrapAggregator`` (numpy's
-      global random state, or ``numpy.random.RandomState(seed)``: the same
-      draws as after ``numpy.random.seed(seed)``);
-    - "rouge155-bootstrap": ROUGE-1.5.5.pl's printed average, the mean of
-      ``bootstrap`` resample means (Perl's ``srand(0)``, ``srand(1)``, ...)
-      over the items in the script's order (their numbers sorted as
-      strings), rounded to 5 decimals, with its interval.
-    """
-    names = options.names
-    per_item = item_rows(columns, names)
-    if options.aggregation == "bootstrap-median":
-        aggregator = BootstrapAggregator(confidence_interval=options.confidence,
-                                         n_samples=options.bootstrap)
-        if options.seed is not None:
-            aggregator.random_state = np.random.RandomState(options.seed)
-        for item in per_item:
-            aggregator.add_scores(item)
-        medians = aggregator.aggregate()
-        return {name: medians[name].mid for name in names}, medians, per_item
-    if options.aggregation == "mean-in-order":
-        return _in_order_means(columns, names), None, per_item
-    if options.aggregation == "rouge155-bootstrap":
-        return (*_rouge155_averages(columns, names, options.bootstrap, options.confidence),
-                per_item)
-    scores = column_means(columns, names)
+
+def pair_scorer(options: ScoringOptions) -> PairScorer:
+    """A new ``PairScorer`` for these options."""
+    return PairScorer(options.types, None, options.tokenizer_object, options.sentence_split,
+                      options)
+
+
+# --- rouge-score's stages, and rougekit's exact mean --------------------------------
+
+class ClippedCounting:
+    """rouge-score's counting: each n-gram as often as it occurs on both
+    sides; rougeLsum's union LCS hits clipped by the tokens' counts."""
+
+    ngrams = staticmethod(ngram_counts)
+    summary = staticmethod(summary_lcs_counts)
+
+
+def harmonic_score(hits: Any, candidate_total: Any, reference_total: Any,
+                   alpha: float) -> Score:
+    """rouge-score's P, R and F = 2PR / (P + R) (``alpha`` is the rouge155
+    F's alone)."""
+    return counts_score(hits, candidate_total, reference_total)
+
+
+def whole_text_lcs(counting: Any, ref: Any, cand: Any) -> Tuple[int, int, int]:
+    """rougeL as rouge-score's: the LCS of the whole texts' tokens."""
+    return lcs_counts(ref.tokens, cand.tokens)
+
+
+def summary_level_lcs(counting: Any, ref: Any, cand: Any) -> Tuple[int, int, int]:
+    """rougeL as ROUGE-1.5.5's and pltrdy's: rougeLsum's summary-level LCS,
+    counted as the options count."""
+    return counting.summary(ref.sentences, cand.sentences)
+
+
+def exact_means(options: ScoringOptions, columns: np.ndarray
+                ) -> Tuple[Dict[str, Score], Optional[Dict[str, AggregateScore]]]:
+    """The float nearest each exact mean of the items' P, R and F, and with
+    ``options.bootstrap`` their percentile intervals (``rougekit._bootstrap``)."""
+    scores = column_means(columns, options.names)
     intervals = corpus_intervals(columns, scores, options.bootstrap, options.confidence,
                                  options.seed) if options.bootstrap else None
-    return scores, intervals, per_item
-
-
-def _in_order_means(columns: np.ndarray, names: Sequence[str]) -> Dict[str, Score]:
-    """Per rouge type, P, R and F summed item by item in order, then divided."""
-    rows = columns.tolist()
-    n = columns.shape[1]
-    means = []
-    for row in rows:
-        total = 0.0
-        for value in row:
-            total += value
-        means.append(total / n)
-    return {name: Score(*means[3 * k:3 * k + 3]) for k, name in enumerate(names)}
-
-
-def _rouge155_averages(columns: np.ndarray, names: Sequence[str], resamples: int,
-                       confidence: float) -> Tuple[Dict[str, Score], Dict[str, AggregateScore]]:
-    """ROUGE-1.5.5.pl's averages and intervals of the items' columns."""
-    order = numeral_order(columns.shape[1])
-    table = np.ascontiguousarray(columns[:, order].T)
-    average, low, high = _backend.rouge155_bootstrap.bootstrap(
-        table, resamples, round(confidence * 100, 10))
-    scores, intervals = {}, {}
-    for k, name in enumerate(names):
-        cut = slice(3 * k, 3 * k + 3)
-        mid = Score(*map(round5, average[cut].tolist()))
-        scores[name] = mid
-        intervals[name] = AggregateScore(Score(*map(round5, low[cut].tolist())), mid,
-                                         Score(*map(round5, high[cut].tolist())))
     return scores, intervals
+
+
+_stages.COUNTINGS.add("clipped", ClippedCounting)
+_stages.F_MEASURES.add("harmonic", harmonic_score)
+_stages.ROUGE_L_RULES.add("lcs", whole_text_lcs)
+_stages.ROUGE_L_RULES.add("summary", summary_level_lcs)
+_stages.AGGREGATIONS.add("mean", exact_means)

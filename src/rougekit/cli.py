@@ -51,10 +51,11 @@ missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
 an unknown rouge type, empty input, a bad option value) print one line on
 stderr and exit 2; Ctrl-C prints one line and exits 130. A closed or broken
 stdout ends the command quietly: 141 when the reader went away (``| head``),
-1 when stdout was closed (``rougekit._launch``).
+1 when stdout was closed (``rougekit._streams``).
 """
 import argparse
 import csv
+import dataclasses
 import importlib
 import io
 import json
@@ -64,24 +65,27 @@ import warnings
 
 import numpy as np
 
-from rougekit import __version__
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import one_line
-from rougekit._launch import guard_streams
-from rougekit._multi_ref import MULTI_REF_POLICIES, column_means
-from rougekit._pipeline import ScoringOptions, check_texts, corpus_scores, item_columns
+from rougekit._cli_options import (
+    add_option_flags,
+    options_of,
+    positive_int,
+    seed_value,
+    unit_interval,
+)
+from rougekit._options import DEFAULT_SEED
+from rougekit._pipeline import check_texts, corpus_scores, item_columns, kept_items, pair_scorer
 from rougekit._progress import Progress
-from rougekit._rouge_types import parse_rouge_types
-from rougekit._sentences import SENTENCE_SPLITS
+from rougekit._spelling import command_line
+from rougekit._streams import guard_streams
+from rougekit._version import __version__
 from rougekit._warn import RougekitWarning, SentenceSplitWarning
 from rougekit.corpus import CorpusResult
 from rougekit.explanation import explain_pair
-from rougekit.flavors import flavor_fields, flavor_options
 from rougekit.lang import LANGUAGES
-from rougekit.significance import COMPARE_SEED, compare_systems
-from rougekit.word_tokenizers import TOKENIZER_NAMES
+from rougekit.significance import compare_systems
 
-DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 MEASURES = ("precision", "recall", "fmeasure")
 # Items per scoring call: small enough that the progress line moves and
 # Ctrl-C is noticed between calls, large enough that threads stay busy.
@@ -117,15 +121,6 @@ def read_lines(path):
     if not text:
         return []
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-
-
-def parse_types(spec):
-    try:
-        parsed = parse_rouge_types([t.strip() for t in spec.split(",") if t.strip()],
-                                   "--rouge-types")
-    except ValueError as e:
-        raise UserError(str(e)) from None
-    return [name for name, _ in parsed]
 
 
 def load_parallel(named_paths):
@@ -207,23 +202,11 @@ COMPARE_FIELDS = ("candidate_a", "candidate_b")
 
 # --- scoring in chunks, with a progress line -----------------------------------
 
-def scoring_options(args, types, bootstrap=0, confidence=0.95, seed=None):
-    """The ``ScoringOptions`` of the command's arguments, checked (a
-    UserError names what is wrong)."""
-    # explain scores one pair: it has no --multi-ref
-    corpus = {"multi_ref": args.multi_ref} if hasattr(args, "multi_ref") else {}
-    flavor = getattr(args, "flavor", None)
+def scoring_options(args, door, **defaults):
+    """The ``ScoringOptions`` of the command's flags, resolved as every door
+    resolves its keywords (a UserError names what is wrong)."""
     try:
-        if flavor is not None:
-            fields = flavor_fields(flavor)
-            if "rouge_types" in fields and args.rouge_types == DEFAULT_TYPES:
-                types = list(fields["rouge_types"])     # rouge155's -n N
-        options = ScoringOptions(
-            rouge_types=types, tokenizer=args.tokenizer, use_stemmer=args.stemmer,
-            lang=args.lang, stem_stopwords=args.stem_stopwords,
-            sentence_split=args.sentence_split, bootstrap=bootstrap,
-            confidence=confidence, seed=seed, **corpus)
-        return options if flavor is None else flavor_options(flavor, options)
+        return options_of(args, door, **defaults)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
 
@@ -304,10 +287,9 @@ def write_per_item(path, columns, types):
 
 
 def cmd_score(args):
-    types = parse_types(args.rouge_types)
     if (args.jsonl is None) == (args.candidates is None):
         raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
-    options = scoring_options(args, types, args.bootstrap, args.confidence, args.seed)
+    options = scoring_options(args, "rougekit score")
     signature = options.signature()
     types = options.names
     if args.jsonl is not None:
@@ -318,28 +300,33 @@ def cmd_score(args):
         if not args.references:
             raise UserError("--candidates needs at least one --references FILE")
         candidates, references = load_files(args)
+    try:
+        candidates, references = kept_items(options, candidates, references)
+    except ValueError as e:
+        raise UserError(str(e)) from None
 
     with Progress(len(candidates)) as progress:
         columns = score_items(candidates, references, options, args, progress)
     n_items = columns.shape[1]
-    scores = column_means(columns, types)
-    intervals = None
-    if options.aggregation != "mean":   # a flavor's (rougekit.flavors)
-        scores, intervals, _ = corpus_scores(options, columns)
-    elif args.bootstrap:
-        # The draws of score_corpus(..., bootstrap=N, seed=S): same intervals.
-        with Progress(args.bootstrap, "bootstrap", "resamples") as progress:
-            intervals = corpus_intervals(columns, scores, args.bootstrap, args.confidence,
-                                         args.seed, progress.update)
+    scores, intervals, _ = corpus_scores(dataclasses.replace(options, bootstrap=0) if
+                                         options.aggregation == "mean" else options, columns)
+    if options.aggregation == "mean" and options.bootstrap:
+        # The draws of score_corpus(..., bootstrap=N, seed=S), with a progress line.
+        with Progress(options.bootstrap, "bootstrap", "resamples") as progress:
+            intervals = corpus_intervals(columns, scores, options.bootstrap,
+                                         options.confidence, options.seed, progress.update)
     if args.per_item:
         write_per_item(args.per_item, columns, types)
 
     if args.format == "json":
         out = {"n_items": n_items, "signature": signature,
-               "scores": {t: scores[t]._asdict() for t in types}}
+               "scores": {t: {m: float(v) for m, v in scores[t]._asdict().items()}
+                          for t in types}}
         if intervals is not None:
-            out["confidence"] = args.confidence
-            out["intervals"] = {t: {"low": iv.low._asdict(), "high": iv.high._asdict()}
+            out["confidence"] = options.confidence
+            out["intervals"] = {t: {"low": {m: float(v) for m, v in iv.low._asdict().items()},
+                                    "high": {m: float(v)
+                                             for m, v in iv.high._asdict().items()}}
                                 for t, iv in intervals.items()}
         print(json.dumps(out, indent=2))
     elif args.format == "csv":
@@ -353,39 +340,43 @@ def cmd_score(args):
 
 def cmd_audit(args):
     from rougekit.flavor_audit import audit, audit_json
-    types = parse_types(args.rouge_types)
     if (args.from_flavor is None) != (args.to_flavor is None):
         raise UserError("give --from A and --to B together")
     flavors = [f.strip() for f in args.flavors.split(",") if f.strip()] \
         if args.flavors is not None else None
+    if flavors == []:
+        raise UserError("--flavors names no flavor")
+    given = {name: value for name, value in vars(args).items()
+             if name.startswith("option_")}
     candidates, references = load_jsonl(args.jsonl)
     try:
         with warnings.catch_warnings():
             # the flavors that split on lines see texts without newlines
             warnings.simplefilter("ignore", SentenceSplitWarning)
-            result = audit(candidates, references, flavors, types, seed=args.seed,
-                           threads=args.jobs)
+            result = audit(candidates, references, flavors, threads=args.jobs,
+                           **{k[len("option_"):]: v for k, v in given.items()})
             paths = [(args.from_flavor, args.to_flavor)] if args.from_flavor else []
+            tables = [result.path_table(a, b, args.measure) for a, b in paths]
             if args.format == "json":
                 print(audit_json(result, paths))
                 return 0
-            print(result.table(args.measure))
-            for a, b in paths:
-                print(f"\nfrom {a} to {b}, one stage at a time ({args.measure}; the change "
-                      "in parentheses):")
-                print(result.path_table(a, b, args.measure))
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
+    print(result.table(args.measure))
+    for (a, b), table in zip(paths, tables):
+        print(f"\nfrom {a} to {b}, one stage at a time ({args.measure}; the change "
+              "in parentheses):")
+        print(table)
     print(f"\n{len(candidates)} items")
     return 0
 
 
 # --- rougekit compare -------------------------------------------------------------
 
-def compare_signature(types, args):
+def compare_signature(options, args):
     test = (f"test:pbs:{args.bootstrap},ci:{args.confidence},ar:{args.ar_trials},"
             f"seed:{'none' if args.seed is None else args.seed}")
-    return scoring_options(args, types).signature() + "|" + test
+    return options.signature() + "|" + test
 
 
 def fmt_p(p):
@@ -393,7 +384,8 @@ def fmt_p(p):
 
 
 def cmd_compare(args):
-    types = parse_types(args.rouge_types)
+    options = scoring_options(args, "rougekit compare")
+    types = options.names
     either = ("give either --jsonl FILE or --candidates-a FILE --candidates-b FILE "
               "--references FILE")
     files = {"--candidates-a": args.candidates_a, "--candidates-b": args.candidates_b,
@@ -406,7 +398,7 @@ def cmd_compare(args):
     if args.jsonl is None and len(given) < len(files):
         missing = [option for option in files if option not in given]
         raise UserError(f"missing {' and '.join(missing)} ({either})")
-    signature = compare_signature(types, args)
+    signature = compare_signature(options, args)
     if args.jsonl is not None:
         (cands_a, cands_b), references = read_jsonl(args.jsonl, COMPARE_FIELDS)
         label_a, label_b = (f"{args.jsonl}#{field}" for field in COMPARE_FIELDS)
@@ -420,7 +412,6 @@ def cmd_compare(args):
     n = len(cands_a)
 
     with Progress(2 * n) as progress:
-        options = scoring_options(args, types)
         items_a = score_items(cands_a, references, options, args, progress)
         items_b = score_items(cands_b, references, options, args, progress, done=n)
     results = compare_systems(items_a, items_b, types, args.bootstrap, args.confidence,
@@ -453,8 +444,8 @@ def cmd_compare(args):
 
 def cmd_report(args):
     from rougekit.report import check_installed, corpus_report
-    types = parse_types(args.rouge_types)
-    options = scoring_options(args, types, args.bootstrap, args.confidence, args.seed)
+    # a report shows intervals: 1000 resamples unless told (or a flavor's)
+    options = scoring_options(args, "rougekit report", bootstrap=1000)
     candidates, references = load_jsonl(args.jsonl)
     systems = [candidates]
     if args.compare is not None:
@@ -485,8 +476,9 @@ def cmd_report(args):
                        labels=(args.jsonl, args.compare), ar_trials=args.ar_trials)
     try:
         page = corpus_report(results[0], candidates, references, options=options,
-                             title=args.title, bootstrap=args.bootstrap or 1000,
-                             seed=COMPARE_SEED if args.seed is None else args.seed, **compare)
+                             title=args.title, bootstrap=options.bootstrap or 1000,
+                             seed=DEFAULT_SEED if not isinstance(options.seed, int)
+                             else options.seed, **compare)
     except (TypeError, ValueError, LookupError) as e:
         raise UserError(str(e)) from None
     try:
@@ -531,10 +523,9 @@ def render_explanation(explanations, signature, colour):
 
 
 def cmd_explain(args):
-    types = parse_types(args.rouge_types)
-    options = scoring_options(args, types)
+    options = scoring_options(args, "rougekit explain")
     try:
-        explanations = explain_pair(options.pair_scorer(), args.target, args.prediction)
+        explanations = explain_pair(pair_scorer(options), args.target, args.prediction)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
     signature = options.signature(aggregation="none")
@@ -616,71 +607,9 @@ def add_compat_parser(sub):
         cmd.set_defaults(func=cmd_compat)
 
 
-# --- options ------------------------------------------------------------------------
-
-def _int_at_least(low, text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < low:
-        raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
-    return value
-
-
-def positive_int(text):
-    return _int_at_least(1, text)
-
-
-def non_negative_int(text):
-    return _int_at_least(0, text)
-
-
-def confidence_level(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 <= value <= 1:      # also rejects nan
-        raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text}")
-    return value
-
-
-def add_scoring_options(parser):
-    add_text_options(parser)
-    add_corpus_options(parser)
-
-
-def add_text_options(parser):
-    """The options of how a pair is scored (every command's)."""
-    parser.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
-                        help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
-    parser.add_argument("--stemmer", action="store_true",
-                        help="Porter-stem words longer than 3 characters")
-    parser.add_argument("--tokenizer", default="rouge-score", choices=TOKENIZER_NAMES,
-                        help="rouge-score (default; ASCII letters and digits), whitespace, "
-                             "whitespace-lower, unicode, char")
-    parser.add_argument("--lang", default=None, metavar="LANG",
-                        help="XL-Sum's multilingual tokenization for LANG (chinese, hindi, "
-                             "russian, ...; see docs/guides/languages.md); with --stemmer, "
-                             "its stemmer")
-    parser.add_argument("--stem-stopwords", action="store_true",
-                        help="with --lang of a Snowball language and --stemmer: stem NLTK's "
-                             "stopwords too (XL-Sum leaves them unstemmed)")
-    parser.add_argument("--sentence-split", default="newline", choices=SENTENCE_SPLITS,
-                        help="rougeLsum's sentences: newline (default, rouge-score's), nltk, "
-                             "or sentencex (rule-based, no data download)")
-
-
-def add_corpus_options(parser):
-    """The options of how a corpus is scored (score and compare)."""
-    parser.add_argument("--multi-ref", default="max", choices=MULTI_REF_POLICIES,
-                        help="how an item's references combine (default max, as "
-                             "rouge-score's score_multi)")
+def add_jobs(parser):
     parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
-                        help="threads (default: all cores)")
-    parser.add_argument("--confidence", type=confidence_level, default=0.95, metavar="C",
-                        help="coverage of the bootstrap intervals, in [0, 1] (default 0.95)")
+                        help="threads (default: all cores); no number changes")
 
 
 def build_parser():
@@ -696,15 +625,8 @@ def build_parser():
                        help="one reference per line; repeat for more references")
     score.add_argument("--jsonl", metavar="FILE",
                        help='one {"candidate": ..., "references": [...]} per line')
-    add_scoring_options(score)
-    score.add_argument("--flavor", metavar="NAME",
-                       help="another package's ROUGE: rouge-score (default), evaluate, "
-                            "rouge155[:FLAGS] (e.g. 'rouge155:-n 2 -m'), xlsum:LANGUAGE, "
-                            "pltrdy, rouge-chinese (docs/guides/which-rouge.md)")
-    score.add_argument("--bootstrap", type=non_negative_int, default=0, metavar="N",
-                       help="N resamples for percentile confidence intervals (default 0: none)")
-    score.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
-                       help="bootstrap seed (default: not reproducible)")
+    add_option_flags(score, "rougekit score")
+    add_jobs(score)
     score.add_argument("--per-item", metavar="FILE",
                        help="write each item's scores to FILE, one JSON object per line")
     score.add_argument("--format", choices=["table", "json", "csv"], default="table")
@@ -724,13 +646,16 @@ def build_parser():
     compare.add_argument("--jsonl", metavar="FILE",
                          help='instead of the three above: one {"candidate_a": ..., '
                               '"candidate_b": ..., "references": [...]} per line')
-    add_scoring_options(compare)
+    add_option_flags(compare, "rougekit compare")
+    add_jobs(compare)
     compare.add_argument("--bootstrap", type=positive_int, default=1000, metavar="N",
                          help="paired bootstrap resamples (default 1000)")
+    compare.add_argument("--confidence", type=unit_interval, default=0.95, metavar="C",
+                         help="coverage of the paired bootstrap's interval (default 0.95)")
     compare.add_argument("--ar-trials", type=positive_int, default=10000, metavar="N",
                          help="approximate randomization trials (default 10000)")
-    compare.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",
-                         help=f"seed of both tests (default {COMPARE_SEED})")
+    compare.add_argument("--seed", type=seed_value, default=DEFAULT_SEED, metavar="S",
+                         help=f"seed of both tests (default {DEFAULT_SEED})")
     compare.add_argument("--format", choices=["table", "json"], default="table")
     compare.set_defaults(func=cmd_compare)
 
@@ -749,15 +674,10 @@ def build_parser():
     report.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the HTML file to write")
     report.add_argument("--title", default="ROUGE report", help="the page's title")
-    add_scoring_options(report)
-    report.add_argument("--bootstrap", type=non_negative_int, default=1000, metavar="N",
-                        help="resamples for the confidence intervals and the paired "
-                             "bootstrap (default 1000; 0: no intervals, and 1000 for the "
-                             "paired bootstrap)")
+    add_option_flags(report, "rougekit report", bootstrap=1000)
+    add_jobs(report)
     report.add_argument("--ar-trials", type=positive_int, default=10000, metavar="N",
                         help="approximate randomization trials with --compare (default 10000)")
-    report.add_argument("--seed", type=non_negative_int, default=COMPARE_SEED, metavar="S",
-                        help=f"seed of the resampling (default {COMPARE_SEED})")
     report.set_defaults(func=cmd_report)
 
     audit = sub.add_parser(
@@ -777,14 +697,10 @@ def build_parser():
     audit.add_argument("--from", dest="from_flavor", metavar="A",
                        help="the flavor the path starts from")
     audit.add_argument("--to", dest="to_flavor", metavar="B", help="the flavor it ends at")
-    audit.add_argument("--rouge-types", default=DEFAULT_TYPES, metavar="LIST",
-                       help=f"comma-separated rouge types (default {DEFAULT_TYPES})")
     audit.add_argument("--measure", choices=MEASURES, default="fmeasure",
                        help="what the tables show (default fmeasure)")
-    audit.add_argument("--seed", type=non_negative_int, default=0, metavar="S",
-                       help="the evaluate flavor's resampling seed (default 0)")
-    audit.add_argument("--jobs", type=positive_int, default=None, metavar="N",
-                       help="threads (default: all cores)")
+    add_option_flags(audit, "rougekit audit", flavor=False)
+    add_jobs(audit)
     audit.add_argument("--format", choices=["table", "json"], default="table")
     audit.set_defaults(func=cmd_audit)
 
@@ -797,7 +713,7 @@ def build_parser():
                          help="the reference text (--target=TEXT if it starts with -)")
     explain.add_argument("--prediction", required=True, metavar="TEXT",
                          help="the predicted text")
-    add_text_options(explain)
+    add_option_flags(explain, "rougekit explain")
     explain.add_argument("--format", choices=["text", "json"], default="text")
     explain.set_defaults(func=cmd_explain)
 
@@ -816,7 +732,7 @@ def _print_warning(message, category, filename, lineno, file=None, line=None):
 
 def main(argv=None):
     """Run the command; returns its exit status. A closed or broken stdout or
-    stderr ends it quietly (``rougekit._launch.guard_streams``)."""
+    stderr ends it quietly (``rougekit._streams.guard_streams``)."""
     return guard_streams(_main, sys.argv[1:] if argv is None else list(argv))
 
 
@@ -827,8 +743,9 @@ def _main(argv):
         return rouge155_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "lang", None) is not None and args.lang not in LANGUAGES:
-        parser.error(f"argument --lang: unknown language {args.lang!r}; valid: "
+    lang = getattr(args, "option_lang", None)
+    if lang is not None and lang not in LANGUAGES:
+        parser.error(f"argument --lang: unknown language {lang!r}; valid: "
                      + ", ".join(LANGUAGES))
     interrupted = []
 
@@ -840,7 +757,7 @@ def _main(argv):
 
     previous = _set_sigint(on_sigint)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), command_line():
             warnings.simplefilter("once", RougekitWarning)
             warnings.showwarning = _print_warning
             return args.func(args)

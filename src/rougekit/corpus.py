@@ -9,9 +9,9 @@ multi-reference policy, and averages the items::
     ...     [["The patient was discharged and will return in two weeks for follow-up.",
     ...       "Discharge completed; follow-up visit set for two weeks."]])
     >>> {t: round(f, 4) for t, f in result.to_dict().items()}
-    {'rouge1': 0.4762, 'rouge2': 0.1333, 'rougeL': 0.4762}
+    {'rouge1': 0.4762, 'rouge2': 0.1333, 'rougeL': 0.4762, 'rougeLsum': 0.4762}
     >>> result.signature  # doctest: +ELLIPSIS
-    'rougekit:...|types:rouge1,rouge2,rougeL|tok:rouge-score|lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|boot:none'
+    'rougekit:...|types:rouge1,rouge2,rougeL,rougeLsum|tok:rouge-score|lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|boot:none'
 
 Per reference, precision, recall and F are rouge-score's (as ``RougeScorer``;
 rougeLsum splits sentences on "\\n" unless ``sentence_split`` says otherwise),
@@ -55,22 +55,15 @@ import html
 from typing import Any, Dict, List, Optional, Sequence
 
 from rougekit._checks import thread_count
+from rougekit._doors import resolve, takes_options
 from rougekit._multi_ref import MULTI_REF_POLICIES
-from rougekit._pipeline import (
-    CORPUS_AGGREGATIONS,
-    ScoringOptions,
-    check_texts,
-    corpus_scores,
-    item_columns,
-)
+from rougekit._options import CORPUS_AGGREGATIONS, ScoringOptions
+from rougekit._pipeline import check_texts, corpus_scores, item_columns, kept_items
 from rougekit.scoring import AggregateScore, Score
 
 AGGREGATIONS = CORPUS_AGGREGATIONS
 
 __all__ = ["score_corpus", "CorpusResult", "MULTI_REF_POLICIES"]
-
-#: score_corpus's keyword arguments that ``ScoringOptions`` holds, with their defaults.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,69 +123,51 @@ class CorpusResult:
                 f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
+@takes_options("score_corpus")
 def score_corpus(candidates: Sequence[str], references: Sequence[Any],
-                 rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
-                 *, tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                 lang: Optional[str] = None, stem_stopwords: bool = False,
-                 sentence_split: str = "newline", multi_ref: str = "max",
-                 aggregation: str = "mean", bootstrap: int = 0, confidence: float = 0.95,
-                 seed: Optional[int] = None, threads: Optional[int] = None,
-                 options: Optional[ScoringOptions] = None,
-                 flavor: Optional[str] = None) -> "CorpusResult":
+                 rouge_types: Optional[Sequence[str]] = None, *,
+                 options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                 threads: Optional[int] = None, **fields: Any) -> "CorpusResult":
     """ROUGE of a corpus: each candidate against its references.
 
     Args:
       candidates: the candidate texts (str).
       references: one entry per candidate: a str, or a non-empty list of str.
-      rouge_types: names among "rouge1" to "rouge9", "rougeL", "rougeLsum".
-      tokenizer: a name or an object, as ``word_tokenizers.get_tokenizer``.
-      use_stemmer: Porter stemming with the "rouge-score" tokenizer; with
-        ``lang=``, the language's stemmer.
-      lang: a language of ``rougekit.lang.LANGUAGES``: XL-Sum's multilingual
-        tokenization (instead of ``tokenizer``; docs/guides/languages.md).
-      stem_stopwords: with ``lang=`` of a Snowball language, stem NLTK's
-        stopwords too (XL-Sum leaves them unstemmed).
-      sentence_split: rougeLsum's sentences: "newline" (rouge-score's rule),
-        "nltk" or "sentencex" (``rougekit._sentences``; docs/guides/sentences.md).
-      multi_ref: "max", "mean", "pooled", "best-recall" or "jackknife"
-        (module docstring).
-      aggregation: "mean" (default), or "bootstrap-median" (rouge-score's
-        BootstrapAggregator with ``bootstrap`` resamples from numpy's global
-        random state: scores are the medians, intervals its low/mid/high).
-      bootstrap: N > 0 adds percentile bootstrap confidence intervals from N
-        resamples: resample b draws n items with replacement
-        (``numpy.random.default_rng(seed).integers(0, n, size=n)``, the same
-        items for every rouge type) and takes their mean P, R and F; low and
-        high are the (1 - confidence) / 2 and (1 + confidence) / 2 quantiles
-        of the N means (numpy's linear interpolation), and mid is the corpus
-        mean itself (rouge-score's BootstrapAggregator reports the median of
-        the resampled means instead).
-      confidence: the interval's coverage, in [0, 1].
-      seed: the resampling seed (None: fresh entropy, not reproducible).
-      threads: threads for the compiled path (default: all cores); every
-        policy but "pooled" with rouge-score's tokenizer scores the pairs with
-        ``RougeScorer.score_columns``, which gives the same floats.
-      options: a ``rougekit.ScoringOptions`` holding the options above
-        (all but ``threads``), instead of the keyword arguments; giving both
-        with different values is a ValueError naming them.
+      rouge_types: names among "rouge1" to "rouge9", "rougeL", "rougeLsum"
+        (default: rouge1, rouge2, rougeL, rougeLsum).
+      options: a ``rougekit.ScoringOptions`` holding the options, instead of
+        the keyword arguments; giving both with different values is a
+        ValueError naming them.
       flavor: another package's ROUGE (``rougekit.flavors``): "rouge-score"
         (the default), "evaluate", "rouge155[:FLAGS]", "xlsum:LANGUAGE",
-        "pltrdy", "rouge-chinese". It sets the options of its stages;
-        giving one of them with another value is a ValueError.
+        "pltrdy", "rouge-chinese", with that package's own switches as
+        keywords (``flavor="rouge-score", use_stemmer=True``;
+        ``flavor="evaluate", use_aggregator=False``; ``flavor="pltrdy",
+        metrics=["rouge-1"], ignore_empty=True``). A keyword the package does
+        not have is a ValueError naming the flavor.
+      threads: threads for the compiled path (default: all cores); it
+        changes no number.
+      **fields: the option fields (``ScoringOptions``; the guide "One set of
+        options" describes each): ``tokenizer``, ``use_stemmer``, ``lang``,
+        ``stem_stopwords``, ``sentence_split``, ``remove_stopwords``,
+        ``counting``, ``rouge_l``, ``f_measure``, ``alpha``, ``multi_ref``
+        (module docstring), ``skip_empty``, ``aggregation`` ("mean"; or
+        "bootstrap-median": rouge-score's BootstrapAggregator medians),
+        ``bootstrap`` (N > 0: percentile bootstrap confidence intervals from N
+        resamples, ``numpy.random.default_rng(seed).integers(0, n, size=n)``
+        each, the same items for every rouge type; low and high the (1 -
+        confidence) / 2 and (1 + confidence) / 2 quantiles of the resampled
+        means, mid the corpus mean itself), ``confidence`` and ``seed``
+        (default ``rougekit.DEFAULT_SEED``: the same resamples every run).
 
     Returns a ``CorpusResult``.
     """
-    options = ScoringOptions.of(
-        options, _DEFAULTS, rouge_types=rouge_types, tokenizer=tokenizer,
-        use_stemmer=use_stemmer, lang=lang, stem_stopwords=stem_stopwords,
-        sentence_split=sentence_split, multi_ref=multi_ref, aggregation=aggregation,
-        bootstrap=bootstrap, confidence=confidence, seed=seed)
-    if flavor is not None:
-        from rougekit.flavors import flavor_options
-        options = flavor_options(flavor, options)
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    options = resolve("score_corpus", options, flavor, **fields)
     if threads is not None:
         thread_count(threads)          # the same checks on every path
-    candidates, references = check_texts(candidates, references)
+    candidates, references = kept_items(options, *check_texts(candidates, references))
     columns = item_columns(options, candidates, references, threads)
     scores, intervals, per_item = corpus_scores(options, columns)
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,

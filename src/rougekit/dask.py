@@ -3,7 +3,8 @@
 ``score_frame(ddf)`` adds the score columns to every partition (lazily, as
 any Dask operation); ``score_corpus(ddf)`` computes the corpus scores and
 returns the ``CorpusResult`` that ``rougekit.score_corpus`` gives for the
-same rows, equal with ``==`` (``per_item`` aside: see below)::
+same rows, equal with ``==`` (``per_item`` aside: see below), with the same
+options (``options=``, ``flavor=`` and its switches, the option fields)::
 
     import dask.dataframe as dd
     import rougekit.dask
@@ -16,9 +17,10 @@ Each partition is a pandas DataFrame scored by ``rougekit.score_frame`` (the
 columns, the options and the errors are that function's), with
 ``RougeScorer.score_columns`` underneath. The corpus means are merged from
 one ``MeanAggregator`` per partition, whose exact sums make them the same
-floats as one process's. With ``bootstrap``, each partition also sends its
-per-item scores (8 bytes per rouge type and measure and row) to the client,
-which draws the resamples there as ``score_corpus`` does; ``per_item=True``
+floats as one process's. With ``bootstrap`` or another aggregation than the
+mean (a flavor's), each partition also sends its per-item scores (8 bytes
+per rouge type and measure and row) to the client, which aggregates and
+resamples them there as ``score_corpus`` does; ``per_item=True``
 also fills ``CorpusResult.per_item`` (otherwise None: a list of dicts per
 row is rarely wanted at cluster scale).
 
@@ -41,17 +43,12 @@ import dask
 import dask.dataframe as dd
 import pandas as pd
 
-from rougekit._distributed import (
-    Options,
-    corpus_result,
-    summarize,
-)
-from rougekit._pipeline import ScoringOptions
+from rougekit._distributed import Job, corpus_result, summarize
+from rougekit._doors import takes_options
+from rougekit._options import ScoringOptions
 from rougekit.corpus import CorpusResult
 
 __all__ = ["score_frame", "score_corpus"]
-
-DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
 
 
 def _check_frame(ddf: Any) -> None:
@@ -60,26 +57,22 @@ def _check_frame(ddf: Any) -> None:
                         f"{type(ddf).__name__}")
 
 
-def score_frame(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+@takes_options("rougekit.dask.score_frame")
+def score_frame(ddf: Any, rouge_types: Optional[Sequence[str]] = None,
                 candidate: str = "candidate", references: str = "references", *,
-                tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                lang: Optional[str] = None, stem_stopwords: bool = False,
-                sentence_split: str = "newline", multi_ref: str = "max",
-                threads: Optional[int] = 1,
-                options: Optional[ScoringOptions] = None) -> Any:
+                options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                threads: Optional[int] = 1, **fields: Any) -> Any:
     """``ddf`` with the score columns of ``rougekit.score_frame`` added to
     each partition: a lazy dask DataFrame (input columns, then
-    ``"{rouge_type}_{measure}"`` as float64). Options (``lang=``,
-    ``sentence_split=`` and the others) are ``rougekit.score_frame``'s,
-    checked now; the texts when the partitions are computed."""
+    ``"{rouge_type}_{measure}"`` as float64). The options (``options=``,
+    ``flavor=``, the option fields) are ``rougekit.score_frame``'s, checked
+    now; the texts when the partitions are computed."""
     _check_frame(ddf)
-    run = Options.checked(
-        list(ddf.columns), candidate, references, threads, True, options,
-        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-        multi_ref=multi_ref)
-    meta = run.frame(ddf._meta)
-    return ddf.map_partitions(_score_partition, run, meta=meta)
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    job = Job.for_frame("rougekit.dask.score_frame", list(ddf.columns), candidate,
+                        references, threads, options, flavor, fields)
+    return ddf.map_partitions(_score_partition, job, meta=job.frame(ddf._meta))
 
 
 def _check_lists_kept(pdf: Any, column: str) -> None:
@@ -109,39 +102,29 @@ def _check_lists_kept(pdf: Any, column: str) -> None:
         return
 
 
-def _score_partition(pdf: Any, options: Options) -> Any:
-    _check_lists_kept(pdf, options.references)
-    return options.frame(pdf)
+def _score_partition(pdf: Any, job: Job) -> Any:
+    _check_lists_kept(pdf, job.references)
+    return job.frame(pdf)
 
 
-def _summarize_partition(pdf: Any, options: Options, keep: bool) -> Any:
-    _check_lists_kept(pdf, options.references)
-    return summarize(pdf, options, keep)
+def _summarize_partition(pdf: Any, job: Job) -> Any:
+    _check_lists_kept(pdf, job.references)
+    return summarize(pdf, job)
 
 
-def score_corpus(ddf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+@takes_options("rougekit.dask.score_corpus")
+def score_corpus(ddf: Any, rouge_types: Optional[Sequence[str]] = None,
                  candidate: str = "candidate", references: str = "references", *,
-                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                 lang: Optional[str] = None, stem_stopwords: bool = False,
-                 sentence_split: str = "newline",
-                 multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
-                 seed: Optional[int] = None, threads: Optional[int] = 1,
-                 per_item: bool = False,
-                 options: Optional[ScoringOptions] = None) -> CorpusResult:
+                 options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                 threads: Optional[int] = 1, per_item: bool = False,
+                 **fields: Any) -> CorpusResult:
     """``rougekit.score_corpus`` of the rows of ``ddf``, computed partition
     by partition: the same scores, intervals, number of items and
     signature; ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(ddf)
-    run = Options.checked(
-        list(ddf.columns), candidate, references, threads, False, options,
-        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-        multi_ref=multi_ref,
-        bootstrap=bootstrap, confidence=confidence, seed=seed)
-    if not isinstance(per_item, bool):
-        raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
-    keep = bool(bootstrap) or per_item
-    tasks = [dask.delayed(_summarize_partition)(part, run, keep)
-             for part in ddf.to_delayed()]
-    summaries = dask.compute(*tasks)
-    return corpus_result(summaries, run, per_item)
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    job = Job.for_corpus("rougekit.dask.score_corpus", list(ddf.columns), candidate,
+                         references, threads, per_item, options, flavor, fields)
+    tasks = [dask.delayed(_summarize_partition)(part, job) for part in ddf.to_delayed()]
+    return corpus_result(dask.compute(*tasks), job, per_item)

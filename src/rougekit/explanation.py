@@ -79,7 +79,9 @@ from rougekit import tokenize as _tokenize_mod
 from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import WORD_RE
 from rougekit._counts import lcs_alignment, lcs_table
-from rougekit._pipeline import PairScorer, ScoringOptions, score_of
+from rougekit._doors import resolve, takes_options
+from rougekit._options import ScoringOptions
+from rougekit._pipeline import PairScorer, pair_scorer, score_of
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM
 from rougekit.lang import LangTokenizer
 from rougekit.scoring import Score
@@ -88,7 +90,6 @@ from rougekit.tokenize import ensure_str
 __all__ = ["explain", "Explanation", "Explanations", "Token", "Match", "explain_pair"]
 
 #: explain's keyword arguments that ``ScoringOptions`` holds, with their defaults.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
 
 
 class Token(NamedTuple):
@@ -234,8 +235,10 @@ def _token_dict(token: Token) -> Dict[str, Any]:
 
 # --- explaining ---------------------------------------------------------------------
 
+@takes_options("explain")
 def explain(target: Any, prediction: Any, rouge_types: Optional[Sequence[str]] = None, *,
-            options: Optional[ScoringOptions] = None, **fields: Any) -> Explanations:
+            options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+            **fields: Any) -> Explanations:
     """What each rouge type matched between ``target`` and ``prediction``.
 
     Args:
@@ -243,9 +246,14 @@ def explain(target: Any, prediction: Any, rouge_types: Optional[Sequence[str]] =
       prediction: the predicted text.
       rouge_types: as ``score_corpus``'s (default: ``ScoringOptions``'s).
       options: a ``rougekit.ScoringOptions``, instead of the keywords.
-      **fields: ``ScoringOptions`` fields (``use_stemmer``, ``tokenizer``,
-        ``lang``, ``sentence_split``, ...); the corpus ones
-        (``multi_ref``, ``bootstrap``, ...) change nothing for one pair.
+      flavor: another package's ROUGE, with its switches (``rougekit.flavors``);
+        one whose pairs are counted as rouge-score's (``rouge-score``,
+        ``evaluate``, ``xlsum:LANGUAGE``), since the matches shown are
+        rouge-score's.
+      **fields: the ``ScoringOptions`` fields of how text becomes tokens
+        (``use_stemmer``, ``tokenizer``, ``lang``, ``sentence_split``, ...);
+        a corpus field (``multi_ref``, ``bootstrap``, ...) is refused: one
+        pair has no corpus.
 
     Returns an ``Explanations`` dict, rouge type -> ``Explanation`` (module
     docstring); each ``.score`` equals ``score_corpus``'s per-item score of
@@ -260,11 +268,8 @@ def explain(target: Any, prediction: Any, rouge_types: Optional[Sequence[str]] =
     """
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
-    unknown = sorted(set(fields) - set(_DEFAULTS))
-    if unknown:
-        raise TypeError(f"explain got unknown options: {', '.join(unknown)}")
-    options = ScoringOptions.of(options, _DEFAULTS, **fields)
-    return explain_pair(options.pair_scorer(), target, prediction)
+    options = resolve("explain", options, flavor, **fields)
+    return explain_pair(pair_scorer(options), target, prediction)
 
 
 def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanations:

@@ -28,24 +28,34 @@ ROUGE-L                  0.8000000000000002
 per-item to corpus       0.8000000000000002
 F's formula and rounding 0.7999999950000002
 
-With ``seed`` (default 0) the ``evaluate`` flavor draws its resamples from
-``numpy.random.RandomState(seed)``, so its numbers repeat.
+The audit takes the options every scoring function takes: ``options=``
+(the base of every flavor's options), the option fields and the flavors'
+switches as keywords, applied to every flavor (``use_stemmer=True``: each
+flavor with its stemmer on, refused by a flavor whose package has no such
+switch), and ``seed`` (default ``rougekit.DEFAULT_SEED``, as everywhere: the
+``evaluate`` flavor draws its resamples from ``numpy.random.RandomState(seed)``,
+so its numbers repeat and equal ``score_corpus(..., flavor="evaluate")``'s).
+A flavor may also be given with its own switches: ``("rouge-score",
+{"use_stemmer": True})``.
 """
 import dataclasses
 import json
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from rougekit._pipeline import ScoringOptions, check_texts
+from rougekit._doors import resolve, takes_options
+from rougekit._options import STAGES, ScoringOptions
+from rougekit._pipeline import check_texts
 from rougekit._warn import SentenceSplitWarning
 from rougekit.corpus import score_corpus
-from rougekit.flavors import STAGES, flavor_names, flavor_options
+from rougekit.flavors import flavor_names
 from rougekit.scoring import Score
 
 __all__ = ["audit", "AuditResult", "AuditStep"]
 
 Numbers = Dict[str, Score]
-AUDIT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+#: A flavor of the audit: its name, or its name and its package's switches.
+FlavorSpec = Union[str, Tuple[str, Dict[str, Any]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +91,8 @@ class AuditResult:
     _candidates: List[str] = dataclasses.field(repr=False)
     _references: List[List[str]] = dataclasses.field(repr=False)
     _threads: Optional[int] = dataclasses.field(repr=False, default=None)
+    _base: Optional[ScoringOptions] = dataclasses.field(repr=False, default=None)
+    _given: Dict[str, Any] = dataclasses.field(repr=False, default_factory=dict)
     _scored: Dict[ScoringOptions, Numbers] = dataclasses.field(repr=False,
                                                                default_factory=dict)
 
@@ -112,15 +124,19 @@ class AuditResult:
             steps.append(AuditStep(name, current, self.score(current)))
         return steps
 
-    def _options(self, flavor: str) -> ScoringOptions:
-        if flavor not in self.options:
-            self.options[flavor] = _flavor_options(flavor, self.rouge_types, self._seed())
-            self.numbers[flavor] = self.score(self.options[flavor])
-        return self.options[flavor]
+    def _options(self, flavor: FlavorSpec) -> ScoringOptions:
+        label = _label(flavor)
+        if label not in self.options:
+            self.options[label] = self.flavor_options(flavor)
+            self.numbers[label] = self.score(self.options[label])
+        return self.options[label]
 
-    def _seed(self) -> Optional[int]:
-        seeds = [o.seed for o in self.options.values() if o.aggregation == "bootstrap-median"]
-        return seeds[0] if seeds else 0
+    def flavor_options(self, flavor: FlavorSpec) -> ScoringOptions:
+        """A flavor's options in this audit: its package's switches (its own
+        and the audit's), the audit's rouge types and seed."""
+        name, switches = (flavor, {}) if isinstance(flavor, str) else flavor
+        given = {"rouge_types": self.rouge_types, **self._given, **switches}
+        return resolve("audit", self._base, name, **given)
 
     def table(self, measure: str = "fmeasure") -> str:
         """The flavors' numbers as a text table, one row per flavor, one
@@ -195,38 +211,66 @@ def _text_table(head: List[str], rows: List[List[str]]) -> str:
     return "\n".join(lines)
 
 
-def _flavor_options(flavor: str, rouge_types: Sequence[str], seed: Optional[int]
-                    ) -> ScoringOptions:
-    options = flavor_options(flavor, rouge_types=tuple(rouge_types))
-    if options.aggregation == "bootstrap-median":
-        options = dataclasses.replace(options, seed=seed)
-    return options
+def _label(flavor: FlavorSpec) -> str:
+    """A flavor's row in the audit: its name, with its own switches."""
+    if isinstance(flavor, str):
+        return flavor
+    name, switches = flavor
+    return name + "".join(f" {k}={v!r}" for k, v in switches.items())
 
 
+def _specs(flavors: Optional[Sequence[FlavorSpec]]) -> List[FlavorSpec]:
+    if flavors is None or isinstance(flavors, str):
+        return list(flavor_names(None if flavors is None else [flavors]))
+    specs: List[FlavorSpec] = []
+    for flavor in flavors:
+        if isinstance(flavor, tuple) and len(flavor) == 2 and isinstance(flavor[1], dict):
+            flavor_names([flavor[0]])
+            specs.append((flavor[0], dict(flavor[1])))
+        else:
+            specs.extend(flavor_names([flavor]))
+    if not specs:
+        raise ValueError("flavors is empty: name at least one flavor")
+    return specs
+
+
+@takes_options("audit")
 def audit(candidates: Sequence[str], references: Sequence[Any],
-          flavors: Optional[Sequence[str]] = None,
-          rouge_types: Sequence[str] = AUDIT_TYPES, *, seed: Optional[int] = 0,
-          threads: Optional[int] = None) -> AuditResult:
+          flavors: Optional[Sequence[FlavorSpec]] = None,
+          rouge_types: Optional[Sequence[str]] = None, *,
+          options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+          threads: Optional[int] = None, **fields: Any) -> AuditResult:
     """Every flavor's corpus numbers on the same texts (module docstring).
 
     Args:
       candidates: the candidate texts.
       references: one entry per candidate: a str or a list of str.
       flavors: flavor names (``rougekit.flavors``; default: rouge-score,
-        evaluate, rouge155, pltrdy, rouge-chinese).
+        evaluate, rouge155, pltrdy, rouge-chinese), each a name or a pair
+        (name, {switch: value}).
       rouge_types: the rouge types of every flavor (default rouge1, rouge2,
         rougeL, rougeLsum).
-      seed: the ``evaluate`` flavor's resampling seed (None: numpy's global
-        random state, whose numbers do not repeat).
+      options: a ``rougekit.ScoringOptions``, the base of every flavor's
+        options (its fields must agree with each flavor's).
+      flavor: one flavor (the same as ``flavors=[flavor]``).
       threads: threads for the compiled paths.
+      **fields: option fields and flavors' switches applied to every flavor,
+        e.g. ``seed`` (default ``rougekit.DEFAULT_SEED``: the ``evaluate``
+        flavor's resamples; ``"numpy-global"``: numpy's global random state,
+        whose numbers do not repeat) or ``use_stemmer=True``.
     """
-    names = flavor_names(flavors)
+    if flavor is not None:
+        if flavors is not None:
+            raise ValueError("give flavors= or flavor=, not both")
+        flavors = [flavor]
+    specs = _specs(flavors)
     candidates, refs = check_texts(candidates, references)
-    result = AuditResult({}, {}, ScoringOptions(rouge_types=tuple(rouge_types)).rouge_types,
-                         candidates, refs, threads)
-    for flavor in names:
-        result.options[flavor] = _flavor_options(flavor, result.rouge_types, seed)
-        result.numbers[flavor] = result.score(result.options[flavor])
+    types = resolve("audit", rouge_types=rouge_types) if rouge_types is not None else \
+        (options if options is not None else ScoringOptions())
+    result = AuditResult({}, {}, types.rouge_types, candidates, refs, threads, options,
+                         fields)
+    for spec in specs:
+        result._options(spec)
     return result
 
 

@@ -9,8 +9,9 @@ examples with each library.
 
 Each row's numbers are ``score_corpus``'s per-item scores for that row (so
 with one reference, ``RougeScorer.score``'s, with 0.0 where rouge-score gives
-the int 0), with the same options: ``tokenizer``, ``use_stemmer``,
-``multi_ref`` (how several references combine), ``threads``.
+the int 0), with the same options (every scoring function's: ``options=``, ``flavor=``
+and the option fields, ``multi_ref`` among them: how several references
+combine).
 
 Tables: a pandas ``DataFrame`` (the index is kept), a polars ``DataFrame``,
 a pyarrow ``Table`` or ``RecordBatch`` (schema metadata kept). The
@@ -25,17 +26,15 @@ then already imported), and ``import rougekit`` imports none of them.
 For tables larger than one machine, ``rougekit.dask`` and ``rougekit.spark``
 score each partition the same way.
 """
-import dataclasses
 from typing import Any, List, Optional, Sequence, TypeVar
 
-from rougekit._pipeline import ScoringOptions, item_columns
+from rougekit._doors import resolve, takes_options
+from rougekit._options import ScoringOptions
+from rougekit._pipeline import item_columns
 from rougekit._tables import check_columns, column_list, table_kind, table_texts, with_columns
 from rougekit.rouge_scorer import MEASURES
 
 __all__ = ["score_frame", "column_names", "check_columns"]
-
-#: score_frame's keyword arguments that ``ScoringOptions`` holds, with their defaults.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
 
 Table = TypeVar("Table")
 
@@ -50,41 +49,38 @@ def column_names(rouge_types: Sequence[str]) -> List[str]:
     return [f"{t}_{m}" for t in rouge_types for m in MEASURES]
 
 
-def score_frame(df: Table, rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+@takes_options("score_frame")
+def score_frame(df: Table, rouge_types: Optional[Sequence[str]] = None,
                 candidate: str = "candidate", references: str = "references", *,
-                tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                lang: Optional[str] = None, stem_stopwords: bool = False,
-                sentence_split: str = "newline",
-                multi_ref: str = "max", threads: Optional[int] = None,
-                options: Optional[ScoringOptions] = None) -> Table:
+                options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                threads: Optional[int] = None, **fields: Any) -> Table:
     """``df`` with the scores of each row added as float64 columns.
 
     Args:
       df: a pandas or polars DataFrame, a pyarrow Table or RecordBatch.
-      rouge_types: names among "rouge1" to "rouge9", "rougeL", "rougeLsum".
+      rouge_types: names among "rouge1" to "rouge9", "rougeL", "rougeLsum"
+        (default: rouge1, rouge2, rougeL, rougeLsum).
       candidate: the column of candidate texts (str).
       references: the column of references: a str or a non-empty list of
         str per row.
-      tokenizer: as ``score_corpus``.
-      use_stemmer: as ``score_corpus``.
-      lang: as ``score_corpus`` (docs/guides/languages.md).
-      stem_stopwords: as ``score_corpus``.
-      sentence_split: as ``score_corpus`` (docs/guides/sentences.md).
-      multi_ref: as ``score_corpus``.
+      options: a ``rougekit.ScoringOptions`` instead of the keywords, as
+        ``score_corpus``.
+      flavor: another package's ROUGE and its switches, as ``score_corpus``.
       threads: threads for the compiled path (default: all cores).
-      options: a ``rougekit.ScoringOptions`` instead of the scoring keyword
-        arguments (``rouge_types`` to ``multi_ref``), as ``score_corpus``.
+      **fields: the option fields of a row's scores, as ``score_corpus``'s
+        (``tokenizer``, ``use_stemmer``, ``lang``, ``sentence_split``,
+        ``multi_ref``, ...); a corpus field (``bootstrap``, ``aggregation``,
+        ...) is refused: a row's scores have no corpus.
 
     Returns a new table of the same kind (the input is not changed): its
     columns, then ``"{rouge_type}_{measure}"`` for each rouge type and
     measure (``column_names``). A table that already has one of those
     columns is a ValueError.
     """
-    options = ScoringOptions.of(
-        options, _DEFAULTS, rouge_types=rouge_types, tokenizer=tokenizer,
-        use_stemmer=use_stemmer, lang=lang, stem_stopwords=stem_stopwords,
-        sentence_split=sentence_split, multi_ref=multi_ref)
-    return options_frame(df, options, candidate, references, threads)
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    return options_frame(df, resolve("score_frame", options, flavor, **fields), candidate,
+                         references, threads)
 
 
 def options_frame(df: Table, options: ScoringOptions, candidate: str = "candidate",

@@ -2,11 +2,14 @@
 
 Code written for ``evaluate.load("rouge").compute(...)`` runs unchanged on
 ``rougekit.compute(...)`` (no ``evaluate``, ``datasets``, ``nltk`` or
-``absl`` needed) and gets the same dict: every number is equal with ``==`` to
-evaluate's under the same ``numpy.random.seed``, because the scores are
-rouge-score's (see ``rougekit.rouge_scorer``) and the aggregation is
-``rougekit.scoring.BootstrapAggregator``, which draws from numpy's global
-random stream exactly as rouge-score's does.
+``absl`` needed) and gets the same dict: the scores are rouge-score's (see
+``rougekit.rouge_scorer``) and the aggregation is rouge-score's
+``BootstrapAggregator`` (``rougekit.scoring``), the ``evaluate`` flavor.
+Its resamples are drawn from ``numpy.random.RandomState(seed)``, seed
+``rougekit.DEFAULT_SEED`` unless given, so the numbers repeat from run to
+run and equal evaluate's after ``numpy.random.seed(seed)``; with
+``seed="numpy-global"`` they are drawn from numpy's global random state, as
+evaluate draws them, and equal evaluate's under the same global state.
 
 >>> from rougekit.hf import compute
 >>> result = compute(predictions=["hello there", "general kenobi"],
@@ -44,34 +47,18 @@ docs/guides/sentences.md) and ``return_signature=True``, which returns
 ``(result, signature)``: the signature line of every option behind the
 numbers (``rougekit.signature``).
 """
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+import dataclasses
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from rougekit import rouge_scorer, scoring
-from rougekit._pipeline import ScoringOptions, scorer_tokenizer
-from rougekit._sentences import check_sentence_split
+import numpy as np
+
+from rougekit import rouge_scorer
+from rougekit._doors import resolve, takes_options
+from rougekit._flavors.evaluate import Tokenizer, wrap_tokenizer
+from rougekit._options import DEFAULT_ROUGE_TYPES, ScoringOptions
+from rougekit._pipeline import corpus_scores, kept_items
 
 __all__ = ["compute", "Tokenizer", "DEFAULT_ROUGE_TYPES"]
-
-# evaluate's default, in its order (the result dict keeps this order).
-DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-
-
-class Tokenizer:
-    """Wraps a callable ``text -> list of tokens`` into an object with the
-    ``tokenize`` method rouge-score's scorer calls (as evaluate's ``Tokenizer``).
-
-    >>> Tokenizer(str.split).tokenize("a b")
-    ['a', 'b']
-    """
-
-    def __init__(self, tokenizer_func: Callable[[str], List[Any]]):
-        self.tokenizer_func = tokenizer_func
-
-    def tokenize(self, text: str) -> List[Any]:
-        return self.tokenizer_func(text)
-
-    def __repr__(self) -> str:
-        return f"Tokenizer({self.tokenizer_func!r})"
 
 
 def _is_multi(reference: Any) -> bool:
@@ -80,26 +67,16 @@ def _is_multi(reference: Any) -> bool:
     return isinstance(reference, (list, tuple))
 
 
-def _wrap_tokenizer(tokenizer: Any) -> Any:
-    if tokenizer is None:
-        return None
-    if callable(tokenizer):
-        return Tokenizer(tokenizer)
-    if callable(getattr(tokenizer, "tokenize", None)):
-        return tokenizer
-    raise TypeError("tokenizer must be a callable text -> list of tokens, not "
-                    f"{type(tokenizer).__name__}")
-
-
+@takes_options("compute")
 def compute(predictions: Sequence[str],
             references: Union[Sequence[str], Sequence[Sequence[str]]],
             rouge_types: Optional[Sequence[str]] = None,
             use_aggregator: bool = True,
             use_stemmer: bool = False,
-            tokenizer: Optional[Callable[[str], List[Any]]] = None,
-            *, lang: Optional[str] = None, stem_stopwords: bool = False,
-            sentence_split: Optional[str] = None, return_signature: bool = False,
-            ) -> Union[Dict[str, Any], Tuple[Dict[str, Any], str]]:
+            tokenizer: Any = None,
+            *, options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+            return_signature: bool = False, threads: Optional[int] = None,
+            **fields: Any) -> Union[Dict[str, Any], Tuple[Dict[str, Any], str]]:
     """ROUGE F-measures as Hugging Face evaluate's ``rouge`` metric returns them.
 
     Args:
@@ -111,20 +88,31 @@ def compute(predictions: Sequence[str],
       rouge_types: names to compute; default
         ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``.
       use_aggregator: True: per type, the ``mid`` F-measure of
-        ``scoring.BootstrapAggregator`` (1000 resamples, from numpy's global
-        random state: seed it with ``numpy.random.seed`` for repeatable
-        numbers). Note that ``mid`` is the median of the bootstrap means, not
-        the plain mean. False: per type, the list of per-item F-measures.
+        ``scoring.BootstrapAggregator`` (1000 resamples, drawn from
+        ``numpy.random.RandomState(seed)``: the draws after
+        ``numpy.random.seed(seed)``, seed ``rougekit.DEFAULT_SEED`` unless
+        given; ``seed="numpy-global"`` draws from numpy's global state, as
+        evaluate does). Note that ``mid`` is the median of the bootstrap
+        means, not the plain mean. False: per type, the list of per-item
+        F-measures. (With another flavor: its corpus number, or the per-item
+        F-measures.)
       use_stemmer: stem tokens longer than 3 characters with the Porter stemmer.
       tokenizer: a callable ``text -> list of tokens`` used instead of the
         default tokenizer (then ``use_stemmer`` has no effect, as in evaluate).
-      lang: (keyword) XL-Sum's tokenization for this language
-        (``rougekit.lang.LANGUAGES``); ``use_stemmer`` then uses its stemmer.
-      stem_stopwords: (keyword) with ``lang=`` of a Snowball language, stem
-        NLTK's stopwords too.
-      sentence_split: (keyword) rougeLsum's sentences: "newline" (default,
-        evaluate's), "nltk" or "sentencex".
+      options: (keyword) a ``rougekit.ScoringOptions`` instead of the
+        arguments.
+      flavor: (keyword) another package's ROUGE and its switches (default:
+        evaluate's, with the arguments above as its switches). Without
+        ``flavor=``, the other option fields (``lang``, ``sentence_split``,
+        ``seed``, ``multi_ref``, ... of ``ScoringOptions``) apply on top of
+        evaluate's; with it, only that package's switches do.
       return_signature: (keyword) also return the signature line.
+      threads: (keyword) threads for the compiled path; no number changes.
+      **fields: (keywords) ``ScoringOptions`` fields, e.g. ``lang=`` (XL-Sum's
+        tokenization for a language of ``rougekit.lang.LANGUAGES``;
+        ``use_stemmer`` then uses its stemmer), ``sentence_split=``
+        (rougeLsum's sentences: "newline", evaluate's, "nltk" or
+        "sentencex"), ``seed=``.
 
     Returns:
       ``{rouge_type: float}`` (numpy floats, as evaluate's) when aggregated,
@@ -149,8 +137,6 @@ def compute(predictions: Sequence[str],
                          f"{len(predictions)} and {len(refs)}")
     if not predictions:
         raise ValueError("predictions and references are empty")
-    if rouge_types is None:
-        rouge_types = list(DEFAULT_ROUGE_TYPES)
 
     multi_ref = _is_multi(refs[0])
     for i, ref in enumerate(refs):
@@ -160,32 +146,54 @@ def compute(predictions: Sequence[str],
                 f"but references[0] is {'a list' if multi_ref else 'a single text'}: "
                 "give every item one reference text, or every item a list")
 
-    tok = scorer_tokenizer(_wrap_tokenizer(tokenizer), use_stemmer, lang, stem_stopwords)
-    rule = check_sentence_split(sentence_split)
-    scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types, tokenizer=tok,
-                                      sentence_split=rule)
+    options = _options(options, flavor, rouge_types, use_aggregator, use_stemmer, tokenizer,
+                       fields)
+    predictions, refs = kept_items(options, predictions,
+                                   [list(r) if multi_ref else [r] for r in refs])
+    scorer = rouge_scorer.RougeScorer(options=options)
     # Batch scoring returns, in order, exactly what score / score_multi return
     # item by item (evaluate's loop), only faster.
     if multi_ref:
-        scores = scorer.score_multi_batch(refs, predictions)
+        scores = scorer.score_multi_batch(refs, predictions, threads)
     else:
-        scores = scorer.score_batch(refs, predictions)
-
+        scores = scorer.score_batch([r[0] for r in refs], predictions, threads)
+    names = options.names
     if use_aggregator:
-        # The random draws happen only in aggregate(), type by type in the
-        # order the types were first added: evaluate's order.
-        aggregator = scoring.BootstrapAggregator()
-        for score in scores:
-            aggregator.add_scores(score)
-        result: Dict[str, Any] = aggregator.aggregate()
-        for key in result:
-            result[key] = result[key].mid.fmeasure
+        # rouge-score's BootstrapAggregator (the evaluate flavor's) draws only
+        # in aggregate(), type by type in the types' order: evaluate's order.
+        columns = np.array([[float(getattr(score[t], m)) for score in scores]
+                            for t in names for m in ("precision", "recall", "fmeasure")])
+        corpus, _, _ = corpus_scores(options, columns.reshape(3 * len(names), len(scores)))
+        result: Dict[str, Any] = {t: corpus[t].fmeasure for t in names}
     else:
-        result = {key: [score[key].fmeasure for score in scores] for key in scores[0]}
+        result = {t: [score[t].fmeasure for score in scores] for t in names}
     if not return_signature:
         return result
-    options = ScoringOptions(rouge_types=tuple(result), tokenizer=tok, sentence_split=rule,
-                             aggregation="bootstrap-median" if use_aggregator else "mean",
-                             bootstrap=1000 if use_aggregator else 0)
     signature = options.signature() if use_aggregator else options.signature(aggregation="none")
     return result, signature
+
+
+def _options(options: Optional[ScoringOptions], flavor: Optional[str], rouge_types: Any,
+             use_aggregator: bool, use_stemmer: bool, tokenizer: Any,
+             fields: Dict[str, Any]) -> ScoringOptions:
+    """compute's options: the flavor's (evaluate's by default) with
+    evaluate's arguments as its switches; without ``flavor=`` and
+    ``options=``, the other fields on top of evaluate's."""
+    switches: Dict[str, Any] = {}
+    if rouge_types is not None:
+        switches["rouge_types"] = rouge_types
+    if use_stemmer:
+        switches["use_stemmer"] = use_stemmer
+    evaluate = flavor == "evaluate" or (flavor is None and options is None)
+    if tokenizer is not None:
+        switches["tokenizer"] = tokenizer if evaluate else wrap_tokenizer(tokenizer)
+    if evaluate:
+        switches["use_aggregator"] = bool(use_aggregator)
+    if flavor is not None or options is not None:
+        return resolve("compute", options, flavor, **switches, **fields)
+    resolve("compute", **fields)           # the fields' own checks, named
+    for name in ("rouge_types", "seed"):
+        if name in fields:
+            switches[name] = fields.pop(name)
+    preset = resolve("compute", None, "evaluate", **switches)
+    return resolve("compute", dataclasses.replace(preset, **fields)) if fields else preset

@@ -24,7 +24,6 @@ int32 and int64 arrays are read in place, without a copy, by the compiled
 kernel (``rougekit._backend.ids_score``) on worker threads
 (``rougekit._workers``), with the GIL released.
 """
-import dataclasses
 import itertools
 import numbers
 import queue
@@ -36,19 +35,14 @@ from rougekit import _backend
 from rougekit._checks import check_int, thread_count
 from rougekit._core._ids_py import ID_LIMIT
 from rougekit._core._prf_py import fmeasure_columns
+from rougekit._doors import resolve, takes_options
 from rougekit._multi_ref import combine_columns
-from rougekit._pipeline import ScoringOptions
+from rougekit._options import ScoringOptions
 from rougekit._workers import map_chunks
 
 __all__ = ["score_ids"]
 
 MEASURES = ("precision", "recall", "fmeasure")
-
-#: score_ids's keyword arguments that ``ScoringOptions`` holds, with their defaults.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ScoringOptions)}
-
-# The options that say how text becomes tokens: they cannot apply to ids.
-_TEXT_OPTIONS = ("tokenizer", "use_stemmer", "lang", "stem_stopwords", "sentence_split")
 
 # Ids are read as int64 or int32; pad_id and separators are any int64.
 _INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -61,11 +55,12 @@ _DLPACK_CPU = (1, 3)
 _scratch: Dict[str, "queue.SimpleQueue[Any]"] = {}
 
 
+@takes_options("score_ids")
 def score_ids(predictions: Any, references: Any,
-              rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"), *,
+              rouge_types: Optional[Sequence[str]] = None, *,
               pad_id: Optional[int] = None, sentence_sep: Any = None,
-              multi_ref: str = "max", threads: Optional[int] = None,
-              options: Optional[ScoringOptions] = None) -> Dict[str, np.ndarray]:
+              threads: Optional[int] = None, options: Optional[ScoringOptions] = None,
+              flavor: Optional[str] = None, **fields: Any) -> Dict[str, np.ndarray]:
     """ROUGE of each prediction against its reference(s), from token ids.
 
     Args:
@@ -86,19 +81,22 @@ def score_ids(predictions: Any, references: Any,
             such batches (reference j of prediction i is row i of batch j),
             or a 3-D padded array of shape (predictions, references, length).
             The references of a prediction are combined by ``multi_ref``.
-        rouge_types: "rougeN" (N >= 1), "rougeL", "rougeLsum".
+        rouge_types: "rougeN" (N >= 1), "rougeL", "rougeLsum" (default:
+            rouge1, rouge2, rougeL, rougeLsum).
         pad_id: the padding id, or None (no padding: every id is a token).
             It applies to every form; any int, e.g. -100.
         sentence_sep: rougeLsum's sentence separator: an id, or several;
             separators end a sentence and are no token of any sentence (as
             "\\n" in text). None: each sequence is one sentence. The other
             rouge types score the ids as given, separators included.
-        multi_ref: "max", "mean", "pooled", "best-recall" or "jackknife",
-            as ``score_corpus``'s (one reference: its scores).
         threads: worker threads (default: every core).
-        options: a ``ScoringOptions`` instead of ``rouge_types`` and
-            ``multi_ref`` (its tokenizer options must be the defaults: ids
-            are tokens already).
+        options: a ``ScoringOptions`` instead of the keywords (its text and
+            pair fields must be the defaults: ids are tokens already, counted
+            as rouge-score counts them).
+        flavor: another package's ROUGE, with its switches: one that counts
+            pairs as rouge-score does.
+        **fields: ``multi_ref``: "max", "mean", "pooled", "best-recall" or
+            "jackknife", as ``score_corpus``'s (one reference: its scores).
 
     Returns:
         ``{"{type}_{measure}": array}``, measure one of precision, recall,
@@ -116,12 +114,9 @@ def score_ids(predictions: Any, references: Any,
     ...           multi_ref="mean")["rouge1_recall"].tolist()
     [1.0]
     """
-    options = ScoringOptions.of(options, _DEFAULTS, rouge_types=rouge_types,
-                                multi_ref=multi_ref)
-    for name in _TEXT_OPTIONS:
-        if getattr(options, name) != _DEFAULTS[name]:
-            raise ValueError(f"options.{name} applies to text: score_ids takes token ids "
-                             "(the tokenizer's work is done)")
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    options = resolve("score_ids", options, flavor, **fields)
     threads = thread_count(threads)
     pad = check_int("pad_id", pad_id, *_INT64, or_none=True)
     seps = _separators(sentence_sep)

@@ -10,6 +10,10 @@ len(stored), R = hits / len(query), F = 2PR / (P + R). F is symmetric, so
 the roles only matter for P and R. rougeL is ``_score_lcs``; rouge1 to
 rouge9 are ``_score_ngrams`` of the n-gram counts. Texts are tokenized once,
 by rouge-score's default tokenizer (``use_stemmer``) or by ``tokenizer``.
+Both take the options every scoring function takes (``options=``,
+``flavor=``, the option fields of how text becomes tokens: ``lang=``,
+``tokenizer=`` names, ...); they count as rouge-score does, so a flavor or
+option that counts otherwise (pltrdy's sets, ROUGE-1.5.5's F) is refused.
 
 >>> index = RougeIndex(["The cat sat on the mat.", "A dog barked.", "The cat sat."])
 >>> index.scores("the cat sat on a mat").tolist()
@@ -33,7 +37,8 @@ import numpy as np
 from rougekit import _backend, _workers, tokenizers
 from rougekit._checks import as_list, check_int, check_real, thread_count
 from rougekit._core._tokenizer_py import WORD_RE
-from rougekit._pipeline import scorer_tokenizer
+from rougekit._doors import resolve, takes_options
+from rougekit._options import ScoringOptions
 from rougekit._progress import Progress
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
 from rougekit.tokenize import lowered_str
@@ -74,16 +79,38 @@ def _kind(rouge_type: Any) -> int:
     return kind
 
 
+def _index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stemmer: bool,
+                   options: Optional[ScoringOptions], flavor: Optional[str],
+                   fields: Dict[str, Any]) -> Tuple[ScoringOptions, int]:
+    """The options of ``RougeIndex`` and ``deduplicate`` (``door``), and the
+    kind of their one rouge type. rouge-score's rules for ``tokenizer`` and
+    ``use_stemmer``: an object with ``tokenize`` (then ``use_stemmer`` is
+    ignored), or a tokenizer name, or the default tokenizer."""
+    if rouge_type is not None:
+        _kind(rouge_type)
+        fields["rouge_types"] = (rouge_type,)
+    elif options is None and flavor is None and "rouge_types" not in fields:
+        fields["rouge_types"] = ("rougeL",)
+    if tokenizer is not None:
+        fields["tokenizer"] = tokenizer
+    elif use_stemmer:
+        fields["use_stemmer"] = use_stemmer
+    resolved = resolve(door, options, flavor, **fields)
+    if len(resolved.rouge_types) != 1:
+        raise ValueError(f"{door} scores one rouge type, not "
+                         f"{', '.join(resolved.rouge_types)}: give rouge_type=")
+    return resolved, _kind(resolved.rouge_types[0])
+
+
 class _Tokens:
     """How texts reach the kernel: ``str`` straight to its compiled default
     tokenizer; ``bytes`` as rouge-score reads them (ASCII-lowercased, then
-    decoded), re-joined into a str with the same tokens; with a custom
-    tokenizer, its token lists."""
+    decoded), re-joined into a str with the same tokens; with another
+    tokenizer (``options.tokenizer_object``), its token lists."""
 
-    def __init__(self, tokenizer: Any, use_stemmer: bool) -> None:
-        # RougeScorer's rules: an object with tokenize, or the default one.
-        stemming = tokenizers.default_stemming(
-            scorer_tokenizer(tokenizer, use_stemmer, None, False))
+    def __init__(self, options: ScoringOptions) -> None:
+        tokenizer = options.tokenizer_object
+        stemming = tokenizers.default_stemming(tokenizer)
         self.default = stemming is not None
         self.stemming = bool(stemming)
         self.tokenizer = tokenizer
@@ -151,19 +178,23 @@ class _Tokens:
 
 # --- RougeIndex ---------------------------------------------------------------------
 
+@takes_options("RougeIndex")
 class RougeIndex:
     """Texts tokenized once and stored as token ids, scored against a query.
 
     Args:
       texts: texts to store first (``str`` or ``bytes``; anything with a
         custom ``tokenizer``).
-      rouge_type: "rougeL" (``_score_lcs``) or "rouge1" to "rouge9"
-        (``_score_ngrams``).
+      rouge_type: "rougeL" (``_score_lcs``, the default) or "rouge1" to
+        "rouge9" (``_score_ngrams``).
       tokenizer: an object with ``tokenize(text) -> list of hashable
-        tokens``, as ``RougeScorer``'s; default: rouge-score's tokenizer.
+        tokens``, as ``RougeScorer``'s, or a tokenizer name
+        (``rougekit.word_tokenizers``); default: rouge-score's tokenizer.
       use_stemmer: Porter-stem tokens longer than 3 characters (default
         tokenizer only, as in rouge-score).
       threads: worker threads for ``scores`` (default: all cores).
+      options, flavor, **fields: the options every scoring function takes
+        (``lang=``, ...); ``.options`` holds them.
 
     Text ids are 0, 1, 2, ... in the order texts were added. Scores are F
     against every stored text, the query being the target (module
@@ -177,12 +208,14 @@ class RougeIndex:
     (0, 0.8)
     """
 
-    def __init__(self, texts: Iterable[Text] = (), rouge_type: str = "rougeL",
+    def __init__(self, texts: Iterable[Text] = (), rouge_type: Optional[str] = None,
                  tokenizer: Optional[Any] = None, use_stemmer: bool = False, *,
-                 threads: Optional[int] = None) -> None:
-        self._kind = _kind(rouge_type)
-        self.rouge_type = rouge_type
-        self._tokens = _Tokens(tokenizer, use_stemmer)
+                 threads: Optional[int] = None, options: Optional[ScoringOptions] = None,
+                 flavor: Optional[str] = None, **fields: Any) -> None:
+        self.options, self._kind = _index_options("RougeIndex", rouge_type, tokenizer,
+                                                  use_stemmer, options, flavor, fields)
+        self.rouge_type = self.options.rouge_types[0]
+        self._tokens = _Tokens(self.options)
         self.use_stemmer = self._tokens.stemming
         self._threads = thread_count(threads)
         self._kernel = self._tokens.kernel(self._kind)
@@ -290,10 +323,13 @@ class RougeIndex:
 
 # --- deduplicate ----------------------------------------------------------------------
 
-def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str = "rougeL",
-                against: Sequence[Text] = (), *, tokenizer: Optional[Any] = None,
-                use_stemmer: bool = False, threads: Optional[int] = None,
-                progress: Optional[bool] = None) -> List[int]:
+@takes_options("deduplicate")
+def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
+                rouge_type: Optional[str] = None, against: Sequence[Text] = (), *,
+                tokenizer: Optional[Any] = None, use_stemmer: bool = False,
+                threads: Optional[int] = None, progress: Optional[bool] = None,
+                options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                **fields: Any) -> List[int]:
     """Indices of the texts kept by the Self-Instruct / Alpaca rule: in
     order, a text is kept when its F against every text kept before it and
     every text of ``against`` is at most ``threshold``.
@@ -316,7 +352,7 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str =
       threshold: the largest F a kept text may have against another
         (compared as a float; >= 1 keeps everything, < 0 only the first
         text, and that only without ``against``).
-      rouge_type: "rougeL" or "rouge1" to "rouge9".
+      rouge_type: "rougeL" (the default) or "rouge1" to "rouge9".
       against: texts every kept text is also compared with, themselves
         never filtered (Self-Instruct's seed tasks, an existing pool).
       tokenizer: an object with ``tokenize(text)``, as ``RougeScorer``'s.
@@ -325,35 +361,38 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7, rouge_type: str =
       threads: worker threads (default: all cores).
       progress: draw a progress line on stderr: True, False, or None for
         "when stderr is a terminal and the run lasts over a second".
+      options, flavor, **fields: the options every scoring function takes,
+        as ``RougeIndex``'s.
 
     >>> deduplicate(["a b c d", "a b c e", "x y z"], threshold=0.7)
     [0, 2]
     >>> deduplicate(["a b c d", "a b c e"], threshold=0.75)
     [0, 1]
     """
-    return _run_dedup(texts, threshold, rouge_type, against, tokenizer, use_stemmer,
-                      threads, progress)[0]
+    options, _ = _index_options("deduplicate", rouge_type, tokenizer, use_stemmer, options,
+                                flavor, fields)
+    return _run_dedup(texts, threshold, options, against, threads, progress)[0]
 
 
 def _probe(dedup: Any, lo: int, hi: int, flags: np.ndarray, part: int) -> None:
     dedup.probe(lo, hi, part, flags)
 
 
-def _run_dedup(texts: Sequence[Text], threshold: float, rouge_type: str,
-               against: Sequence[Text], tokenizer: Optional[Any], use_stemmer: bool,
-               threads: Optional[int], progress: Optional[bool]
-               ) -> Tuple[List[int], Dict[str, int]]:
-    """``deduplicate``, and the filter's counts (``Dedup.stats``)."""
+def _run_dedup(texts: Sequence[Text], threshold: float, options: ScoringOptions,
+               against: Sequence[Text] = (), threads: Optional[int] = None,
+               progress: Optional[bool] = None) -> Tuple[List[int], Dict[str, int]]:
+    """``deduplicate`` with checked options (their one rouge type), and the
+    filter's counts (``Dedup.stats``)."""
+    kind = _kind(options.rouge_types[0])
     thr = check_real("threshold", threshold)
     if math.isnan(thr):
         raise ValueError("threshold must be a number, not NaN")
-    kind = _kind(rouge_type)
     texts = as_list(texts, "texts", "a list of texts")
     against = as_list(against, "against", "a list of texts")
     threads = thread_count(threads)
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None, not {type(progress).__name__}")
-    tokens = _Tokens(tokenizer, use_stemmer)
+    tokens = _Tokens(options)
     kernel = tokens.kernel(kind)
     n, first = len(texts), len(against)
     costs = array("q")

@@ -37,7 +37,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from rougekit._pipeline import ScoringOptions
+from rougekit._options import ScoringOptions
+from rougekit._pipeline import pair_scorer
 from rougekit.explanation import explain_pair
 from rougekit.scoring import Score
 from rougekit.significance import COMPARE_SEED, compare_systems
@@ -285,7 +286,7 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
     search: List[str] = []
     if texts is not None and references is not None:
         opts = options if options is not None else _options_of(result.signature)
-        pairs = opts.pair_scorer()
+        pairs = pair_scorer(opts)
         refs_of = [[r] if isinstance(r, str) else list(r) for r in references]
         limit = max(SEARCH_MIN, min(SEARCH_MAX, SEARCH_BUDGET // max(1, n)))
         search = [_cut(text, limit) for text in texts[0]]

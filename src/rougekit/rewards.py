@@ -19,35 +19,41 @@ several references per completion combined by ``multi_ref``. References
 given as token ids (a sequence of ints per completion) are scored against
 ``completion_ids`` (which TRL passes too) through ``rougekit.score_ids``.
 """
-import dataclasses
 import numbers
 from typing import Any, Callable, List, Optional
 
-from rougekit._pipeline import ScoringOptions, check_texts, item_columns
+from rougekit._doors import resolve, takes_options
+from rougekit._options import ScoringOptions
+from rougekit._pipeline import check_texts, item_columns
 from rougekit.ids import score_ids
 
 __all__ = ["rouge_reward"]
 
 MEASURES = ("precision", "recall", "fmeasure")
 
-_FIELDS = {f.name for f in dataclasses.fields(ScoringOptions)}
 # score_ids's options that are not ScoringOptions fields.
 _ID_OPTIONS = ("pad_id", "sentence_sep")
 
 
-def rouge_reward(rouge_type: str = "rougeL", measure: str = "fmeasure",
+@takes_options("rouge_reward")
+def rouge_reward(rouge_type: Optional[str] = None, measure: str = "fmeasure",
                  reference_column: str = "reference", *, threads: Optional[int] = None,
-                 **options: Any) -> Callable[..., List[float]]:
+                 options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                 **fields: Any) -> Callable[..., List[float]]:
     """A reward function: the ROUGE of each completion against its references.
 
     Args:
-        rouge_type: one rouge type ("rouge1", "rouge2", "rougeL", "rougeLsum", ...).
+        rouge_type: one rouge type ("rouge1", "rouge2", "rougeL", "rougeLsum",
+            ...; default "rougeL", or the one of ``options``).
         measure: "precision", "recall" or "fmeasure".
         reference_column: the keyword argument (dataset column) holding the
             references: per completion a string or a list of strings (or,
             scored against ``completion_ids``, a sequence of token ids).
         threads: worker threads (default: every core).
-        **options: ``ScoringOptions`` fields (``use_stemmer``, ``tokenizer``,
+        options: a ``ScoringOptions`` instead of the keywords (its one rouge
+            type, or ``rouge_type``).
+        flavor: another package's ROUGE and its switches (``rougekit.flavors``).
+        **fields: ``ScoringOptions`` fields (``use_stemmer``, ``tokenizer``,
             ``lang``, ``multi_ref``, ...) and, for ids, ``score_ids``'s
             ``pad_id`` and ``sentence_sep``.
 
@@ -66,13 +72,16 @@ def rouge_reward(rouge_type: str = "rougeL", measure: str = "fmeasure",
     if not isinstance(reference_column, str):
         raise TypeError("reference_column must be a str, not "
                         f"{type(reference_column).__name__}")
-    id_options = {k: options.pop(k) for k in _ID_OPTIONS if k in options}
-    unknown = sorted(set(options) - _FIELDS)
-    if unknown:
-        raise TypeError(f"rouge_reward got unknown options: {', '.join(unknown)}")
-    if "rouge_types" in options:
+    id_options = {k: fields.pop(k) for k in _ID_OPTIONS if k in fields}
+    if "rouge_types" in fields:
         raise TypeError("give rouge_type=, not rouge_types=: a reward is one number")
-    text_options = ScoringOptions(rouge_types=(rouge_type,), **options)
+    if rouge_type is not None or options is None:
+        fields["rouge_types"] = (rouge_type or "rougeL",)
+    text_options = resolve("rouge_reward", options, flavor, **fields)
+    if len(text_options.rouge_types) != 1:
+        raise ValueError("a reward is one number: give rouge_type= (the options have "
+                         f"{', '.join(text_options.rouge_types)})")
+    rouge_type = text_options.rouge_types[0]
     field = MEASURES.index(measure)
 
     def reward(completions: Any = None, **columns: Any) -> List[float]:
@@ -94,8 +103,7 @@ def rouge_reward(rouge_type: str = "rougeL", measure: str = "fmeasure",
             if ids is None:
                 raise ValueError(f"{name}: {reference_column!r} holds token ids, which are "
                                  "scored against completion_ids: pass completion_ids")
-            result = score_ids(ids, references, (rouge_type,), threads=threads,
-                               multi_ref=text_options.multi_ref,
+            result = score_ids(ids, references, threads=threads, options=text_options,
                                pad_id=id_options.get("pad_id"),
                                sentence_sep=id_options.get("sentence_sep"))
             return result[f"{text_options.rouge_types[0]}_{measure}"].tolist()

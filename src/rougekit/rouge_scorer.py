@@ -17,7 +17,8 @@ fails on or mishandles:
 
 - a target or prediction that is neither ``str`` nor ``bytes`` (with the
   default tokenizer) raises ``TypeError`` naming the argument;
-- ``rouge_types`` that is not a list of names (``None``, a number, a list
+- ``rouge_types`` of None is rougekit's default types (rouge-score fails on
+  it); one that is not a list of names (a number, a list
   holding something else than str or bytes) raises ``TypeError`` when the
   scorer is built;
 - ``score_multi`` with no targets raises ``ValueError`` naming ``targets``;
@@ -25,16 +26,16 @@ fails on or mishandles:
   ``TypeError`` (rouge-score would score each character as a target);
 - ``rouge_types`` is read once, so a generator works for every call.
 
-Beyond rouge-score, three keyword-only options (with their defaults the
-scorer is rouge-score's):
-
-- ``lang=``: XL-Sum's multilingual tokenization and stemming for a language
-  (``rougekit.lang``; docs/guides/languages.md);
-- ``stem_stopwords=``: with ``lang=`` of a Snowball language, stem NLTK's
-  stopwords too (XL-Sum leaves them unstemmed);
-- ``sentence_split=``: rougeLsum's sentences: "newline" (rouge-score's
-  rule), "nltk" (``split_summaries=True``) or "sentencex"
-  (``rougekit._sentences``; docs/guides/sentences.md).
+Beyond rouge-score, keyword-only options (with their defaults the scorer is
+rouge-score's): ``options=`` (a ``ScoringOptions``), ``flavor=`` (another
+package's ROUGE), and the option fields a pair's scores depend on, as every
+rougekit entry point takes them: ``lang=`` (XL-Sum's multilingual
+tokenization and stemming, docs/guides/languages.md), ``stem_stopwords=``,
+``sentence_split=`` (rougeLsum's sentences: "newline", rouge-score's rule,
+"nltk" as ``split_summaries=True``, "sentencex", ...; docs/guides/sentences.md),
+``remove_stopwords=``, ``counting=``, ``rouge_l=``, ``f_measure=``,
+``alpha=``, ``multi_ref=`` (``score_multi``'s rule). The scorer's
+``options`` and ``signature`` say what it computes.
 
 Warnings, never a changed number: ``TokenizationWarning`` once per scorer when
 the default tokenizer drops most letters of a text (``rougekit._letters``),
@@ -50,18 +51,21 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from rougekit import _backend, scoring
+from rougekit import _backend, scoring, tokenizers
 from rougekit._checks import as_list
 from rougekit._core._prf_py import ngram_prf
 from rougekit._counts import lcs_alignment, lcs_positions, lcs_table
+from rougekit._doors import check_door, resolve, takes_options
+from rougekit._options import ScoringOptions
 from rougekit._pipeline import (
     PairScorer,
+    item_columns,
+    item_rows,
     lcs_score,
     score_of,
-    scorer_tokenizer,
     summary_lcs_score,
 )
-from rougekit._rouge_types import kind_of
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, kind_of
 from rougekit._sentences import check_sentence_split
 from rougekit.explanation import Explanations, explain_pair
 
@@ -90,50 +94,98 @@ def _parse_types(rouge_types):
         return None, exc
 
 
+@takes_options("RougeScorer")
 class RougeScorer(scoring.BaseScorer):
     """Calculates ROUGE scores between a target and a prediction.
 
     Args:
       rouge_types: names to compute: "rouge1" to "rouge9", "rougeL",
-        "rougeLsum" (sentences split on "\\n").
+        "rougeLsum" (sentences split on "\\n"); default: the options', or
+        rouge1, rouge2, rougeL, rougeLsum.
       use_stemmer: stem words longer than 3 characters with the Porter
         stemmer (as NLTK's), in the default tokenizer.
       split_summaries: for rougeLsum, split sentences with nltk's
         ``sent_tokenize`` instead of on newlines (needs nltk and its data
         when a rougeLsum score is computed).
       tokenizer: an object with ``tokenize(text) -> list of tokens`` used
-        instead of the default tokenizer. Tokens are compared with ``==``;
-        hashable ones (str, int, tuple) are also hashed, so equal tokens
-        must hash alike, as for dict keys.
-      lang: (keyword) a language name of ``rougekit.lang.LANGUAGES``: XL-Sum's
-        multilingual tokenization instead of the default tokenizer, and
-        with ``use_stemmer`` the language's stemmer.
-      stem_stopwords: (keyword) with ``lang=`` of a Snowball language and
-        ``use_stemmer``, stem NLTK's stopwords too.
-      sentence_split: (keyword) rougeLsum's sentences: "newline" (default),
-        "nltk" (as ``split_summaries=True``) or "sentencex".
+        instead of the default tokenizer (``use_stemmer`` is then ignored, as
+        by rouge-score). Tokens are compared with ``==``; hashable ones (str,
+        int, tuple) are also hashed, so equal tokens must hash alike, as for
+        dict keys.
+      options: (keyword) a ``rougekit.ScoringOptions`` instead of the
+        arguments above and the fields below.
+      flavor: (keyword) another package's ROUGE and its switches
+        (``rougekit.flavors``), as every scoring function takes it.
+      **fields: (keywords) the other option fields a pair's scores depend on
+        (``rougekit.ScoringOptions``): ``lang`` (XL-Sum's tokenization for a
+        language of ``rougekit.lang.LANGUAGES``), ``stem_stopwords``,
+        ``sentence_split`` ("newline", "nltk" as ``split_summaries=True``,
+        "sentencex", ...), ``remove_stopwords``, ``counting``, ``rouge_l``,
+        ``f_measure``, ``alpha``, and ``multi_ref`` (how ``score_multi``
+        combines the targets: "max", rouge-score's, by default). The corpus
+        fields belong to ``score_corpus``.
 
-    The scoring itself is ``rougekit._pipeline.PairScorer``'s; this class
-    keeps rouge-score's constructor, attributes (``rouge_types``,
-    ``_tokenizer``, ``_split_summaries``), methods and pickles.
+    ``.options`` is the ``ScoringOptions`` the scorer scores with, and
+    ``.signature`` the signature ``score_corpus`` gives with them. The
+    scoring itself is ``rougekit._pipeline.PairScorer``'s; this class keeps
+    rouge-score's constructor, attributes (``rouge_types``, ``_tokenizer``,
+    ``_split_summaries``), methods and pickles.
 
     >>> scorer = RougeScorer(["rougeL"], use_stemmer=True)
     >>> scorer.score("The quick brown fox", "the quick fox jumps")["rougeL"].fmeasure
     0.75
+    >>> scorer.options.use_stemmer, scorer.signature.split("|")[1:5]
+    (True, ['types:rougeL', 'tok:rouge-score', 'lang:none', 'stem:porter'])
     """
 
-    def __init__(self, rouge_types: Iterable[str], use_stemmer: bool = False,
+    def __init__(self, rouge_types: Optional[Iterable[str]] = None, use_stemmer: bool = False,
                  split_summaries: bool = False, tokenizer: Optional[Any] = None, *,
-                 lang: Optional[str] = None, stem_stopwords: bool = False,
-                 sentence_split: Optional[str] = None) -> None:
-        self.rouge_types = rouge_types
-        types, type_error = _parse_types(rouge_types)
-        rule = check_sentence_split(sentence_split, bool(split_summaries))
-        self._tokenizer = scorer_tokenizer(tokenizer, use_stemmer, lang, stem_stopwords)
-        self._split_summaries = split_summaries
-        self._pairs = PairScorer(types, type_error, self._tokenizer, rule)
+                 options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                 **fields: Any) -> None:
+        types, type_error = (None, None) if rouge_types is None else _parse_types(rouge_types)
+        given = dict(fields)
+        if "sentence_split" in given or split_summaries:
+            given["sentence_split"] = check_sentence_split(given.get("sentence_split"),
+                                                           bool(split_summaries))
+        if tokenizer:
+            # rouge-score's rule: a tokenizer given, use_stemmer is ignored
+            if not callable(getattr(tokenizer, "tokenize", None)):
+                raise TypeError("tokenizer must have a tokenize(text) method; "
+                                f"got {type(tokenizer).__name__}")
+            given["tokenizer"] = tokenizer
+        elif use_stemmer:
+            given["use_stemmer"] = use_stemmer
+        if types:
+            given["rouge_types"] = _canonical_names(types)
+        elif types is not None:        # [] (rouge-score scores nothing): no options
+            type_error = type_error or ValueError("rouge_types is empty")
+        self._options_error = type_error
+        resolved = resolve("RougeScorer", options, flavor, **given)
+        self._options = resolved
+        self.rouge_types = rouge_types if rouge_types is not None else resolved.names
+        if resolved.tokenizer == "rouge-score" and resolved.lang is None:
+            self._tokenizer = tokenizers.DefaultTokenizer(resolved.use_stemmer)
+        else:
+            self._tokenizer = resolved.tokenizer_object
+        self._split_summaries = resolved.sentence_split == "nltk"
+        self._pairs = PairScorer(resolved.types if rouge_types is None else types,
+                                 None if types == [] else type_error, self._tokenizer,
+                                 resolved.sentence_split, resolved)
         # the engine score() gives a pair to straight away (_score_checked)
         self._direct_engine = None
+
+    @property
+    def options(self) -> ScoringOptions:
+        """The ``ScoringOptions`` this scorer scores with (an unknown rouge
+        type raises its ValueError here, as when a score is computed)."""
+        if self._options_error is not None:
+            raise ValueError(*self._options_error.args)
+        return self._options
+
+    @property
+    def signature(self) -> str:
+        """The signature ``score_corpus`` gives for this scorer's options."""
+        return self.options.signature()
 
     # Pickles keep the layout of earlier versions (rouge-score's attributes
     # and the settings they held), so they load in either direction; the
@@ -144,7 +196,7 @@ class RougeScorer(scoring.BaseScorer):
                 "_split_summaries": self._split_summaries, "_types": pairs.types,
                 "_type_error": pairs.type_error, "_sentence_split": pairs.sentence_split,
                 "_lsum_only": pairs.lsum_only, "_has_lsum": pairs.has_lsum,
-                "_lines_to_check": pairs.lines_to_check}
+                "_lines_to_check": pairs.lines_to_check, "_options": self._options}
 
     def __setstate__(self, state):
         # (states pickled before sentence_split existed)
@@ -153,8 +205,10 @@ class RougeScorer(scoring.BaseScorer):
         self.rouge_types = state["rouge_types"]
         self._tokenizer = state["_tokenizer"]
         self._split_summaries = state.get("_split_summaries", False)
+        self._options_error = state.get("_type_error")
+        self._options = state.get("_options") or _options_of_state(state, rule)
         self._pairs = PairScorer(state["_types"], state.get("_type_error"), self._tokenizer,
-                                 rule)
+                                 rule, self._options)
         self._pairs.lines_to_check = state.get("_lines_to_check", 0)
         self._direct_engine = None
 
@@ -188,6 +242,7 @@ class RougeScorer(scoring.BaseScorer):
         >>> e.hits, e.prediction_count, e.target_count, e.matches
         (1, 2, 3, (Match(target=(1,), prediction=(1,)),))
         """
+        check_door("explain", self.options)
         return explain_pair(self._pairs, target, prediction)
 
     def _score_python(self, target, prediction):
@@ -197,8 +252,11 @@ class RougeScorer(scoring.BaseScorer):
     def score_multi(self, targets: Sequence[Text], prediction: Text
                     ) -> Dict[str, scoring.Score]:
         """Scores ``prediction`` against each target; per rouge type, keeps
-        the score of the first target with the highest F-measure."""
+        the score of the first target with the highest F-measure (with
+        ``multi_ref`` other than "max", combines them by that rule)."""
         targets = _as_list(targets, "targets")
+        if self._options.multi_ref != "max" and self._options_error is None:
+            return self._combined([list(targets)], [prediction])[0]
         score_dicts = [self.score(t, prediction) for t in targets]
         types = self._pairs.types
         if not score_dicts and types:
@@ -272,6 +330,8 @@ class RougeScorer(scoring.BaseScorer):
             raise ValueError(f"targets_list and predictions differ in length: "
                              f"{len(targets_list)} and {len(predictions)}")
         groups = [_multi_targets(item, i) for i, item in enumerate(targets_list)]
+        if self._options.multi_ref != "max" and self._options_error is None:
+            return self._combined(groups, predictions, threads)
         flat_t = [t for g in groups for t in g]
         flat_p = [p for g, p in zip(groups, predictions) for _ in g]
         flat = self.score_batch(flat_t, flat_p, threads=threads)
@@ -280,6 +340,36 @@ class RougeScorer(scoring.BaseScorer):
             out.append(_first_best(flat[k:k + len(g)], self._pairs.types or []))
             k += len(g)
         return out
+
+
+    def _combined(self, groups: List[List[Any]], predictions: Sequence[Any],
+                  threads: Optional[int] = None) -> List[Dict[str, scoring.Score]]:
+        """Each prediction against its targets, combined by the options'
+        ``multi_ref`` (``score_corpus``'s per-item scores)."""
+        if not all(groups):
+            raise ValueError("targets must contain at least one text")
+        columns = item_columns(self._options, list(predictions), groups, threads)
+        return item_rows(columns, self._options.names)
+
+
+def _canonical_names(types):
+    """The option names of parsed rouge types (rouge-score also takes
+    "rouge1\\n" and bytes): "rouge1" .. "rouge9", "rougeL", "rougeLsum"."""
+    names = {ROUGE_L: "rougeL", ROUGE_LSUM: "rougeLsum"}
+    return list(dict.fromkeys(names.get(kind, f"rouge{kind}") for _, kind in types))
+
+
+def _options_of_state(state, rule):
+    """The options of a scorer pickled before it kept them (its tokenizer
+    object and rules)."""
+    types = state["_types"] or []
+    try:
+        if types:
+            return ScoringOptions(rouge_types=_canonical_names(types),
+                                  tokenizer=state["_tokenizer"], sentence_split=rule)
+        return ScoringOptions(tokenizer=state["_tokenizer"], sentence_split=rule)
+    except (TypeError, ValueError):
+        return ScoringOptions(sentence_split=rule)
 
 
 def _type_name(rouge_type):

@@ -38,14 +38,16 @@ import numpy as np
 from rougekit._bootstrap import percentile_interval, quantile_bounds, resampled_means
 from rougekit._checks import check_int, check_real, check_seed
 from rougekit._multi_ref import column_means
+from rougekit._options import DEFAULT_SEED
 from rougekit.scoring import Score
 
 __all__ = ["PairedBootstrap", "paired_bootstrap", "approximate_randomization",
            "bootstrap_interval", "compare_systems", "COMPARE_SEED"]
 
-#: The seed ``compare_systems`` uses unless told otherwise (sacreBLEU's
+#: The seed the tests use unless told otherwise: ``rougekit.DEFAULT_SEED``,
+#: every resampling's default (sacreBLEU's
 #: default): a comparison is reproducible unless asked not to be.
-COMPARE_SEED = 12345
+COMPARE_SEED = DEFAULT_SEED
 
 # Rows of random draws per block in approximate randomization: bounds memory
 # at about _AR_BLOCK_CELLS floats whatever n and the number of trials.
@@ -102,7 +104,7 @@ def _shape_like(d, value):
 
 
 def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float = 0.95,
-                       seed: Optional[int] = None) -> Any:
+                       seed: Optional[int] = DEFAULT_SEED) -> Any:
     """Percentile bootstrap interval of the column means of ``values``.
 
     ``values`` has shape (n, k). Resample r draws n rows with replacement
@@ -127,7 +129,7 @@ def bootstrap_interval(values: Any, n_resamples: int = 1000, confidence: float =
 
 
 def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float = 0.95,
-                     seed: Optional[int] = None) -> Any:
+                     seed: Optional[int] = DEFAULT_SEED) -> Any:
     """Paired bootstrap resampling test (Koehn 2004) of mean(b) - mean(a).
 
     Resample r (r = 0 .. n_resamples - 1) draws n item indices with
@@ -151,7 +153,8 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
       b: per-item scores of system B, the same shape.
       n_resamples: N >= 1.
       confidence: the interval's coverage, in [0, 1].
-      seed: numpy seed (None: fresh entropy, not reproducible).
+      seed: numpy seed (default ``rougekit.DEFAULT_SEED``; None: fresh entropy,
+        not reproducible).
 
     Returns a ``PairedBootstrap``; its fields are floats for 1-D inputs and
     arrays of shape (k,) for 2-D inputs.
@@ -177,7 +180,7 @@ def paired_bootstrap(a: Any, b: Any, n_resamples: int = 1000, confidence: float 
 
 
 def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
-                              seed: Optional[int] = None) -> Any:
+                              seed: Optional[int] = DEFAULT_SEED) -> Any:
     """Approximate randomization test (Riezler and Maxwell 2005) of
     mean(b) - mean(a); returns its two-sided p-value.
 
@@ -200,7 +203,8 @@ def approximate_randomization(a: Any, b: Any, n_trials: int = 10000,
       a: per-item scores of system A, shape (n,) or (n, k).
       b: per-item scores of system B, the same shape.
       n_trials: N >= 1.
-      seed: numpy seed (None: fresh entropy, not reproducible).
+      seed: numpy seed (default ``rougekit.DEFAULT_SEED``; None: fresh entropy,
+        not reproducible).
 
     Returns a float for 1-D inputs, an array of shape (k,) for 2-D inputs.
 

@@ -15,13 +15,15 @@ aside: see below)::
 Both run ``mapInArrow``: the executors' Python workers get each partition as
 Arrow record batches (``spark.sql.execution.arrow.maxRecordsPerBatch`` rows
 each) and score them with ``rougekit.score_frame`` (its columns, options and
-errors), ``RougeScorer.score_columns`` underneath; no row becomes a Python
-object on the way. ``references`` is a string column or an array of strings
+errors, and the same options as every door: ``options=``, ``flavor=`` and
+its switches, the option fields), ``RougeScorer.score_columns`` underneath;
+no row becomes a Python object on the way. ``references`` is a string column or an array of strings
 per row. For the corpus, each batch sends back one row: its number of items,
 its ``MeanAggregator`` (as JSON: exact sums, merged on the driver into the
 same means as one process's) and, with ``bootstrap`` or ``per_item=True``,
 its per-item scores (8 bytes per rouge type and measure and row), which the
-driver resamples as ``score_corpus`` does. ``CorpusResult.per_item`` is None
+driver aggregates and resamples as ``score_corpus`` does (and with another
+aggregation than the mean, a flavor's, too). ``CorpusResult.per_item`` is None
 unless ``per_item=True``.
 
 ``threads`` is per task (default 1: Spark runs one task per core).
@@ -34,19 +36,13 @@ from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 
-from rougekit._distributed import (
-    Options,
-    Summary,
-    corpus_result,
-    summarize,
-)
-from rougekit._pipeline import ScoringOptions
+from rougekit._distributed import Job, Summary, corpus_result, summarize
+from rougekit._doors import takes_options
+from rougekit._options import ScoringOptions
 from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
 
 __all__ = ["score_frame", "score_corpus"]
-
-DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL")
 
 # One row per record batch of score_corpus: where it was, and its summary.
 _SUMMARY_SCHEMA = ("partition long, batch long, n_items long, aggregator string, "
@@ -76,67 +72,54 @@ def _check_frame(sdf: Any) -> None:
         raise TypeError(f"sdf must be a Spark DataFrame, not {module}.{type(sdf).__name__}")
 
 
-def score_frame(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+@takes_options("rougekit.spark.score_frame")
+def score_frame(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
                 candidate: str = "candidate", references: str = "references", *,
-                tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                lang: Optional[str] = None, stem_stopwords: bool = False,
-                sentence_split: str = "newline", multi_ref: str = "max",
-                threads: Optional[int] = 1,
-                options: Optional[ScoringOptions] = None) -> Any:
+                options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                threads: Optional[int] = 1, **fields: Any) -> Any:
     """``sdf`` with the score columns of ``rougekit.score_frame`` added: a
     Spark DataFrame (input columns, then ``"{rouge_type}_{measure}"`` as
-    doubles). Options (``lang=``,
-    ``sentence_split=`` and the others) are ``rougekit.score_frame``'s,
-    checked now; the texts when it is computed."""
+    doubles). The options are ``rougekit.score_frame``'s, checked now; the
+    texts when it is computed."""
     from pyspark.sql.types import DoubleType, StructField, StructType
     _check_frame(sdf)
-    run = Options.checked(
-        sdf.columns, candidate, references, threads, True, options,
-        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-        multi_ref=multi_ref)
-    schema = StructType(list(sdf.schema.fields)
-                        + [StructField(name, DoubleType(), True)
-                           for name in run.column_names()])
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    job = Job.for_frame("rougekit.spark.score_frame", sdf.columns, candidate, references,
+                        threads, options, flavor, fields)
+    schema = StructType(list(sdf.schema.fields) + [StructField(name, DoubleType(), True)
+                                                   for name in job.column_names()])
 
     def score_batches(batches: Iterator[Any]) -> Iterator[Any]:
         for number, batch in enumerate(batches):
             with _where(number):
-                scored = run.frame(batch)
+                scored = job.frame(batch)
             yield scored
 
     return sdf.mapInArrow(score_batches, schema)
 
 
-def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
+@takes_options("rougekit.spark.score_corpus")
+def score_corpus(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
                  candidate: str = "candidate", references: str = "references", *,
-                 tokenizer: Any = "rouge-score", use_stemmer: bool = False,
-                 lang: Optional[str] = None, stem_stopwords: bool = False,
-                 sentence_split: str = "newline",
-                 multi_ref: str = "max", bootstrap: int = 0, confidence: float = 0.95,
-                 seed: Optional[int] = None, threads: Optional[int] = 1,
-                 per_item: bool = False,
-                 options: Optional[ScoringOptions] = None) -> CorpusResult:
+                 options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                 threads: Optional[int] = 1, per_item: bool = False,
+                 **fields: Any) -> CorpusResult:
     """``rougekit.score_corpus`` of the rows of ``sdf``, computed on the
     executors: the same scores, intervals, number of items and signature;
     ``per_item`` only when ``per_item=True`` (else None)."""
     _check_frame(sdf)
-    run = Options.checked(
-        sdf.columns, candidate, references, threads, False, options,
-        rouge_types=rouge_types, tokenizer=tokenizer, use_stemmer=use_stemmer, lang=lang,
-        stem_stopwords=stem_stopwords, sentence_split=sentence_split,
-        multi_ref=multi_ref,
-        bootstrap=bootstrap, confidence=confidence, seed=seed)
-    if not isinstance(per_item, bool):
-        raise TypeError(f"per_item must be a bool, not {type(per_item).__name__}")
-    keep = bool(bootstrap) or per_item
+    if rouge_types is not None:
+        fields["rouge_types"] = rouge_types
+    job = Job.for_corpus("rougekit.spark.score_corpus", sdf.columns, candidate, references,
+                         threads, per_item, options, flavor, fields)
 
     def summarize_batches(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
         partition = _partition()
         for number, batch in enumerate(batches):
             with _where(number):
-                summary = summarize(batch, run, keep)
+                summary = summarize(batch, job)
             items = summary.items.tobytes() if summary.items is not None else None
             yield pa.RecordBatch.from_pydict({
                 "partition": [partition], "batch": [number], "n_items": [summary.n_items],
@@ -145,10 +128,10 @@ def score_corpus(sdf: Any, rouge_types: Sequence[str] = DEFAULT_TYPES,
 
     rows = sdf.mapInArrow(summarize_batches, _SUMMARY_SCHEMA).collect()
     rows.sort(key=lambda row: (row["partition"], row["batch"]))
-    width = 3 * len(run.rouge_types)
+    width = 3 * len(job.rouge_types)
     summaries = [Summary(row["n_items"],
                          MeanAggregator.from_dict(json.loads(row["aggregator"])),
                          None if row["items"] is None else
                          np.frombuffer(row["items"], dtype=np.float64).reshape(width, -1))
                  for row in rows]
-    return corpus_result(summaries, run, per_item)
+    return corpus_result(summaries, job, per_item)

@@ -24,7 +24,7 @@ refuses (one line, exit 2) to overwrite a file there that rougekit did not
 write, such as the real script, unless ``--force`` is given.
 
 A closed or broken stdout ends the command quietly: exit 141 when the reader
-went away (``| head``), 1 when stdout was closed (``rougekit._launch``).
+went away (``| head``), 1 when stdout was closed (``rougekit._streams``).
 """
 import errno
 import os
@@ -33,7 +33,7 @@ import sys
 from typing import List, Optional
 
 from rougekit._checks import one_line
-from rougekit._launch import guard_streams
+from rougekit._streams import guard_streams
 from rougekit.rouge155.config import read_config, read_file_list
 from rougekit.rouge155.lexicon import data_file
 from rougekit.rouge155.options import UsageError, parse_argv
@@ -241,7 +241,7 @@ def _run(argv: List[str], prog: str) -> int:
 def main(argv: Optional[List[str]] = None, prog: str = PROG) -> int:
     """Run the command; returns the exit status (0, 2 on a user error). A
     closed or broken stdout or stderr ends it quietly
-    (``rougekit._launch.guard_streams``: 141 when stdout's reader went away,
+    (``rougekit._streams.guard_streams``: 141 when stdout's reader went away,
     1 when stdout was closed)."""
     return guard_streams(_main, list(sys.argv[1:] if argv is None else argv), prog)
 

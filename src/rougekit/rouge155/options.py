@@ -61,10 +61,10 @@ import math
 import numbers
 import os
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional
 
+from rougekit._signature import Signature
 from rougekit.rouge155.lexicon import Lexicon, data_dir_lexicon, standard_lexicon
-from rougekit.signature import Signature
 
 __all__ = ["Options", "Measure", "CommandLine", "parse_argv", "UsageError", "perl_number"]
 
@@ -333,6 +333,7 @@ class CommandLine:
     data_dir: Optional[str] = None     # -e DIR, else $ROUGE_EVAL_HOME, else $RED_EVAL_HOME
     usage: Optional[str] = None        # "short" (-h) or "full" (-H)
     positional: List[str] = dataclasses.field(default_factory=list)
+    given: FrozenSet[str] = frozenset()    # the option letters given ("n", "m", ...)
 
 
 # Getopt::Std's specification in the script: a letter followed by ':' takes a value.
@@ -341,8 +342,12 @@ _TAKES_VALUE = {c for i, c in enumerate(_SPEC) if i + 1 < len(_SPEC) and _SPEC[i
 _SWITCHES = set(_SPEC.replace(":", "")) - _TAKES_VALUE
 
 
-def parse_argv(argv: List[str]):
+def parse_argv(argv: List[str], environ: Optional[Mapping[str, str]] = None):
     """Read the script's command line: ``(Options, CommandLine)``.
+
+    Without ``-e DIR``, the data folder is ``$ROUGE_EVAL_HOME``, else
+    ``$RED_EVAL_HOME``, read from ``environ`` (default: ``os.environ``; the
+    ``rouge155:FLAGS`` flavor passes ``{}``: its data is the standard one).
 
     Raises :class:`UsageError` for what the script refuses or silently
     misreads: an unknown option, a value that is not a number, ``-l`` with
@@ -380,11 +385,12 @@ def parse_argv(argv: List[str]):
                          "depends on Perl's hash order")
     data_dir = values.get("e")
     if data_dir is None:
-        data_dir = os.environ.get("ROUGE_EVAL_HOME") or os.environ.get("RED_EVAL_HOME")
+        environ = os.environ if environ is None else environ
+        data_dir = environ.get("ROUGE_EVAL_HOME") or environ.get("RED_EVAL_HOME")
     cmd = CommandLine(all_systems="a" in switches, per_document="d" in switches,
                       file_list_format=values.get("z"), data_dir=data_dir,
                       usage="full" if "H" in switches else ("short" if "h" in switches else None),
-                      positional=argv)
+                      positional=argv, given=frozenset(values) | frozenset(switches))
     if "l" in values and "b" in values:
         raise UsageError("give a length limit in words (-l) or in bytes (-b), not both")
     kw: Dict[str, Any] = {}
