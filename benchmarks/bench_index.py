@@ -252,13 +252,16 @@ def reference_dedup(texts, threshold):
 
 
 def bench_dedup(args, sentences, report, ref_ms_per_pair):
+    from rougekit import ScoringOptions
     from rougekit.index import _run_dedup
+    global ROUGE_L_OPTIONS
+    ROUGE_L_OPTIONS = ScoringOptions(rouge_types=["rougeL"])
 
     if args.verify:
         texts = instructions(sentences, args.verify, args.seed + 1)
         log(f"dedup: checking {len(texts)} texts against rouge-score's loop")
         want = reference_dedup(texts, args.threshold)
-        got = _run_dedup(texts, args.threshold, "rougeL", [], None, False, args.threads,
+        got = _run_dedup(texts, args.threshold, ROUGE_L_OPTIONS, (), args.threads,
                          False)[0]
         if got != want:
             sys.exit(f"bench_index: deduplicate differs from rouge-score's loop on the "
@@ -274,8 +277,8 @@ def bench_dedup(args, sentences, report, ref_ms_per_pair):
             log(f"dedup: {n:,} texts, {threads} threads, best of {repeat}")
             rss0 = rss_mib()
             secs, (kept, stats) = best_of(
-                lambda t=threads, x=texts: _run_dedup(x, args.threshold, "rougeL", [], None,
-                                                      False, t, False), repeat)
+                lambda t=threads, x=texts: _run_dedup(x, args.threshold, ROUGE_L_OPTIONS, (),
+                                                      t, False), repeat)
             row[f"s_{threads}"] = secs
             row["rss_growth_mib"] = max(rss_mib() - rss0, row.get("rss_growth_mib", 0.0))
             log(f"  {secs:.2f} s, kept {len(kept):,}")

@@ -99,7 +99,8 @@ def card_result(policy, **kw):
 def test_score_corpus_to_dict_is_the_metric_cards_output():
     result = card_result("max")
     out = result.to_dict()
-    assert list(out) == ["rouge1", "rouge2", "rougeL"]
+    assert list(out) == list(rougekit.DEFAULT_ROUGE_TYPES)
+    assert list(out) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     assert all(type(v) is float and 0 <= v <= 1 for v in out.values())
     assert out == {t: s.fmeasure for t, s in result.scores.items()}
 
@@ -112,8 +113,9 @@ def test_score_corpus_max_on_the_metric_card_example():
     # bigrams: the second reference has the higher F.
     assert [clipped(ngrams(CARD_CAND, 2), ngrams(r, 2)) for r in CARD_REFS] == [1, 1]
     assert card_result("max").scores["rouge2"] == Score(1 / 7, 1 / 8, fmeasure(1 / 7, 1 / 8))
-    theirs = ref_rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"]).score_multi(
-        CARD_ITEM["references"], CARD_ITEM["candidate"])
+    theirs = ref_rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"]
+                                          ).score_multi(CARD_ITEM["references"],
+                                                        CARD_ITEM["candidate"])
     assert card_result("max").scores == theirs
 
 
@@ -240,19 +242,24 @@ def test_unicode_tokenizer_scores_chinese():
 
 def test_signature_default():
     assert card_result("max").signature == (
-        f"rougekit:{rougekit.__version__}|types:rouge1,rouge2,rougeL|tok:rouge-score|"
-        "lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|boot:none")
+        f"rougekit:{rougekit.__version__}|types:rouge1,rouge2,rougeL,rougeLsum|"
+        "tok:rouge-score|lang:none|stem:no|stop:none|split:newline|multi:max|agg:mean|"
+        "boot:none")
 
 
 def test_signature_records_the_options():
     result = score_corpus(["a"], ["a"], tokenizer="rouge-score", use_stemmer=True,
                           multi_ref="jackknife", bootstrap=50, confidence=0.9, seed=7)
-    assert result.signature == (f"rougekit:{rougekit.__version__}|types:rouge1,rouge2,rougeL|"
+    assert result.signature == (f"rougekit:{rougekit.__version__}|"
+                                "types:rouge1,rouge2,rougeL,rougeLsum|"
                                 "tok:rouge-score|lang:none|stem:porter|stop:none|split:newline|"
                                 "multi:jackknife|agg:mean|boot:50,ci:0.9,seed:7")
     result = score_corpus(["a"], ["a"], tokenizer="whitespace-lower", bootstrap=10)
     assert result.signature.endswith("|tok:whitespace-lower|lang:none|stem:no|stop:none|"
-                                     "split:newline|multi:max|agg:mean|boot:10,ci:0.95,seed:none")
+                                     "split:newline|multi:max|agg:mean|boot:10,ci:0.95,"
+                                     "seed:12345")
+    result = score_corpus(["a"], ["a"], bootstrap=10, seed=None)
+    assert result.signature.endswith("|boot:10,ci:0.95,seed:none")
 
 
 def test_signature_of_custom_tokenizers():
@@ -348,7 +355,7 @@ def test_all_policies_in_unit_interval_and_max_is_score_multi(items):
     (dict(confidence=1.5), ValueError, r"^confidence must be in \[0, 1\]"),
     (dict(confidence=-0.1), ValueError, r"^confidence must be in \[0, 1\]"),
     (dict(confidence="95%"), TypeError, r"^confidence must be a number"),
-    (dict(seed="x"), TypeError, r"^seed must be an int or None"),
+    (dict(seed="x"), TypeError, r"^seed must be an int, 'numpy-global' or None"),
     (dict(seed=-2), ValueError, r"^seed must be >= 0"),
     (dict(tokenizer="spacy"), ValueError, r"^unknown tokenizer 'spacy'; valid names"),
     (dict(tokenizer="unicode", use_stemmer=True), ValueError, r"use_stemmer=True needs"),

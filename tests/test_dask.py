@@ -93,16 +93,18 @@ def test_options_object_equals_keywords(client):
     assert frame.values.tolist() == local.values.tolist()
 
 
-def test_stage_options_reach_the_workers_and_other_aggregations_are_refused(client):
-    import dataclasses
-
-    from rougekit.flavors import flavor_options
-    pltrdy = flavor_options("pltrdy", rouge_types=TYPES)
-    with pytest.raises(ValueError, match="aggregation='mean-in-order'"):
-        rdask.score_corpus(dask_frame(npartitions=3), options=pltrdy)
-    options = dataclasses.replace(pltrdy, aggregation="mean")
-    got = rdask.score_corpus(dask_frame(npartitions=3), options=options, per_item=True)
-    assert got == rougekit.score_corpus(CANDIDATES, REFERENCES, options=options)
+@pytest.mark.parametrize("flavor", ["pltrdy", "evaluate", "rouge155:-m -n 2"])
+def test_flavors_and_their_aggregations_reach_the_workers(client, flavor):
+    """A flavor's stages, its aggregation (the items in order, on the
+    client) included, equal in-process score_corpus's."""
+    got = rdask.score_corpus(dask_frame(npartitions=3), flavor=flavor, per_item=True)
+    assert got == rougekit.score_corpus(CANDIDATES, REFERENCES, flavor=flavor)
+    got = rdask.score_corpus(dask_frame(npartitions=3), flavor="pltrdy", avg=False,
+                             ignore_empty=True)
+    want = rougekit.score_corpus(CANDIDATES, REFERENCES, flavor="pltrdy", avg=False,
+                                 ignore_empty=True)
+    assert (got.scores, got.n_items, got.signature) == (want.scores, want.n_items,
+                                                        want.signature)
 
 
 def test_bootstrap_and_stemming_equal_in_process(client):

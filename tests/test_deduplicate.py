@@ -13,7 +13,7 @@ import pytest
 from rouge_score import rouge_scorer as ref
 
 from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts, sweep
-from rougekit import deduplicate
+from rougekit import ScoringOptions, deduplicate
 from rougekit._core import _index_py
 from rougekit.index import _run_dedup
 
@@ -219,7 +219,8 @@ def test_progress_line(capsys, sentences):
 
 def test_most_pairs_are_never_scored(sentences):
     texts = near_duplicate_texts(sentences, 3000, seed=4)
-    kept, stats = _run_dedup(texts, 0.7, "rougeL", [], None, False, 1, False)
+    kept, stats = _run_dedup(texts, 0.7, ScoringOptions(rouge_types=["rougeL"]), threads=1,
+                             progress=False)
     pairs = sum(range(len(kept))) + (len(texts) - len(kept)) * len(kept)  # at least
     assert stats["verified"] <= stats["candidates"] <= stats["met"]
     assert stats["candidates"] < pairs / 50

@@ -46,13 +46,17 @@ def _signature(value):
 
 
 def _same_or_extended(mine, theirs):
-    """rouge-score's parameters, in order, then possibly rougekit's own
-    keyword-only ones with defaults (``RougeScorer(..., lang=...)``), which no
-    call written for rouge-score can reach."""
+    """rouge-score's parameters, in order (a default added where rouge-score
+    requires one: ``RougeScorer(options=...)`` needs no rouge types), then
+    possibly rougekit's own keyword-only ones with defaults
+    (``RougeScorer(..., lang=...)``), which no call written for rouge-score
+    can reach."""
     if mine is None or theirs is None:
         return mine == theirs
     extra = mine[len(theirs):]
-    return mine[:len(theirs)] == theirs and all(
+    same = all(m[:2] == t[:2] and (m[2] == t[2] or t[2] is inspect.Parameter.empty)
+               for m, t in zip(mine, theirs))
+    return len(mine) >= len(theirs) and same and all(
         kind == inspect.Parameter.KEYWORD_ONLY and default is not inspect.Parameter.empty
         for _, kind, default in extra)
 

@@ -47,7 +47,6 @@ def test_score_wrong_text_type(scorer, bad):
 
 
 @pytest.mark.parametrize("types, exc, words", [
-    (None, TypeError, ["rouge_types", "NoneType"]),
     (5, TypeError, ["rouge_types", "int"]),
     ([1], TypeError, ["rouge_types", "int"]),
     ([None], TypeError, ["rouge_types", "NoneType"]),
@@ -322,7 +321,9 @@ def test_corpus_arguments():
     _raises(TypeError, lambda: sc(["a"], [["a", 1]]), "references[0][1]", "int")
     _raises(ValueError, lambda: sc(["a"], ["a"], rouge_types=["rouge0"]), "rouge0")
     _raises(ValueError, lambda: sc(["a"], ["a"], rouge_types=[]), "rouge_types")
-    _raises(TypeError, lambda: sc(["a"], ["a"], rouge_types=None), "rouge_types", "NoneType")
+    # rouge_types=None is the default (rougekit.DEFAULT_ROUGE_TYPES)
+    assert list(sc(["a"], ["a"], rouge_types=None).scores) == ["rouge1", "rouge2", "rougeL",
+                                                               "rougeLsum"]
     _raises(ValueError, lambda: sc(["a"], ["a"], multi_ref="x"), "max")
     _raises(TypeError, lambda: sc(["a"], ["a"], multi_ref=None), "multi_ref", "NoneType")
     _raises(ValueError, lambda: sc(["a"], ["a"], bootstrap=-1), "bootstrap")

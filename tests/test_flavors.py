@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+import rougekit
 from _compat import require_recorded_files
 from _rouge155 import oracle
 from rougekit import ScoringOptions, score_corpus
@@ -189,10 +190,17 @@ def test_evaluate_flavor_equals_rouge_scores_bootstrap_medians(corpus_pairs):
     result = score_corpus(candidates, references, types, flavor="evaluate", seed=7)
     assert {t: tuple(s) for t, s in result.scores.items()} == \
         {t: tuple(s) for t, s in expected.items()}
-    # without seed=, numpy's global state, as evaluate
+    # seed="numpy-global": numpy's global state, as evaluate draws
     np.random.seed(7)
-    again = score_corpus(candidates, references, types, flavor="evaluate")
+    again = score_corpus(candidates, references, types, flavor="evaluate",
+                         seed="numpy-global")
     assert again.scores == result.scores
+    # without seed=, rougekit.DEFAULT_SEED: evaluate after numpy.random.seed(it)
+    expected = _bootstrap_medians(rouge_scorer.RougeScorer(types), candidates, references,
+                                  rougekit.DEFAULT_SEED)
+    default = score_corpus(candidates, references, types, flavor="evaluate")
+    assert {t: tuple(s) for t, s in default.scores.items()} == \
+        {t: tuple(s) for t, s in expected.items()}
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -251,7 +259,7 @@ def test_flavor_with_an_option_it_sets_is_an_error_naming_it():
         score_corpus(["a"], ["a"], flavor="pltrdy", use_stemmer=True)
     with pytest.raises(ValueError, match="unknown flavor 'rouge'"):
         score_corpus(["a"], ["a"], flavor="rouge")
-    with pytest.raises(ValueError, match="xlsum needs a language"):
+    with pytest.raises(ValueError, match="xlsum needs a parameter: xlsum:LANGUAGE"):
         score_corpus(["a"], ["a"], flavor="xlsum")
     with pytest.raises(TypeError, match="flavor must be a str"):
         score_corpus(["a"], ["a"], flavor=3)

@@ -69,9 +69,11 @@ def evaluate_compute(predictions, references, rouge_types=None, use_aggregator=T
 
 
 def run_both(seed, *args, **kwargs):
-    """(ours, theirs) after the same seed; also checks the random state after."""
+    """(ours, theirs) after the same global seed, ours drawing from numpy's
+    global state as evaluate does (``seed="numpy-global"``); also checks the
+    random state after."""
     np.random.seed(seed)
-    ours = hf.compute(*args, **kwargs)
+    ours = hf.compute(*args, seed="numpy-global", **kwargs)
     state_ours = np.random.get_state()
     np.random.seed(seed)
     theirs = evaluate_compute(*args, **kwargs)

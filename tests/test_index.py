@@ -220,7 +220,8 @@ def test_errors_name_the_argument():
         RougeIndex(rouge_type="rougeX")
     with pytest.raises(TypeError, match="rouge_type must be a str"):
         RougeIndex(rouge_type=1)
-    with pytest.raises(TypeError, match="tokenizer must have a tokenize"):
+    with pytest.raises(TypeError, match="tokenizer must be a name .* or an object with a "
+                                        "tokenize"):
         RougeIndex(tokenizer=object())
     with pytest.raises(ValueError, match="threads must be >= 1"):
         RougeIndex(threads=0)

@@ -94,7 +94,7 @@ def test_base_round_trip_and_fields():
     result = _score()
     kwargs = parse_signature(result.signature)
     assert kwargs == {"rouge_types": BASE["rouge_types"], "tokenizer": "rouge-score",
-                      "use_stemmer": False, "multi_ref": "max", "bootstrap": 0}
+                      "use_stemmer": False}
     fields = Signature.parse(result.signature).fields()
     assert list(fields) == ["rougekit", "types", "tok", "lang", "stem", "stop", "split",
                             "multi", "agg", "boot"]
@@ -114,9 +114,16 @@ def test_lang_signature_has_provenance(french_stopwords):
 def test_compute_signature_round_trips():
     preds = [c for c in CANDIDATES]
     refs = [r for r in REFERENCES]
-    np.random.seed(1)
     result, sig = rougekit.compute(preds, refs, use_stemmer=True, return_signature=True)
-    assert "|agg:bootstrap-median|boot:1000,ci:0.95,seed:numpy-global" in sig
+    assert sig.endswith("|agg:bootstrap-median|boot:1000,ci:0.95,seed:12345|flavor:evaluate")
+    again = rougekit.score_corpus(preds, refs, **parse_signature(sig))
+    assert again.signature == sig
+    assert again.to_dict() == {t: float(v) for t, v in result.items()}
+    # numpy's global state, when asked for by name, is read back as such
+    np.random.seed(1)
+    result, sig = rougekit.compute(preds, refs, use_stemmer=True, return_signature=True,
+                                   seed="numpy-global")
+    assert "|boot:1000,ci:0.95,seed:numpy-global|flavor:evaluate" in sig
     np.random.seed(1)
     again = rougekit.score_corpus(preds, refs, **parse_signature(sig))
     assert again.signature == sig
@@ -175,7 +182,7 @@ def test_unreproducible_signatures():
                             (dict(stemmer="lovins"), "unknown stemmer"),
                             (dict(aggregation="median"), "unknown aggregation")]:
         with pytest.raises(ValueError, match=message):
-            dataclasses.replace(good, **change).score_corpus_kwargs()
+            parse_signature(str(dataclasses.replace(good, **change)))
     with pytest.raises(ValueError, match="is not N,ci:C,seed:S"):
         Signature.parse(_score().signature.replace("boot:none", "boot:12"))
 
