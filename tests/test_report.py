@@ -466,6 +466,29 @@ def test_the_page_escapes_user_text(small):
     assert page.count("<script") == 2 and 'id="rk-figure-histograms"' in page
 
 
+def test_the_plots_and_the_signature_escape_their_text(small):
+    """The SVG's titles and tooltips, and the signature's fields, are
+    autoescaped like the rest of the page: a rouge type named with markup
+    (a hand-made result) stays text in the plots, the tables and the data."""
+    import dataclasses
+    _, _, _, result = small
+    odd = "<b onload=x>&"
+
+    def renamed(scores):
+        return {odd if t == "rouge2" else t: s for t, s in scores.items()}
+    strange = dataclasses.replace(
+        result, scores=renamed(result.scores), intervals=renamed(result.intervals),
+        per_item=[renamed(item) for item in result.per_item],
+        signature=result.signature.replace("|stem:", f"|{odd}|stem:"))
+    page = strange.to_html(compare=strange)
+    assert "<b onload" not in page and "onload=x>" not in page
+    escaped = "&lt;b onload=x&gt;&amp;"
+    assert f'aria-label="{escaped}"' in page                      # each figure's panel
+    titles = re.findall(r'<text class="rk-plot-title"[^>]*>([^<]*)</text>', page)
+    assert titles.count(escaped) == 3                    # histograms, differences, scatter
+    assert f"<span>{escaped}</span>" in page                      # the signature's field
+
+
 def test_without_the_extra_the_error_names_it(small, monkeypatch, capsys, tmp_path):
     a, _, refs, result = small
     monkeypatch.setitem(sys.modules, "jinja2", None)
