@@ -8,7 +8,14 @@ score column (the order read back from the table), searched, and a row is
 opened to find the matches highlighted: the ``mark.rk-hit`` elements' texts
 are the matched pieces of ``rougekit.explain`` (its ``segments``). A
 screenshot must not be blank. A report of 100,000 items is built and opened
-the same way, and must stay under 20 MB.
+the same way, and must stay under 20 MB; one of 12 items under 1 MB (no
+plotting library in the file: the plots are SVG). At a 1,400 px window the
+page does not scroll sideways, and the signature wraps only between fields.
+
+Without a browser: the histograms' count axes have integer ticks, a p-value
+below the bootstrap's resolution says so, each warning is given once, and an
+item too long to explain (45,000 words a side) is shown without highlights
+instead of explained (rougekit.report's limits).
 
 Without Chromium, chromedriver or selenium the browser tests skip, saying
 what is missing; in CI (``CI`` set) they fail instead, as the ROUGE-1.5.5
@@ -19,6 +26,7 @@ keeps the screenshot (docs/img/report.png is made so).
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -36,7 +44,7 @@ IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false")
 
 def missing_extra():
     """The first module of rougekit[report] that does not import, or None."""
-    for module in ("jinja2", "plotly"):
+    for module in ("jinja2",):
         try:
             __import__(module)
         except ImportError:
@@ -292,9 +300,11 @@ def test_single_report_offline_no_console_errors(browser, single_page, small):
     for t in TYPES:
         s, iv = result.scores[t], result.intervals[t]
         assert f"{s.fmeasure:.4f}" in page and f"[{iv.low.fmeasure:.4f}, " in page
-    # plotly drew the histograms (its JavaScript is in the file)
-    assert browser.find_elements("css selector", "#rk-figure-histograms .main-svg")
-    assert browser.execute_script("return typeof Plotly") == "object"
+    # the histograms' bars are drawn, with a size
+    sizes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#rk-figure-histograms rect')).map("
+        "r => r.getBoundingClientRect()).map(b => b.width * b.height)")
+    assert len(sizes) >= len(TYPES) and min(sizes) > 0
 
 
 def test_sorting_by_a_score_column(browser, single_page, small):
@@ -366,11 +376,14 @@ def test_compare_report(browser, compare_page, small):
         "r => Array.from(r.children).map(c => c.textContent))")
     for row, t in zip(rows, TYPES):
         r = tests[t]["fmeasure"]
+        p_bootstrap = "< 0.0034" if r["p_bootstrap"] == 0 else f"{r['p_bootstrap']:.4f}"
         assert row == [t, f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['diff']:+.4f}",
                        f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
-                       f"{r['p_bootstrap']:.4f}", f"{r['p_ar']:.4f}"]
-    assert browser.find_elements("css selector", "#rk-figure-scatter .main-svg")
-    assert browser.find_elements("css selector", "#rk-figure-differences .main-svg")
+                       p_bootstrap, f"{r['p_ar']:.4f}"]
+    # one point per item and type in the scatter plot, bars for the differences
+    assert len(browser.find_elements("css selector", "#rk-figure-scatter circle")) == \
+        len(TYPES) * len(a)
+    assert browser.find_elements("css selector", "#rk-figure-differences rect")
     # the differences column, sorted: the item where B gains most comes first
     click(browser, "#rk-table th[data-sort='0:d']")
     click(browser, "#rk-table th[data-sort='0:d']")
@@ -449,13 +462,36 @@ def test_the_page_escapes_user_text(small):
     assert "<i>t</i>" not in page and "&lt;i&gt;t&lt;/i&gt;" in page
     assert "<script>alert" not in page
     assert "\\u003cscript\\u003ealert" in page      # in the payload, as Jinja2's |tojson
-    # plotly, its one figure, the payload and the table's code
-    assert page.count("<script") == 4 and 'id="rk-plot-histograms"' in page
+    # the payload and the table's code; the one figure is SVG
+    assert page.count("<script") == 2 and 'id="rk-figure-histograms"' in page
+
+
+def test_the_plots_and_the_signature_escape_their_text(small):
+    """The SVG's titles and tooltips, and the signature's fields, are
+    autoescaped like the rest of the page: a rouge type named with markup
+    (a hand-made result) stays text in the plots, the tables and the data."""
+    import dataclasses
+    _, _, _, result = small
+    odd = "<b onload=x>&"
+
+    def renamed(scores):
+        return {odd if t == "rouge2" else t: s for t, s in scores.items()}
+    strange = dataclasses.replace(
+        result, scores=renamed(result.scores), intervals=renamed(result.intervals),
+        per_item=[renamed(item) for item in result.per_item],
+        signature=result.signature.replace("|stem:", f"|{odd}|stem:"))
+    page = strange.to_html(compare=strange)
+    assert "<b onload" not in page and "onload=x>" not in page
+    escaped = "&lt;b onload=x&gt;&amp;"
+    assert f'aria-label="{escaped}"' in page                      # each figure's panel
+    titles = re.findall(r'<text class="rk-plot-title"[^>]*>([^<]*)</text>', page)
+    assert titles.count(escaped) == 3                    # histograms, differences, scatter
+    assert f"<span>{escaped}</span>" in page                      # the signature's field
 
 
 def test_without_the_extra_the_error_names_it(small, monkeypatch, capsys, tmp_path):
     a, _, refs, result = small
-    monkeypatch.setitem(sys.modules, "plotly", None)
+    monkeypatch.setitem(sys.modules, "jinja2", None)
     with pytest.raises(ImportError, match=r"pip install 'rougekit\[report\]'"):
         result.to_html(a, refs)
     from rougekit.cli import main
@@ -476,7 +512,8 @@ def test_cli_report_checks_its_input(small, tmp_path):
     assert proc.returncode == 2 and "has 5 items but" in proc.stderr
     proc = run_cli("report", "--jsonl", one, "-o", tmp_path / "r.html", "--bootstrap", 0)
     assert proc.returncode == 0, proc.stderr
-    assert "5 items" in proc.stdout and (tmp_path / "r.html").stat().st_size > 1_000_000
+    size = (tmp_path / "r.html").stat().st_size
+    assert f"5 items, {size:,} bytes" in proc.stdout and size > 10_000
 
 
 def test_per_item_scores_are_needed(small):
@@ -484,3 +521,221 @@ def test_per_item_scores_are_needed(small):
     import dataclasses
     with pytest.raises(ValueError, match="per-item"):
         dataclasses.replace(result, per_item=None).to_html()
+
+
+# --- small and light ----------------------------------------------------------------------
+
+LONG_TOKEN = "https://example.org/" + "x" * 300        # no break opportunity in it
+
+
+@pytest.fixture(scope="module")
+def twelve(tmp_path_factory):
+    """A two-system report of 12 items (one with a 320-character token), and
+    its parts."""
+    a, b, refs = corpus(12, seed=5)
+    a[5] += " " + LONG_TOKEN
+    refs[5][0] += " " + LONG_TOKEN
+    results = [rougekit.score_corpus(s, refs, TYPES, bootstrap=100, seed=1) for s in (a, b)]
+    page = results[0].to_html(a, refs, compare=results[1], compare_candidates=b)
+    path = tmp_path_factory.mktemp("twelve") / "twelve.html"
+    path.write_text(page, encoding="utf-8")
+    return a, b, refs, results, path
+
+
+def payload(page):
+    """The item data of a report (its rk-data script)."""
+    start = page.index('<script type="application/json" id="rk-data">')
+    return json.loads(page[page.index(">", start) + 1:page.index("</script>", start)])
+
+
+def panels(page, key):
+    """Per panel of a figure: its y tick labels and its bars as (series, count)."""
+    start = page.index(f'id="rk-figure-{key}"')
+    figure = page[start:page.index("</div>\n</div>", start)]
+    out = []
+    for svg in figure.split('<svg class="rk-panel"')[1:]:
+        ticks = re.search(r'<g class="rk-y-ticks">(.*?)</g>', svg).group(1)
+        out.append((re.findall(r">([^<]*)</text>", ticks),
+                    [(int(s), int(c)) for s, c in
+                     re.findall(r'data-series="(\d+)" data-count="(\d+)"', svg)]))
+    return out
+
+
+def test_a_report_of_12_items_is_under_1_mb(twelve):
+    """No plotting library in the file (4.9 MB of plotly.js at 8f63ea3)."""
+    a, _, refs, results, path = twelve
+    assert path.stat().st_size < 1_000_000
+    assert len(results[0].to_html(a, refs).encode("utf-8")) < 1_000_000
+
+
+def test_histogram_count_axes_have_integer_ticks(twelve):
+    a, _, _, results, path = twelve
+    page = path.read_text(encoding="utf-8")
+    for key, series in (("histograms", (0, 1)), ("differences", (2,))):
+        figure = panels(page, key)
+        assert len(figure) == len(TYPES)
+        for ticks, bars in figure:
+            values = [int(t.replace(",", "")) for t in ticks]     # integers, or ValueError
+            assert values[0] == 0 and len(set(values[k + 1] - values[k]
+                                              for k in range(len(values) - 1))) == 1
+            assert max(c for _, c in bars) <= values[-1]
+            for s in series:                                     # every item in one bar
+                assert sum(c for t, c in bars if t == s) == len(a), (key, s)
+
+
+def test_p_below_the_bootstrap_resolution_says_so():
+    """Five items, B better on each: no resample goes the other way (p = 0,
+    below 1/1,000), while approximate randomization's p is large."""
+    refs = [["the cat sat on the mat"], ["a dog ran in the park"], ["red ball and blue kite"],
+            ["old house near the river"], ["the tree by the bank"]]
+    a = ["the cat", "a dog", "red ball", "old house", "the tree"]
+    b = ["the cat sat on", "a dog ran in", "red ball and blue", "old house near the",
+         "the tree by the"]
+    ra, rb = (rougekit.score_corpus(s, refs, ["rouge1"], bootstrap=50, seed=1) for s in (a, b))
+    from rougekit.significance import compare_systems
+    columns = [[[x for x in item["rouge1"]] for item in r.per_item] for r in (ra, rb)]
+    want = compare_systems(*(list(zip(*c)) for c in columns), ["rouge1"], 1000, 0.95,
+                           10000)["rouge1"]["fmeasure"]
+    assert want["p_bootstrap"] == 0 and want["p_ar"] > 0.05
+    page = ra.to_html(a, refs, compare=rb, compare_candidates=b)
+    row = re.search(r'<table id="rk-tests">.*?<tbody>\s*<tr>(.*?)</tr>', page, re.S).group(1)
+    cells = re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row)
+    assert cells[-2:] == ["&lt; 0.001", f"{want['p_ar']:.4f}"]
+    note = re.search(r'<p class="rk-note" id="rk-tests-note">(.*?)</p>', page, re.S).group(1)
+    assert "resolution is 1/1,000" in note and "&ldquo;&lt; 0.001&rdquo;" in note
+    # and with 300 resamples, 1/300 rounded up
+    page = ra.to_html(a, refs, compare=rb, compare_candidates=b, bootstrap=300)
+    assert ">&lt; 0.0034</td>" in page
+
+
+SENTENCES = ["The cat sat on the mat. The dog ran in the park.",
+             "A man walked in. He sat down at once."]
+
+
+def test_each_warning_is_given_once_with_compare(tmp_path):
+    """The one-sentence-per-line warning of rougeLsum: once per command, and
+    the report does not give it again for texts that were scored."""
+    refs = [["The cat was on the mat. A dog ran."], ["A man came in. He sat."]]
+    b = ["The cat sat. The dog ran off.", "A woman walked in. She sat."]
+    one = write_jsonl(tmp_path / "a.jsonl", SENTENCES, refs)
+    other = write_jsonl(tmp_path / "b.jsonl", b, refs)
+    proc = run_cli("report", "--jsonl", one, "--compare", other, "-o", tmp_path / "r.html",
+                   "--bootstrap", 50, "--ar-trials", 99)
+    assert proc.returncode == 0, proc.stderr
+    warned = [line for line in proc.stderr.splitlines() if "warning" in line]
+    assert len(warned) == 1 and "rougeLsum" in warned[0], proc.stderr
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ra = rougekit.score_corpus(SENTENCES, refs, TYPES)
+        rb = rougekit.score_corpus(b, refs, TYPES)
+        assert len(caught) == 2                              # one per scoring
+        ra.to_html(SENTENCES, refs, compare=rb, compare_candidates=b, bootstrap=50,
+                   ar_trials=99)
+    assert len(caught) == 2, [str(w.message) for w in caught[2:]]
+
+
+def words(rng, k):
+    return " ".join(rng.choice(WORDS) + str(rng.randrange(1000)) for _ in range(k))
+
+
+def test_a_long_item_is_shown_without_explaining_it(monkeypatch):
+    """One item of 45,000 words a side among short ones: its pair would be
+    a table of 45,000 x 45,000 (explaining it hangs), so it is not explained;
+    its texts are in the file, cut, and its row says why."""
+    rng = random.Random(4)
+    long_ref, long_cand = words(rng, 45_000), words(rng, 45_000)
+    a, _, refs = corpus(4)
+    a[2], refs[2] = long_cand, [long_ref]
+    result = rougekit.score_corpus(a, refs, TYPES)
+    import rougekit.report as report
+    explained = []
+
+    def explain_short(pairs, target, prediction):
+        assert len(target) < 10_000 and len(prediction) < 10_000, "explained a long item"
+        explained.append(prediction)
+        return rougekit.explanation.explain_pair(pairs, target, prediction)
+    monkeypatch.setattr(report, "explain_pair", explain_short)
+    page = result.to_html(a, refs)
+    details = {d["i"]: d for d in payload(page)["details"]}
+    assert set(explained) == {a[i] for i in (0, 1, 3)}
+    long = details[2]
+    assert long["marks"] is None and "45,000 tokens" in long["note"]
+    assert long["cands"] == [long_cand[:report.TEXT_MAX]] and \
+        long["refs"] == [long_ref[:report.TEXT_MAX]]
+    assert f"texts of {len(long_ref):,}, {len(long_cand):,} characters" in long["note"]
+    assert all(details[i]["marks"] is not None and details[i]["note"] == "" for i in (0, 1, 3))
+    assert "1 of them is shown without highlights" in page
+
+
+def test_the_explain_budget_goes_to_the_shortest_items(monkeypatch):
+    """Over EXPLAIN_BUDGET token pairs in all, the longest items are shown
+    plain; an explained text cut to the shown length keeps its marks in it."""
+    import rougekit.report as report
+    a = ["w1 w2 w3 w4 w5", "w1 w2", "w1 w2 w3 w4"]
+    refs = [["w1 w2 w3 w4"], ["w2 w1 w3"], ["w3 w2 w1 w4"]]    # costs 20, 6, 16
+    result = rougekit.score_corpus(a, refs, TYPES)
+    monkeypatch.setattr(report, "EXPLAIN_BUDGET", 22)
+    monkeypatch.setattr(report, "TEXT_MIN", 8)
+    monkeypatch.setattr(report, "TEXT_MAX", 8)
+    details = payload(result.to_html(a, refs))["details"]
+    assert [d["marks"] is None for d in details] == [True, False, False]
+    assert "this item's 20 did not fit" in details[0]["note"]
+    assert details[0]["cands"] == ["w1 w2 w3"] and "cut to their first 8" in details[0]["note"]
+    # rouge1's marks: item 1 whole; item 2's texts cut at 8, their matches too
+    assert details[1]["marks"][0][0][0][:2] == [[0, 5], [0, 5]]
+    assert details[2]["refs"] == ["w3 w2 w1"] and details[2]["cands"] == ["w1 w2 w3"]
+    assert details[2]["marks"][0][0][0][:2] == [[0, 8], [0, 8]]
+
+
+# --- in the browser, at a laptop's width --------------------------------------------------
+
+def at_width(driver, width):
+    driver.set_window_size(width, 1000)
+    assert driver.execute_script("return window.innerWidth") == width
+
+
+def scrolls_sideways(driver):
+    return driver.execute_script("var e = document.documentElement; "
+                                 "return [e.scrollWidth, e.clientWidth]")
+
+
+def test_no_horizontal_scroll_at_1400_px(browser, twelve, single_page):
+    _, _, _, _, path = twelve
+    try:
+        at_width(browser, 1400)
+        for page in (path, single_page):
+            assert open_page(browser, page) == []
+            if page == path:
+                detail = open_item(browser, 5)                   # the 320-character token
+                assert LONG_TOKEN in detail.text.replace("\n", "")
+                search(browser, "")
+            width, client = scrolls_sideways(browser)
+            assert width <= client, (page.name, width, client)
+            # the items' table fits too: no scroll box of its own
+            assert browser.execute_script(
+                "var b = document.querySelector('.rk-table-box'); "
+                "return b.scrollWidth <= b.clientWidth")
+    finally:
+        browser.set_window_size(1280, 1600)
+
+
+def test_the_signature_wraps_only_between_fields(browser, twelve):
+    _, _, _, results, path = twelve
+    signature = results[0].signature
+    assert open_page(browser, path) == []
+    code = browser.find_element("css selector", "code.rk-signature")
+    assert code.get_attribute("textContent") == signature
+    # in a narrow column it takes several lines, each field whole on one
+    browser.execute_script("arguments[0].parentElement.style.width = '300px'", code)
+    assert browser.execute_script("return arguments[0].getClientRects().length", code) >= 3
+    # and a column narrower than a field does not break it (at "-" in tok:rouge-score)
+    fields = browser.execute_script("""
+        var code = arguments[0], box = code.parentElement;
+        return Array.from(code.querySelectorAll('span')).map(function (s) {
+          box.style.width = '';
+          box.style.width = (s.getBoundingClientRect().width - 1) + 'px';
+          return [s.textContent, s.getClientRects().length];
+        });""", code)
+    assert [f for f, _ in fields] == signature.split("|") and "-" in signature
+    assert all(n == 1 for _, n in fields), fields

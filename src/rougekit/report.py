@@ -27,13 +27,28 @@ texts and highlights are in the file for every item when there are at most
 with the largest differences each way), and a seeded sample of ``SAMPLE``
 items. The histograms are counted here (``numpy.histogram``) and the scatter
 plot shows at most ``SCATTER_POINTS`` items per type (a seeded sample), so
-no plot carries every item. plotly's JavaScript (about 5 MB) is inlined once.
+no plot carries every item. The plots are SVG drawn here (``Panel``): the
+file carries no plotting library.
 
-The templates are Jinja2 with autoescaping (``rougekit/templates``); the
-plots are plotly figures. Both come with ``pip install rougekit[report]``.
+How it stays quick with long texts: explaining a pair of texts costs the
+product of their token counts (a table of one row per token of one and a
+column per token of the other). An item is highlighted only when each of its
+(reference, candidate) pairs has at most ``EXPLAIN_PAIR_LIMIT`` token pairs,
+and all the highlighted items together at most ``EXPLAIN_BUDGET`` (the
+cheapest items first); the others show their texts without highlights and
+say why. Each text in the file is cut to a share of ``TEXT_BUDGET``
+characters (between ``TEXT_MIN`` and ``TEXT_MAX`` each).
+
+The templates are Jinja2 with autoescaping (``rougekit/templates``): every
+text of the page, the SVG's included, goes through it. Jinja2 comes with
+``pip install rougekit[report]``.
 """
 import base64
-from typing import Any, Dict, List, Optional, Sequence
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -43,9 +58,9 @@ from rougekit.explanation import explain_pair
 from rougekit.scoring import Score
 from rougekit.significance import COMPARE_SEED, compare_systems
 
-__all__ = ["corpus_report", "check_installed", "REPORT_EXTRA"]
+__all__ = ["corpus_report", "check_installed", "REPORT_EXTRA", "p_value_text"]
 
-#: What to install when Jinja2 or plotly is missing.
+#: What to install when Jinja2 is missing.
 REPORT_EXTRA = "pip install 'rougekit[report]'"
 
 #: Up to this many items, every item's texts and highlights are in the file.
@@ -58,6 +73,17 @@ SAMPLE = 100
 SEARCH_BUDGET = 3_000_000
 SEARCH_MIN = 24
 SEARCH_MAX = 2000
+#: Explaining a (reference, candidate) pair costs its tokens' product: an
+#: item is highlighted when each of its pairs is at most EXPLAIN_PAIR_LIMIT
+#: (two texts of 2,000 tokens) and the highlighted items' pairs sum to at
+#: most EXPLAIN_BUDGET, the cheapest items first.
+EXPLAIN_PAIR_LIMIT = 4_000_000
+EXPLAIN_BUDGET = 100_000_000
+#: Characters of the texts in the file: each text is cut to a share of
+#: TEXT_BUDGET, at least TEXT_MIN and at most TEXT_MAX.
+TEXT_BUDGET = 8_000_000
+TEXT_MIN = 2000
+TEXT_MAX = 50_000
 #: Items drawn in each scatter plot, at most.
 SCATTER_POINTS = 3000
 HISTOGRAM_BINS = 20
@@ -66,13 +92,12 @@ SCALE = 10000
 
 
 def check_installed() -> Any:
-    """Returns jinja2 when Jinja2 and plotly import, else raises an
-    ImportError that says ``pip install rougekit[report]``."""
+    """Returns jinja2 when Jinja2 imports, else raises an ImportError that
+    says ``pip install rougekit[report]``."""
     try:
         import jinja2
-        import plotly  # noqa: F401
     except ImportError as e:
-        raise ImportError(f"the HTML report needs Jinja2 and plotly ({e.name} is missing): "
+        raise ImportError(f"the HTML report needs Jinja2 ({e.name} is missing): "
                           f"{REPORT_EXTRA}") from None
     return jinja2
 
@@ -87,6 +112,167 @@ def _environment() -> Any:
                                          "sort_keys": False}
     return env
 
+
+# --- p-values --------------------------------------------------------------------------
+
+def p_value_text(p: float, n_resamples: Optional[int] = None) -> str:
+    """A p-value as the report shows it: 4 decimals, more when it is smaller
+    than 0.0001 (no p is shown as 0.0000), and ``"< 1/N"`` (rounded up to two
+    significant digits) for the paired bootstrap's p of 0, which says that
+    none of its ``n_resamples`` N resamples went the other way: a p below
+    the test's resolution, 1/N (``significance.paired_bootstrap`` has no +1
+    correction; approximate randomization's p is at least 1/(trials + 1)).
+
+    >>> p_value_text(0.0, 1000), p_value_text(0.0, 300), p_value_text(0.1201)
+    ('< 0.001', '< 0.0034', '0.1201')
+    >>> p_value_text(1 / 100001), p_value_text(3 / 100001)
+    ('0.00001', '0.00003')
+    """
+    if p == 0 and n_resamples is not None:
+        return "< " + _rounded_up(Fraction(1, n_resamples))
+    if p == 0 or round(p, 4) > 0:
+        return f"{p:.4f}"
+    return format(Decimal(f"{p:.2g}").normalize(), "f")
+
+
+def _rounded_up(x: Fraction) -> str:
+    """The least number of two significant digits >= x > 0, as a decimal."""
+    digits = 1
+    while x * 10 ** digits < 10:
+        digits += 1
+    scaled = math.ceil(x * 10 ** digits)
+    while scaled % 10 == 0 and digits > 0:      # 0.0010 -> 0.001
+        scaled //= 10
+        digits -= 1
+    return format(Decimal(scaled).scaleb(-digits), "f")
+
+
+# --- the plots: SVG panels, rendered by templates/plots.html.j2 -------------------------
+
+#: A panel's size in SVG units, and the plot area's margins.
+PANEL_WIDTH, HISTOGRAM_HEIGHT = 300, 210
+LEFT, RIGHT, TOP, BOTTOM = 46, 10, 24, 38
+
+
+@dataclass
+class Panel:
+    """One plot of one rouge type: coordinates in SVG units, as text."""
+
+    title: str
+    width: int
+    height: int
+    x_label: str
+    y_label: str
+    #: (position, label) of the ticks, and the plot area's edges.
+    x_ticks: List[Tuple[str, str]] = field(default_factory=list)
+    y_ticks: List[Tuple[str, str]] = field(default_factory=list)
+    left: int = LEFT
+    right: int = 0
+    top: int = TOP
+    bottom: int = 0
+    #: x, y, width, height, series (0 = A, 1 = B, 2 = differences), count, tip.
+    bars: List[Tuple[str, str, str, str, int, int, str]] = field(default_factory=list)
+    #: cx, cy, tip.
+    points: List[Tuple[str, str, str]] = field(default_factory=list)
+    #: x1, y1, x2, y2 of a dotted line (the scatter plot's diagonal).
+    lines: List[Tuple[str, str, str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.right = self.width - RIGHT
+        self.bottom = self.height - BOTTOM
+
+
+def _at(x: float) -> str:
+    """An SVG coordinate: one decimal, no trailing zeros."""
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _count_ticks(most: int) -> List[int]:
+    """Integer ticks from 0 to a round top >= most: steps of 1, 2 or 5
+    times a power of ten, at most 6 ticks.
+
+    >>> _count_ticks(0), _count_ticks(3), _count_ticks(7), _count_ticks(11)
+    ([0, 1], [0, 1, 2, 3], [0, 2, 4, 6, 8], [0, 5, 10, 15])
+    """
+    scale = 1
+    while True:
+        for m in (1, 2, 5):
+            step = m * scale
+            if most <= 5 * step:
+                top = max(step, -(-most // step) * step)
+                return list(range(0, top + 1, step))
+        scale *= 10
+
+
+def _axis_label(v: float) -> str:
+    return f"{v:g}" if v != 0 else "0"
+
+
+def _histogram_panels(names: Sequence[str], series: List[List[np.ndarray]],
+                      labels: List[str], lo: float, hi: float, bins: int, measure: str,
+                      first_series: int = 0) -> List[Panel]:
+    """Per rouge type, the counts of ``series[s][k]`` (system s, type k) in
+    ``bins`` equal bins over [lo, hi], bars side by side; the count axis is
+    shared by the panels."""
+    edges = np.linspace(lo, hi, bins + 1)
+    counts = [[np.histogram(values, bins=edges)[0] for values in system] for system in series]
+    ticks = _count_ticks(max((int(c.max()) for system in counts for c in system), default=0))
+    x_steps = [lo + (hi - lo) * j / 10 for j in range(0, 11, 2)] if lo == 0 else \
+        [lo + (hi - lo) * j / 4 for j in range(5)]
+    panels = []
+    for k, name in enumerate(names):
+        p = Panel(str(name), PANEL_WIDTH, HISTOGRAM_HEIGHT, measure, "items")
+        sx = (p.right - p.left) / (hi - lo)
+        sy = (p.bottom - p.top) / ticks[-1]
+        p.x_ticks = [(_at(p.left + (v - lo) * sx), _axis_label(round(v, 4))) for v in x_steps]
+        p.y_ticks = [(_at(p.bottom - v * sy), f"{v:,}") for v in ticks]
+        width = (p.right - p.left) / bins
+        bar = width * 0.9 / len(series)
+        for s, system in enumerate(counts):
+            who = f"{labels[s]}: " if len(series) > 1 else ""
+            for j, c in enumerate(system[k].tolist()):
+                if c == 0:
+                    continue
+                x = p.left + j * width + width * 0.05 + s * bar
+                close = "]" if j == bins - 1 else ")"
+                tip = (f"{who}{c:,} item{'s' if c != 1 else ''}, {measure} in "
+                       f"[{edges[j]:.2f}, {edges[j + 1]:.2f}{close}")
+                p.bars.append((_at(x), _at(p.bottom - c * sy), _at(bar), _at(c * sy),
+                               first_series + s, c, tip))
+        panels.append(p)
+    return panels
+
+
+def _scatter_panels(names: Sequence[str], a: np.ndarray, b: np.ndarray,
+                    seed: int) -> List[Panel]:
+    n = a.shape[1]
+    items = np.arange(n) if n <= SCATTER_POINTS else np.sort(
+        np.random.default_rng(seed).choice(n, size=SCATTER_POINTS, replace=False))
+    size = PANEL_WIDTH - LEFT - RIGHT
+    lo, hi = -0.02, 1.02
+    scale = size / (hi - lo)
+
+    def sx(v: float) -> float:
+        return LEFT + (v - lo) * scale
+
+    def sy(v: float) -> float:
+        return TOP + size - (v - lo) * scale
+    steps = [j / 5 for j in range(6)]
+    panels = []
+    for k, name in enumerate(names):
+        p = Panel(str(name), PANEL_WIDTH, TOP + size + BOTTOM, "F of A", "F of B")
+        p.x_ticks = [(_at(sx(v)), _axis_label(v)) for v in steps]
+        p.y_ticks = [(_at(sy(v)), _axis_label(v)) for v in steps]
+        p.lines = [(_at(sx(0)), _at(sy(0)), _at(sx(1)), _at(sy(1)))]
+        fa = np.round(a[3 * k + 2, items], 4).tolist()
+        fb = np.round(b[3 * k + 2, items], 4).tolist()
+        p.points = [(_at(sx(x)), _at(sy(y)), f"item {i}: A {x:.4f}, B {y:.4f}")
+                    for i, x, y in zip(items.tolist(), fa, fb)]
+        panels.append(p)
+    return panels
+
+
+# --- the items' data ---------------------------------------------------------------------
 
 def _columns(per_item: Optional[List[Dict[str, Score]]], names: Sequence[str],
              what: str) -> np.ndarray:
@@ -120,16 +306,20 @@ def _utf16(text: str) -> List[int]:
     return out
 
 
-def _marks(explanation: Any, side: str, text: str) -> List[int]:
-    """The matched pieces of ``side`` (``Explanation.segments``) as flat
-    [start, end, ...] offsets in JavaScript's units."""
-    offsets = _utf16(text) if any(ord(c) > 0xFFFF for c in text) else None
+def _marks(explanation: Any, side: str, text: str, shown: int) -> List[int]:
+    """The matched pieces of ``side`` (``Explanation.segments``) within its
+    first ``shown`` characters, as flat [start, end, ...] offsets in
+    JavaScript's units."""
+    offsets = _utf16(text[:shown]) if any(ord(c) > 0xFFFF for c in text[:shown]) else None
     out, at = [], 0
     for piece, hit in explanation.segments(side):
+        if at >= shown:
+            break
+        end = at + len(piece)
         if hit:
-            out += [at, at + len(piece)] if offsets is None else \
-                [offsets[at], offsets[at + len(piece)]]
-        at += len(piece)
+            start, stop = at, min(end, shown)
+            out += [start, stop] if offsets is None else [offsets[start], offsets[stop]]
+        at = end
     return out
 
 
@@ -148,77 +338,88 @@ def _detailed(f_columns: List[np.ndarray], diffs: List[np.ndarray], n: int,
     return sorted(chosen)
 
 
-def _histograms(names: Sequence[str], systems: List[Any], labels: List[str]) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
+@dataclass
+class _Explaining:
+    """Which of the detailed items are explained (module docstring), and why
+    the others are not."""
 
-    edges = np.linspace(0, 1, HISTOGRAM_BINS + 1)
-    centres = ((edges[:-1] + edges[1:]) / 2).round(4).tolist()
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=list(names),
-                        shared_yaxes=True)
-    colours = ["#4c72b0", "#dd8452"]
-    for k, _ in enumerate(names):
-        for s, (columns, label) in enumerate(zip(systems, labels)):
-            counts, _ = np.histogram(columns[3 * k + 2], bins=edges)
-            fig.add_trace(go.Bar(x=centres, y=counts.tolist(), name=label,
-                                 marker_color=colours[s],
-                                 showlegend=k == 0 and len(systems) > 1,
-                                 legendgroup=label),
-                          row=1, col=k + 1)
-        fig.update_xaxes(range=[0, 1], title_text="F", row=1, col=k + 1)
-    fig.update_yaxes(title_text="items", row=1, col=1)
-    fig.update_layout(barmode="group", bargap=0.1, height=320, margin=dict(l=50, r=20, t=40, b=40))
-    return fig
+    explained: Set[int]
+    notes: Dict[int, str]
 
 
-def _difference_histograms(names: Sequence[str], diffs: List[np.ndarray]) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    bins = 2 * HISTOGRAM_BINS
-    edges = np.linspace(-1, 1, bins + 1)
-    centres = ((edges[:-1] + edges[1:]) / 2).round(4).tolist()
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=list(names),
-                        shared_yaxes=True)
-    for k, d in enumerate(diffs):
-        counts, _ = np.histogram(d, bins=edges)
-        fig.add_trace(go.Bar(x=centres, y=counts.tolist(), marker_color="#55a868",
-                             showlegend=False), row=1, col=k + 1)
-        fig.update_xaxes(range=[-1, 1], title_text="F of B - F of A", row=1, col=k + 1)
-    fig.update_yaxes(title_text="items", row=1, col=1)
-    fig.update_layout(bargap=0.1, height=300, margin=dict(l=50, r=20, t=40, b=40))
-    return fig
-
-
-def _scatter(names: Sequence[str], a: np.ndarray, b: np.ndarray, seed: int) -> Any:
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    n = a.shape[1]
-    items = np.arange(n) if n <= SCATTER_POINTS else np.sort(
-        np.random.default_rng(seed).choice(n, size=SCATTER_POINTS, replace=False))
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=list(names))
-    for k, _ in enumerate(names):
-        fig.add_trace(go.Scatter(
-            x=a[3 * k + 2, items].round(4).tolist(), y=b[3 * k + 2, items].round(4).tolist(),
-            mode="markers", marker=dict(size=5, opacity=0.5, color="#4c72b0"),
-            customdata=items.tolist(), hovertemplate="item %{customdata}<br>A %{x}"
-                                                     "<br>B %{y}<extra></extra>",
-            showlegend=False), row=1, col=k + 1)
-        fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", hoverinfo="skip",
-                                 line=dict(color="#999", dash="dot", width=1),
-                                 showlegend=False), row=1, col=k + 1)
-        fig.update_xaxes(range=[-0.02, 1.02], title_text="F of A", row=1, col=k + 1)
-        fig.update_yaxes(range=[-0.02, 1.02], title_text="F of B" if k == 0 else None,
-                         row=1, col=k + 1)
-    fig.update_layout(height=340, margin=dict(l=50, r=20, t=40, b=40))
-    return fig
+def _choose_explained(pairs: Any, items: List[int], texts: List[Sequence[str]],
+                      refs_of: List[List[str]]) -> _Explaining:
+    """Counts each text's tokens (linear) and picks the items to explain:
+    every pair at most EXPLAIN_PAIR_LIMIT, the cheapest items first while
+    their sum stays within EXPLAIN_BUDGET."""
+    cost: Dict[int, int] = {}
+    notes: Dict[int, str] = {}
+    for i in items:
+        ref_tokens = [len(pairs.tokens(ref)) for ref in refs_of[i]]
+        largest = (0, 0, 0)
+        total = 0
+        for system in texts:
+            m = len(pairs.tokens(system[i]))
+            for r in ref_tokens:
+                total += r * m
+                largest = max(largest, (r * m, r, m))
+        if largest[0] > EXPLAIN_PAIR_LIMIT:
+            notes[i] = (f"Not highlighted: its texts are too long to explain here. A reference "
+                        f"of {largest[1]:,} tokens and a candidate of {largest[2]:,} make "
+                        f"{largest[0]:,} token pairs; the report explains pairs of texts up to "
+                        f"{EXPLAIN_PAIR_LIMIT:,} (two texts of 2,000 tokens).")
+        else:
+            cost[i] = total
+    explained, spent = set(), 0
+    for i in sorted(cost, key=lambda i: (cost[i], i)):
+        if spent + cost[i] > EXPLAIN_BUDGET:
+            notes[i] = (f"Not highlighted: the report explains at most {EXPLAIN_BUDGET:,} "
+                        f"token pairs in all, the shortest items first, and this item's "
+                        f"{cost[i]:,} did not fit. rougekit explain shows its matches.")
+            continue
+        spent += cost[i]
+        explained.add(i)
+    return _Explaining(explained, notes)
 
 
-def _figure_html(fig: Any, div_id: str) -> str:
-    import plotly.io as pio
-    return str(pio.to_html(fig, full_html=False, include_plotlyjs=False, div_id=div_id,
-                           config={"displaylogo": False, "responsive": True}))
+def _details(names: List[str], pairs: Any, items: List[int],
+             texts: List[Sequence[str]], refs_of: List[List[str]]
+             ) -> Tuple[List[Dict[str, Any]], int, int, int]:
+    """The payload's ``details`` (texts, highlights, notes) of ``items``; and
+    how many of them are not highlighted, how many have a text cut, and the
+    characters each text is cut to."""
+    n_texts = sum(len(refs_of[i]) + len(texts) for i in items)
+    shown_chars = max(TEXT_MIN, min(TEXT_MAX, TEXT_BUDGET // max(1, n_texts)))
+    chosen = _choose_explained(pairs, items, texts, refs_of)
+    details: List[Dict[str, Any]] = []
+    n_cut = 0
+    for i in items:
+        cands = [system[i] for system in texts]
+        refs = refs_of[i]
+        long = [len(t) for t in refs + cands if len(t) > shown_chars]
+        marks: Optional[List[Any]] = None
+        if i in chosen.explained:
+            marks = []
+            for cand in cands:
+                per_ref = []
+                for ref in refs:
+                    e = explain_pair(pairs, ref, cand)
+                    per_ref.append([[_marks(e[t], "target", ref, shown_chars),
+                                     _marks(e[t], "prediction", cand, shown_chars),
+                                     [round(x, 4) for x in e[t].score]]
+                                    for t in names])
+                marks.append(per_ref)
+        note = chosen.notes.get(i, "")
+        if long:
+            n_cut += 1
+            note += (" " if note else "") + (
+                f"Texts over {shown_chars:,} characters are cut to their first "
+                f"{shown_chars:,} here (this item has texts of "
+                + ", ".join(f"{x:,}" for x in long) + " characters).")
+        details.append({"i": i, "cands": [c[:shown_chars] for c in cands],
+                        "refs": [r[:shown_chars] for r in refs], "marks": marks,
+                        "note": note})
+    return details, len(chosen.notes), n_cut, shown_chars
 
 
 def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
@@ -246,11 +447,13 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
       ar_trials: approximate randomization's trials.
       seed: the seed of both tests.
 
+    The texts are not checked for rougeLsum's one-sentence-per-line warning
+    (``SentenceSplitWarning``): scoring them gave it already.
+
     Raises ImportError naming ``pip install rougekit[report]`` when Jinja2
-    or plotly is missing.
+    is missing.
     """
     env = _environment()
-    from plotly.offline import get_plotlyjs
 
     names = list(result.scores)
     n = result.n_items
@@ -284,47 +487,53 @@ def corpus_report(result: Any, candidates: Optional[Sequence[str]] = None,
 
     details: List[Dict[str, Any]] = []
     search: List[str] = []
+    n_plain = n_cut = shown_chars = 0
     if texts is not None and references is not None:
         opts = options if options is not None else _options_of(result.signature)
         pairs = pair_scorer(opts)
+        pairs.lines_to_check = 0         # scoring these texts warned already (docstring)
         refs_of = [[r] if isinstance(r, str) else list(r) for r in references]
         limit = max(SEARCH_MIN, min(SEARCH_MAX, SEARCH_BUDGET // max(1, n)))
         search = [_cut(text, limit) for text in texts[0]]
-        for i in _detailed([s[3 * k + 2] for s in systems for k in range(len(names))],
-                           diffs, n, seed):
-            marks = []
-            for system in texts:
-                per_ref = []
-                for ref in refs_of[i]:
-                    e = explain_pair(pairs, ref, system[i])
-                    per_ref.append([[_marks(e[t], "target", ref),
-                                     _marks(e[t], "prediction", system[i]),
-                                     [round(x, 4) for x in e[t].score]] for t in names])
-                marks.append(per_ref)
-            details.append({"i": i, "cands": [system[i] for system in texts],
-                            "refs": refs_of[i], "marks": marks})
+        items = _detailed([s[3 * k + 2] for s in systems for k in range(len(names))],
+                          diffs, n, seed)
+        details, n_plain, n_cut, shown_chars = _details(names, pairs, items, texts, refs_of)
 
     # plots and table say A and B; the header says what they are (``labels``)
     shown = ["A", "B"] if compare is not None else ["the candidate"]
-    figures = [("histograms", "Per-item F", _histograms(names, systems, shown))]
+    figures = [("histograms", "Per-item F", shown if compare is not None else [],
+                _histogram_panels(names, [[s[3 * k + 2] for k in range(len(names))]
+                                          for s in systems], shown, 0, 1, HISTOGRAM_BINS,
+                                  "F"))]
     if compare is not None:
-        figures.append(("differences", "Per-item differences (F of B - F of A)",
-                        _difference_histograms(names, diffs)))
+        figures.append(("differences", "Per-item differences (F of B - F of A)", [],
+                        _histogram_panels(names, [diffs], ["B - A"], -1, 1,
+                                          2 * HISTOGRAM_BINS, "F of B - F of A", 2)))
         figures.append(("scatter", "F of A against F of B, per item"
                         + (f" (a sample of {SCATTER_POINTS:,})" if n > SCATTER_POINTS else ""),
-                        _scatter(names, a, b, seed)))
+                        [], _scatter_panels(names, a, b, seed)))
 
+    tests = None
+    if comparison is not None:
+        tests = [{"type": t, **comparison[t]["fmeasure"],
+                  "p_bootstrap_text": p_value_text(comparison[t]["fmeasure"]["p_bootstrap"],
+                                                   bootstrap),
+                  "p_ar_text": p_value_text(comparison[t]["fmeasure"]["p_ar"])}
+                 for t in names]
     payload = {"n": n, "types": names, "systems": shown,
                "scores": [_packed(s) for s in systems], "scale": SCALE,
                "search": search, "details": details}
     return str(env.get_template("report.html.j2").render(
-        title=title, result=result, compare=compare, labels=list(labels),
-        comparison=comparison, names=names, n=n, bootstrap=bootstrap, ar_trials=ar_trials,
-        seed=seed, confidence=_confidence(result),
-        figures=[(key, heading, _figure_html(fig, f"rk-plot-{key}"))
-                 for key, heading, fig in figures],
-        plotly_js=get_plotlyjs(), payload=payload, n_detailed=len(details),
-        has_texts=texts is not None, measures=Score._fields))
+        title=title, result=result, compare=compare, labels=list(labels), names=names, n=n,
+        tests=tests, bootstrap=bootstrap, bootstrap_floor=p_value_text(0.0, bootstrap),
+        ar_trials=ar_trials,
+        # approximate randomization's least p with n items: 2 of the 2^n swaps tie
+        ar_floor=2 / 2 ** n if 0 < n < 64 and 2 ** (n - 1) < ar_trials + 1 else None,
+        seed=seed, confidence=_confidence(result), figures=figures,
+        payload=payload, n_detailed=len(details), n_plain=n_plain, n_cut=n_cut,
+        shown_chars=shown_chars, explain_pair_limit=EXPLAIN_PAIR_LIMIT,
+        explain_budget=EXPLAIN_BUDGET, has_texts=texts is not None,
+        measures=Score._fields))
 
 
 def _confidence(result: Any) -> float:

@@ -141,6 +141,18 @@
         : "The texts were not given to the report."));
       return tr;
     }
+    if (d.note) td.appendChild(heading(d.note));
+    if (!d.marks) {                  // not explained (rougekit.report's limits): plain texts
+      d.refs.forEach(function (ref, r) {
+        td.appendChild(heading(d.refs.length > 1 ? "reference " + (r + 1) : "reference"));
+        td.appendChild(labelled(highlighted(ref, []), "target", 0, r));
+      });
+      d.cands.forEach(function (cand, s) {
+        td.appendChild(heading(compare ? "candidate " + data.systems[s] : "the candidate"));
+        td.appendChild(labelled(highlighted(cand, []), "prediction", s, 0));
+      });
+      return tr;
+    }
     var bar = document.createElement("div"), content = document.createElement("div");
     bar.className = "rk-types";
     function show(k) {
@@ -153,13 +165,9 @@
           content.appendChild(heading(data.types[k] + ": " + refName + ", the words " + who +
             " matched (P " + m[2][0].toFixed(4) + ", R " + m[2][1].toFixed(4) + ", F " +
             m[2][2].toFixed(4) + ")"));
-          var refText = highlighted(ref, m[0]);
-          refText.dataset.side = "target"; refText.dataset.system = s; refText.dataset.ref = r;
-          content.appendChild(refText);
+          content.appendChild(labelled(highlighted(ref, m[0]), "target", s, r));
           content.appendChild(heading(compare ? "candidate " + who : "the candidate"));
-          var candText = highlighted(cand, m[1]);
-          candText.dataset.side = "prediction"; candText.dataset.system = s; candText.dataset.ref = r;
-          content.appendChild(candText);
+          content.appendChild(labelled(highlighted(cand, m[1]), "prediction", s, r));
         });
       });
     }
@@ -174,6 +182,10 @@
     td.appendChild(content);
     show(0);
     return tr;
+  }
+  function labelled(box, side, s, r) {
+    box.dataset.side = side; box.dataset.system = s; box.dataset.ref = r;
+    return box;
   }
 
   heads.forEach(function (th) {
