@@ -33,7 +33,7 @@ SMALL = {
     "bench_dask.py": (["--n", "400", "--partitions", "2", "--repeat", "1"],
                       ("dask", "distributed")),
     "bench_compat.py": (["--n", "40", "--repeat", "1"], ("rouge", "rouge_chinese")),
-    "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2", "plotly")),
+    "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2",)),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
 # its cases are the other scripts' calls), ab_score.py, profile_score.py and

@@ -98,7 +98,7 @@ class CorpusResult:
         with their matches highlighted (when the texts are given).
         ``report`` takes ``corpus_report``'s keyword arguments, e.g.
         ``compare=`` another system's result and ``compare_candidates=``.
-        Needs ``pip install rougekit[report]`` (Jinja2 and plotly)."""
+        Needs ``pip install rougekit[report]`` (Jinja2)."""
         from rougekit.report import corpus_report
         return corpus_report(self, candidates, references, **report)
 
