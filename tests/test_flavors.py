@@ -309,3 +309,179 @@ def test_pltrdy_and_rouge_chinese_flavors_equal_the_packages_on_edge_texts(pltrd
         assert len(h) == len(hyps)
         _assert_equal_to_package(score_corpus(h, r, TYPES3, flavor=flavor),
                                  package().get_scores(h, r, avg=True))
+
+
+# --- each flavor's own switches, against its package called that way ---------------
+
+def _exact_mean(values):
+    """The float nearest the exact mean: score_corpus's "mean"."""
+    from fractions import Fraction
+    return float(sum(map(Fraction, values)) / len(values))
+
+
+def _means(per_item, types):
+    return {t: tuple(_exact_mean([getattr(s[t], m) for s in per_item])
+                     for m in ("precision", "recall", "fmeasure")) for t in types}
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_rouge_score_flavor_with_its_stemmer_equals_rouge_score(corpus_pairs, use_stemmer):
+    """flavor="rouge-score", use_stemmer=True: rouge-score 0.1.2's
+    RougeScorer(use_stemmer=True), score_multi per item, the items' mean."""
+    from rouge_score import rouge_scorer
+    pairs = corpus_pairs(80, 31)
+    candidates = [p["candidate"] for p in pairs] + ["", "...", "running runners ran"]
+    references = [p["references"] for p in pairs] + [["a"], ["!!"], ["the runner runs"]]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    theirs = rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+    expected = [theirs.score_multi(r, c) for c, r in zip(candidates, references)]
+    result = score_corpus(candidates, references, flavor="rouge-score",
+                          use_stemmer=use_stemmer)
+    assert [{t: tuple(map(float, s)) for t, s in e.items()} for e in expected] == \
+        [{t: tuple(s) for t, s in item.items()} for item in result.per_item]
+    assert {t: tuple(s) for t, s in result.scores.items()} == _means(expected, types)
+    assert ScoringOptions.from_signature(result.signature).use_stemmer is use_stemmer
+
+
+def test_cli_flavor_rouge_score_with_stemmer_equals_rouge_score(tmp_path, corpus_pairs):
+    import json
+
+    from rouge_score import rouge_scorer
+
+    from _helpers import run_cli
+    pairs = corpus_pairs(40, 32)
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps({"candidate": p["candidate"],
+                                        "references": p["references"]}) + "\n"
+                            for p in pairs), encoding="utf-8")
+    out = run_cli("score", "--jsonl", path, "--flavor", "rouge-score", "--stemmer",
+                  "--format", "json")
+    assert out.returncode == 0, out.stderr
+    theirs = rouge_scorer.RougeScorer(list(rougekit.DEFAULT_ROUGE_TYPES), use_stemmer=True)
+    expected = [theirs.score_multi(p["references"], p["candidate"]) for p in pairs]
+    got = json.loads(out.stdout)
+    assert {t: tuple(s.values()) for t, s in got["scores"].items()} == \
+        _means(expected, rougekit.DEFAULT_ROUGE_TYPES)
+    assert "|stem:porter|" in got["signature"]
+
+
+def test_rouge_score_flavor_split_summaries_equals_rouge_score(monkeypatch):
+    """split_summaries=True: rougeLsum on nltk's sentences (the same stand-in
+    splitter for both: punkt's data cannot be downloaded here)."""
+    import re as regex
+
+    nltk = pytest.importorskip("nltk")
+    from rouge_score import rouge_scorer
+    monkeypatch.setattr(nltk, "sent_tokenize",
+                        lambda text: regex.split(r"(?<=[.!?])\s*", text))
+    candidates = ["The cat sat. The dog ran! Did it?", "One sentence only", "x. y. x."]
+    references = [["The dog sat. A cat ran."], ["One. Two. Three."], ["x y. x."]]
+    theirs = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], split_summaries=True)
+    expected = [theirs.score(r[0], c) for c, r in zip(candidates, references)]
+    result = score_corpus(candidates, references, ["rouge1", "rougeLsum"],
+                          flavor="rouge-score", split_summaries=True)
+    assert [{t: tuple(map(float, s)) for t, s in e.items()} for e in expected] == \
+        [{t: tuple(s) for t, s in item.items()} for item in result.per_item]
+    assert result.signature.split("|")[6].startswith("split:nltk")
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+@pytest.mark.parametrize("use_aggregator", [True, False])
+def test_evaluate_flavor_with_its_switches_equals_evaluate(corpus_pairs, use_stemmer,
+                                                           use_aggregator):
+    from _evaluate import evaluate_compute
+    pairs = corpus_pairs(60, 33)
+    candidates = [p["candidate"] for p in pairs]
+    references = [p["references"] for p in pairs]
+    np.random.seed(5)
+    theirs = evaluate_compute(candidates, references, use_stemmer=use_stemmer,
+                              use_aggregator=use_aggregator)
+    np.random.seed(5)
+    result = score_corpus(candidates, references, flavor="evaluate", use_stemmer=use_stemmer,
+                          use_aggregator=use_aggregator, seed="numpy-global")
+    if use_aggregator:
+        assert {t: s.fmeasure for t, s in result.scores.items()} == theirs
+    else:
+        assert {t: [item[t].fmeasure for item in result.per_item] for t in theirs} == theirs
+        # evaluate returns no corpus number then; the flavor's is the items' mean
+        assert result.signature.split("|")[8] == "agg:mean"
+
+
+@pytest.mark.parametrize("flavor", ["pltrdy", "rouge-chinese"])
+@pytest.mark.parametrize("metrics,stats,avg,ignore_empty", [
+    (None, None, True, False),
+    (["rouge-1", "rouge-l"], None, True, False),
+    (["rouge-2", "rouge-5"], ["f"], True, True),
+    (None, ["p", "r"], False, False),
+    (["rouge-l"], None, False, True),
+])
+def test_pltrdy_flavors_with_their_switches_equal_their_packages(flavor, metrics, stats, avg,
+                                                                 ignore_empty):
+    if flavor == "pltrdy":
+        require_recorded_files("rouge", ("rouge/", "bin/"))
+        from rouge import Rouge
+        hyps, refs = _scorable(Rouge, _texts(7, 40), _texts(107, 40))
+    else:
+        require_recorded_files("rouge_chinese", ("rouge_chinese/",))
+        from rouge_chinese import Rouge
+        hyps, refs = _scorable(Rouge, _segmented(7, 30), _segmented(57, 30))
+    if ignore_empty:             # what ignore_empty leaves out: empty texts
+        hyps, refs = hyps + ["", hyps[0]], refs + [refs[1], ""]
+    theirs = Rouge(metrics=metrics, stats=stats).get_scores(hyps, refs, avg=avg,
+                                                            ignore_empty=ignore_empty)
+    switches = {k: v for k, v in dict(metrics=metrics, stats=stats).items() if v is not None}
+    result = score_corpus(hyps, refs, flavor=flavor, avg=avg, ignore_empty=ignore_empty,
+                          **switches)
+    names = {v: k for k, v in ROUGE_NAMES.items()} | {"rouge-5": "rouge5"}
+    wanted = stats or ["f", "p", "r"]
+    fields = {"f": "fmeasure", "p": "precision", "r": "recall"}
+    if avg:
+        assert {m: {s: getattr(result.scores[names[m]], fields[s]) for s in wanted}
+                for m in theirs} == theirs
+    else:
+        assert [{m: {s: getattr(item[names[m]], fields[s]) for s in wanted}
+                 for m in row} for row, item in zip(theirs, result.per_item)] == theirs
+        assert result.n_items == len(theirs)
+
+
+def test_pltrdy_stats_changes_no_number_and_a_bad_switch_value_is_refused():
+    a = score_corpus(["the cat sat"], ["the cat"], flavor="pltrdy", stats=["f"])
+    b = score_corpus(["the cat sat"], ["the cat"], flavor="pltrdy")
+    assert (a.scores, a.signature) == (b.scores, b.signature)
+    with pytest.raises(ValueError, match="stats must be"):
+        score_corpus(["a"], ["a"], flavor="pltrdy", stats=["x"])
+    with pytest.raises(ValueError, match="unknown metric 'rouge-6'"):
+        score_corpus(["a"], ["a"], flavor="pltrdy", metrics=["rouge-6"])
+    with pytest.raises(ValueError, match="avg='yes' is not one of avg=True, avg=False"):
+        score_corpus(["a"], ["a"], flavor="pltrdy", avg="yes")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("use_stemmer", [True, False])
+def test_xlsum_flavor_with_its_stemmer_switch_equals_multilingual_rouge(use_stemmer):
+    mr = pytest.importorskip("multilingual_rouge.rouge_scorer")
+    sentences = ["लड़कियाँ स्कूल जाती हैं।", "लड़कों ने खेल खेला।", "वे पढ़ाई करती हैं",
+                 "आज मौसम अच्छा है।", "हम कल बाज़ार जाएँगे।"]
+    rng = random.Random(9)
+    candidates = [" ".join(rng.sample(sentences, 2)) for _ in range(20)]
+    references = [[" ".join(rng.sample(sentences, 3))] for _ in range(20)]
+    types = ["rouge1", "rouge2", "rougeL"]
+    expected = _bootstrap_medians(mr.RougeScorer(types, use_stemmer=use_stemmer, lang="hindi"),
+                                  candidates, references, 4)
+    result = score_corpus(candidates, references, types, flavor="xlsum:hindi",
+                          use_stemmer=use_stemmer, seed=4)
+    assert {t: tuple(s) for t, s in result.scores.items()} == \
+        {t: tuple(s) for t, s in expected.items()}
+    assert result.signature.endswith("|flavor:xlsum:hindi")
+
+
+@pytest.mark.parametrize("flavor,switch", [
+    ("rouge-score", dict(multi_ref="mean")), ("rouge-score", dict(use_aggregator=False)),
+    ("evaluate", dict(counting="sets")), ("pltrdy", dict(use_stemmer=True)),
+    ("rouge155", dict(use_stemmer=True)), ("xlsum:hindi", dict(avg=True)),
+])
+def test_a_switch_the_package_does_not_have_is_refused_in_one_line(flavor, switch):
+    with pytest.raises((ValueError, TypeError)) as info:
+        score_corpus(["a"], ["a"], flavor=flavor, **switch)
+    message = str(info.value)
+    assert "\n" not in message and flavor.split(":")[0] in message, message

@@ -42,6 +42,7 @@ import importlib.metadata
 import re
 from typing import List
 
+from rougekit._spelling import option
 from rougekit._warn import SentenceSplitWarning, warn
 
 __all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
@@ -66,7 +67,7 @@ def check_sentence_split(value: object, split_summaries: bool = False) -> str:
                          + ", ".join(SENTENCE_SPLITS))
     if split_summaries and value != "nltk":
         raise ValueError(f"split_summaries=True splits with nltk; it contradicts "
-                         f"sentence_split={value!r}")
+                         f"{option('sentence_split', value)}")
     return value
 
 
@@ -113,7 +114,7 @@ def _sentencex():
     try:
         import sentencex
     except ImportError:
-        raise ImportError("sentence_split='sentencex' needs sentencex, which is not "
+        raise ImportError(f"{option('sentence_split', 'sentencex')} needs sentencex, which is not "
                           "installed: pip install 'rougekit[sentences]'") from None
     return sentencex
 
@@ -173,5 +174,5 @@ def warn_one_sentence() -> None:
     warn("rougeLsum was given a text with no newline that looks like several "
          "sentences: sentences are split on \"\\n\" only (rouge-score's rule), so it is "
          "one sentence and its rougeLsum equals rougeL. Put each sentence on its own "
-         "line, or pass sentence_split='sentencex' (docs/guides/sentences.md).",
+         f"line, or give {option('sentence_split', 'sentencex')} (docs/guides/sentences.md).",
          SentenceSplitWarning)

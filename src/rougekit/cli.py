@@ -726,8 +726,19 @@ def build_parser():
     return parser
 
 
-def _print_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"rougekit: warning: {message}", file=sys.stderr)
+class WarningPrinter:
+    """``warnings.showwarning`` for a command: each warning as one line on
+    stderr, once per command whatever resets Python's "once" registry (any
+    change to the warning filters does, e.g. a library's import)."""
+
+    def __init__(self):
+        self.shown = set()
+
+    def __call__(self, message, category, filename, lineno, file=None, line=None):
+        key = (category, str(message))
+        if key not in self.shown:
+            self.shown.add(key)
+            print(f"rougekit: warning: {one_line(str(message))}", file=sys.stderr)
 
 
 def main(argv=None):
@@ -758,8 +769,8 @@ def _main(argv):
     previous = _set_sigint(on_sigint)
     try:
         with warnings.catch_warnings(), command_line():
-            warnings.simplefilter("once", RougekitWarning)
-            warnings.showwarning = _print_warning
+            warnings.simplefilter("always", RougekitWarning)
+            warnings.showwarning = WarningPrinter()
             return args.func(args)
     except UserError as e:
         print(f"rougekit: error: {one_line(str(e))}", file=sys.stderr)

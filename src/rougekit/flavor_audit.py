@@ -46,6 +46,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from rougekit._doors import resolve, takes_options
 from rougekit._options import STAGES, ScoringOptions
 from rougekit._pipeline import check_texts
+from rougekit._spelling import option
 from rougekit._warn import SentenceSplitWarning
 from rougekit.corpus import score_corpus
 from rougekit.flavors import flavor_names
@@ -261,7 +262,7 @@ def audit(candidates: Sequence[str], references: Sequence[Any],
     """
     if flavor is not None:
         if flavors is not None:
-            raise ValueError("give flavors= or flavor=, not both")
+            raise ValueError(f"give flavors= or {option('flavor')}, not both")
         flavors = [flavor]
     specs = _specs(flavors)
     candidates, refs = check_texts(candidates, references)
@@ -269,8 +270,11 @@ def audit(candidates: Sequence[str], references: Sequence[Any],
         (options if options is not None else ScoringOptions())
     result = AuditResult({}, {}, types.rouge_types, candidates, refs, threads, options,
                          fields)
-    for spec in specs:
-        result._options(spec)
+    # every flavor's options first: a refused one stops the audit before any work
+    chosen = {_label(spec): result.flavor_options(spec) for spec in specs}
+    for label, flavor_options in chosen.items():
+        result.options[label] = flavor_options
+        result.numbers[label] = result.score(flavor_options)
     return result
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, List, Optional
 from rougekit._doors import resolve, takes_options
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import check_texts, item_columns
+from rougekit._spelling import option
 from rougekit.ids import score_ids
 
 __all__ = ["rouge_reward"]
@@ -74,7 +75,8 @@ def rouge_reward(rouge_type: Optional[str] = None, measure: str = "fmeasure",
                         f"{type(reference_column).__name__}")
     id_options = {k: fields.pop(k) for k in _ID_OPTIONS if k in fields}
     if "rouge_types" in fields:
-        raise TypeError("give rouge_type=, not rouge_types=: a reward is one number")
+        raise TypeError(f"give rouge_type=, not {option('rouge_types')}: a reward is one "
+                        "number")
     if rouge_type is not None or options is None:
         fields["rouge_types"] = (rouge_type or "rougeL",)
     text_options = resolve("rouge_reward", options, flavor, **fields)

@@ -43,6 +43,7 @@ import unicodedata
 from bisect import bisect_right
 from typing import Any
 
+from rougekit._spelling import option
 from rougekit.tokenizers import DefaultTokenizer, Tokenizer
 
 __all__ = ["RougeScoreTokenizer", "WhitespaceTokenizer", "UnicodeWordTokenizer",
@@ -312,8 +313,9 @@ def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False,
         tokenizer = factory()
         if remove_stopwords:
             if not isinstance(tokenizer, Rouge155Tokenizer):
-                raise ValueError("remove_stopwords=True (ROUGE-1.5.5's -s) needs the "
-                                 f"rouge155 tokenizer; got {name_or_obj!r}")
+                raise ValueError(f"{option('remove_stopwords', True)} (ROUGE-1.5.5's -s) "
+                                 f"needs {option('tokenizer', 'rouge155')}; got "
+                                 f"{name_or_obj!r}")
             tokenizer = Rouge155Tokenizer(tokenizer.use_stemmer, True)
     elif callable(getattr(name_or_obj, "tokenize", None)):
         tokenizer = name_or_obj
@@ -322,6 +324,6 @@ def get_tokenizer(name_or_obj: Any, use_stemmer: bool = False,
                         + ") or an object with a tokenize(text) method, not "
                         + type(name_or_obj).__name__)
     if use_stemmer and not getattr(tokenizer, "use_stemmer", False):
-        raise ValueError("use_stemmer=True needs the rouge-score or rouge155 tokenizer; "
-                         f"got {getattr(tokenizer, 'name', tokenizer)!r}")
+        raise ValueError(f"{option('use_stemmer', True)} needs the rouge-score or rouge155 "
+                         f"tokenizer; got {getattr(tokenizer, 'name', tokenizer)!r}")
     return tokenizer

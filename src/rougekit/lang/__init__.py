@@ -27,6 +27,7 @@ runs (``LangTokenizer.sentence_tokens``).
 import dataclasses
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
+from rougekit._spelling import option
 from rougekit._warn import TokenizationWarning, warn
 from rougekit.lang.normalize import default_segment_words, words
 from rougekit.lang.segmenters import load_segmenter
@@ -148,8 +149,8 @@ class LangTokenizer:
         self.stopwords = "none"
         self._stems: Dict[str, str] = {}
         if use_stemmer and self.language.stemmer is None:
-            warn(f"lang={self.lang!r} has no stemmer (none in XL-Sum either): "
-                 "use_stemmer=True changes nothing", TokenizationWarning)
+            warn(f"{option('lang', self.lang)} has no stemmer (none in XL-Sum either): "
+                 f"{option('use_stemmer', True)} changes nothing", TokenizationWarning)
         elif use_stemmer:
             stemmer = load_stemmer(self.language.stemmer or "", self.lang, self.stem_stopwords)
             self._stem = stemmer.stem

@@ -30,6 +30,8 @@ import re
 from importlib import resources
 from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
+from rougekit._spelling import option
+
 __all__ = ["Stemmer", "SNOWBALL_LANGUAGES", "hindi_stem", "BengaliStemmer", "load_stemmer",
            "stopword_digest"]
 
@@ -62,9 +64,9 @@ def _snowball(lang: str, stem_stopwords: bool) -> Stemmer:
     try:
         from nltk.stem.snowball import SnowballStemmer
     except ImportError:
-        raise ImportError(f"lang={lang!r} with use_stemmer=True stems with NLTK's Snowball "
-                          "stemmer; nltk is not installed: pip install 'rougekit[stemmers]'"
-                          ) from None
+        raise ImportError(f"{option('lang', lang)} with {option('use_stemmer', True)} stems "
+                          "with NLTK's Snowball stemmer; nltk is not installed: "
+                          "pip install 'rougekit[stemmers]'") from None
     if stem_stopwords:
         stemmer = SnowballStemmer(lang)
         stopwords = None
@@ -73,11 +75,11 @@ def _snowball(lang: str, stem_stopwords: bool) -> Stemmer:
             stemmer = SnowballStemmer(lang, ignore_stopwords=True)
         except LookupError:
             raise LookupError(
-                f"lang={lang!r} with use_stemmer=True leaves NLTK's {lang} stopwords "
-                "unstemmed, as XL-Sum does, and needs NLTK's stopwords data: "
-                "python -m nltk.downloader stopwords (or pass stem_stopwords=True, CLI "
-                "--stem-stopwords, to stem every word; the numbers then differ from "
-                "XL-Sum's)") from None
+                f"{option('lang', lang)} with {option('use_stemmer', True)} leaves NLTK's "
+                f"{lang} stopwords unstemmed, as XL-Sum does, and needs NLTK's stopwords "
+                "data: python -m nltk.downloader stopwords (or give "
+                f"{option('stem_stopwords', True)} to stem every word; the numbers then "
+                "differ from XL-Sum's)") from None
         stopwords = frozenset(stemmer.stopwords)
     return Stemmer(stemmer.stem, f"nltk-{_version('nltk')}", stopwords)
 
@@ -188,8 +190,9 @@ def _turkish(lang: str) -> Stemmer:
     try:
         from TurkishStemmer import TurkishStemmer
     except ImportError:
-        raise ImportError(f"lang={lang!r} with use_stemmer=True stems with TurkishStemmer, "
-                          "which is not installed: pip install 'rougekit[stemmers]'") from None
+        raise ImportError(f"{option('lang', lang)} with {option('use_stemmer', True)} stems "
+                          "with TurkishStemmer, which is not installed: "
+                          "pip install 'rougekit[stemmers]'") from None
     return Stemmer(TurkishStemmer().stem, f"TurkishStemmer-{_version('TurkishStemmer')}", None)
 
 
