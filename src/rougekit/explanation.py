@@ -275,9 +275,9 @@ def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanation
         raise ValueError(*pairs.type_error.args)
     pairs.check_text(target, "target")
     pairs.check_text(prediction, "prediction")
+    texts = (_decoded(target, "target"), _decoded(prediction, "prediction"))
     if pairs.lines_to_check > 0:        # the SentenceSplitWarning, as score() gives it
         pairs.check_lines((target, prediction))
-    texts = (ensure_str(target, "target"), ensure_str(prediction, "prediction"))
     whole: Optional[Tuple[List[Token], List[Token]]] = None
     sentences: Optional[Tuple[List[Token], List[Token]]] = None
     out = Explanations()
@@ -308,6 +308,15 @@ def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanation
             target_tokens=tuple(tokens[0]), prediction_tokens=tuple(tokens[1]),
             matches=tuple(matches), target=texts[0], prediction=texts[1])
     return out
+
+
+def _decoded(text: Any, name: str) -> str:
+    """``text`` as a str (``ensure_str``); bytes that are not UTF-8 are a
+    ValueError naming the argument, as the command line names a file."""
+    try:
+        return ensure_str(text, name)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name} is not UTF-8: invalid byte at offset {e.start}") from None
 
 
 Counts = Tuple[int, int, int, List[Match]]
