@@ -31,7 +31,6 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
 from _helpers import SANITIZED, child_env, examples, sweep
-from rougekit import explain
 from rougekit._core import _alignment_py
 from rougekit.rouge_scorer import RougeScorer
 
