@@ -351,6 +351,8 @@ _LAUNCHER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.skipif(os.environ.get("ROUGEKIT_SKIP_HUGE", "") not in ("", "0"),
+                    reason="ROUGEKIT_SKIP_HUGE is set (as under the sanitizers)")
 def test_explaining_two_20000_token_texts_takes_bounded_memory():
     import rougekit
     # (ASan reserves terabytes of address space: no limit on it there)
