@@ -260,6 +260,20 @@ def test_bytes_are_explained_as_their_text():
     check_explanation(e, RougeScorer(["rouge1", "rougeLsum"]).score(target, b"cafe"))
 
 
+@pytest.mark.parametrize("target,prediction,message", [
+    (b"\xff cat", "cat", "target is not UTF-8: invalid byte at offset 0"),
+    ("cat", b"the cat \xc3", "prediction is not UTF-8: invalid byte at offset 8"),
+    (b"caf\xc3\xa9 \xe9t\xe9", b"\xff", "target is not UTF-8: invalid byte at offset 6"),
+])
+@pytest.mark.parametrize("rouge_types", [["rouge1"], ["rougeLsum"], ALL_TYPES])
+def test_undecodable_bytes_name_the_argument(target, prediction, message, rouge_types):
+    for call in (lambda: explain(target, prediction, rouge_types),
+                 lambda: RougeScorer(rouge_types).explain(target, prediction)):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message
+
+
 # --- lang= and other tokenizers -----------------------------------------------------------
 
 LANG_PAIRS = [("लड़कियाँ स्कूल जाती हैं। लड़के भी।", "लड़की स्कूल जाती है"),

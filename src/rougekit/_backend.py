@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 #: Every kernel, by name: each is a module of this one, loaded from
 #: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
-KERNELS = ("engine", "ids_score", "index", "lcs", "overlap", "pltrdy_counts", "porter",
-           "rouge155_bootstrap", "rouge155_counts", "rouge155_lcs", "rouge155_stem",
+KERNELS = ("alignment", "engine", "ids_score", "index", "lcs", "overlap", "pltrdy_counts",
+           "porter", "rouge155_bootstrap", "rouge155_counts", "rouge155_lcs", "rouge155_stem",
            "rouge155_tokens", "tokenizer")
 
 __all__ = ["NAME", "PURE_REQUESTED", "KERNELS", *KERNELS]
@@ -42,6 +42,7 @@ def _load(suffix: str) -> dict:
 
 
 if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
+    from rougekit._core import _alignment as alignment  # noqa: F401
     from rougekit._core import _engine as engine  # noqa: F401
     from rougekit._core import _ids_score as ids_score  # noqa: F401
     from rougekit._core import _index as index  # noqa: F401

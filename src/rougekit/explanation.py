@@ -40,10 +40,11 @@ looked for in the text, left to right, as written and then lowercased, and a
 token that is not found there (a normalized or non-str token) has
 ``start = end = None``.
 
-An explanation is for reading one pair: the LCS alignments are read from
-rouge-score's table built in Python, quadratic in the texts' lengths (a
-pair of 1,000-token texts takes a second or two); to score many pairs, use
-``score()`` or ``score_corpus``.
+The LCS alignments are rouge-score's table walk without its table (the
+``alignment`` kernel: bit-parallel rows, checkpointed and recomputed as the
+walk goes back), so a long pair is explained in time that grows like
+``score()``'s and memory that grows like the texts (docs/guides/explain.md
+says how long); to score many pairs, use ``score()`` or ``score_corpus``.
 
 Examples:
     >>> result = explain("The cat sat on the mat.", "The cat is on the mat.",
@@ -78,7 +79,7 @@ from rougekit import _backend, tokenizers
 from rougekit import tokenize as _tokenize_mod
 from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import WORD_RE
-from rougekit._counts import lcs_alignment, lcs_table
+from rougekit._counts import Numbering
 from rougekit._doors import resolve, takes_options
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import PairScorer, pair_scorer, score_of
@@ -88,8 +89,6 @@ from rougekit.scoring import Score
 from rougekit.tokenize import ensure_str
 
 __all__ = ["explain", "Explanation", "Explanations", "Token", "Match", "explain_pair"]
-
-#: explain's keyword arguments that ``ScoringOptions`` holds, with their defaults.
 
 
 class Token(NamedTuple):
@@ -279,9 +278,9 @@ def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanation
         raise ValueError(*pairs.type_error.args)
     pairs.check_text(target, "target")
     pairs.check_text(prediction, "prediction")
+    texts = (_decoded(target, "target"), _decoded(prediction, "prediction"))
     if pairs.lines_to_check > 0:        # the SentenceSplitWarning, as score() gives it
         pairs.check_lines((target, prediction))
-    texts = (ensure_str(target, "target"), ensure_str(prediction, "prediction"))
     whole: Optional[Tuple[List[Token], List[Token]]] = None
     sentences: Optional[Tuple[List[Token], List[Token]]] = None
     out = Explanations()
@@ -314,6 +313,15 @@ def explain_pair(pairs: PairScorer, target: Any, prediction: Any) -> Explanation
     return out
 
 
+def _decoded(text: Any, name: str) -> str:
+    """``text`` as a str (``ensure_str``); bytes that are not UTF-8 are a
+    ValueError naming the argument, as the command line names a file."""
+    try:
+        return ensure_str(text, name)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name} is not UTF-8: invalid byte at offset {e.start}") from None
+
+
 Counts = Tuple[int, int, int, List[Match]]
 
 
@@ -337,39 +345,31 @@ def _ngram_matches(target: List[Any], prediction: List[Any], n: int) -> Counts:
 
 
 def _lcs_matches(target: List[Any], prediction: List[Any]) -> Counts:
-    """rouge-score's ``_score_lcs``, with its LCS as position pairs."""
+    """rouge-score's ``_score_lcs``, with its LCS as position pairs: the
+    one its table walk picks (``_backend.alignment``, in linear memory)."""
     if not target or not prediction:
         return 0, len(target), len(prediction), []
-    aligned = lcs_alignment(lcs_table(target, prediction), target, prediction)
-    return (len(aligned), len(target), len(prediction),
-            [Match((i,), (j,)) for i, j in aligned])
+    number = Numbering()
+    at_target, at_prediction = _backend.alignment.lcs_alignment(number(target),
+                                                                number(prediction))
+    return (len(at_target), len(target), len(prediction),
+            [Match((i,), (j,)) for i, j in zip(at_target, at_prediction)])
 
 
 def _summary_lcs_matches(target: List[Token], prediction: List[Token]) -> Counts:
     """rouge-score's ``_summary_level_lcs``, with the positions: per target
     sentence, the union of its LCS with each prediction sentence, each union
-    token counted while it is left on both sides (module docstring)."""
+    token counted while it is left on both sides (module docstring;
+    ``_backend.alignment``)."""
     m, n = len(target), len(prediction)
     if not m or not n:
         return 0, m, n, []
-    left_t = collections.Counter(t.text for t in target)
-    left_p = collections.Counter(t.text for t in prediction)
-    matches = []
-    for ref_start, ref in _by_sentence(target):
-        ref_values = [t.text for t in ref]
-        aligned: Dict[int, int] = {}   # ref position -> prediction position
-        for can_start, can in _by_sentence(prediction):
-            can_values = [t.text for t in can]
-            for i, j in lcs_alignment(lcs_table(ref_values, can_values), ref_values,
-                                      can_values):
-                aligned.setdefault(i, can_start + j)
-        for i in sorted(aligned):
-            value = ref_values[i]
-            if left_p[value] > 0 and left_t[value] > 0:
-                left_p[value] -= 1
-                left_t[value] -= 1
-                matches.append(Match((ref_start + i,), (aligned[i],)))
-    return len(matches), m, n, matches
+    number = Numbering()
+    refs = [number([t.text for t in sentence]) for _, sentence in _by_sentence(target)]
+    cands = [number([t.text for t in sentence]) for _, sentence in _by_sentence(prediction)]
+    at_target, at_prediction = _backend.alignment.summary_lcs_alignment(refs, cands)
+    return (len(at_target), m, n,
+            [Match((i,), (j,)) for i, j in zip(at_target, at_prediction)])
 
 
 def _by_sentence(tokens: List[Token]) -> Iterator[Tuple[int, List[Token]]]:

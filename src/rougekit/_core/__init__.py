@@ -27,6 +27,9 @@ of ``_backend.KERNELS``; nothing else imports a compiled module, so
                padded, or values and offsets), each pair's ids numbered
                densely, the kernels above, P/R/F into columns
                (``score_ids``)
+``alignment``  both sides' positions of the LCS rouge-score's table walk
+               picks and of rougeLsum's hits, in linear memory
+               (``explain``)
 =============  ============================================================
 
 ``rougekit.rouge155`` (ROUGE-1.5.5 without Perl) runs five kernels:
