@@ -828,3 +828,18 @@ def test_output_bytes_of_non_ascii_ids():
     assert r.render_bytes().splitlines()[1].startswith(b"\xe9 ROUGE-1")
     r = Rouge155(max_n=1).score_corpus(["a b"], [["a"]], system_id="\u65e5")
     assert r.render_bytes().splitlines()[1].startswith("\u65e5 ROUGE-1".encode("utf-8"))
+
+
+def test_flags_are_read_as_the_command_line_and_the_flavor_read_them():
+    from rougekit.rouge155 import Rouge155
+    from rougekit.rouge155.options import parse_argv
+    flags = "-n 4 -w 1.2 -2 4 -u -m -s -c 90 -r 50"
+    assert Rouge155(flags=flags).options == parse_argv(flags.split())[0]
+    assert Rouge155(flags=flags).options == Rouge155(
+        max_n=4, weight=1.2, skip_distance=4, skip_unigrams=True, stem=True,
+        remove_stopwords=True, confidence=90, resamples=50, weight_text="1.2",
+        skip_text="4", confidence_text="90").options
+    with pytest.raises(ValueError, match="not both: max_n"):
+        Rouge155(flags="-n 2", max_n=2)
+    with pytest.raises(ValueError, match="unknown option -q"):
+        Rouge155(flags="-q")

@@ -19,10 +19,22 @@ from typing import Dict, Optional, Sequence, Union
 from rougekit.rouge155._corpus import Text, summary
 from rougekit.rouge155._run import Run
 from rougekit.rouge155.config import Config, Evaluation
-from rougekit.rouge155.options import Options
+from rougekit.rouge155.options import Options, parse_argv
 from rougekit.rouge155.results import DocumentScore, Rouge155Result
 
 __all__ = ["Rouge155"]
+
+
+def _flags_options(flags: str):
+    """The script's flags read as ``rougekit rouge155`` and the
+    ``rouge155:FLAGS`` flavor read them (``parse_argv``; the data folder of
+    ``-e`` only, not the environment's)."""
+    if not isinstance(flags, str):
+        raise TypeError(f"flags must be a str, not {type(flags).__name__}")
+    options, command = parse_argv(flags.split(), environ={})
+    if command.positional:
+        raise ValueError(f"flags {flags!r}: {command.positional[0]!r} is not a flag")
+    return options, command
 
 
 def _reference_list(refs, i) -> list:
@@ -40,7 +52,10 @@ class Rouge155:
     for the script's flags (see :mod:`rougekit.rouge155.options` for the
     table), e.g. ``Rouge155(max_n=4, weight=1.2, skip_distance=4,
     skip_unigrams=True, stem=True, remove_stopwords=True)`` for
-    ``-n 4 -w 1.2 -2 4 -u -m -s``.
+    ``-n 4 -w 1.2 -2 4 -u -m -s``, or with the flags themselves,
+    ``Rouge155(flags="-n 4 -w 1.2 -2 4 -u -m -s")``, read as the command line
+    and the ``rouge155:FLAGS`` flavor read them (one parser:
+    ``rougekit.rouge155.options.parse_argv``).
 
     - ``score(candidate, references)``: one evaluation's scores per measure;
     - ``score_corpus(candidates, references)``: one system over many
@@ -59,8 +74,16 @@ class Rouge155:
     unreadable input format ``ValueError``.
     """
 
-    def __init__(self, *, threads: Optional[int] = None, **options):
-        self.options = Options(**options)
+    def __init__(self, *, threads: Optional[int] = None, flags: Optional[str] = None,
+                 **options):
+        if flags is not None:
+            if options:
+                raise ValueError("give flags= or the keywords, not both: "
+                                 + ", ".join(sorted(options)))
+            options_of_flags, _ = _flags_options(flags)
+            self.options = options_of_flags
+        else:
+            self.options = Options(**options)
         self.threads = _check_threads(threads)
 
     @classmethod
