@@ -347,3 +347,36 @@ def test_every_door_takes_options_flavor_and_the_fields_of_its_scopes():
             if info.scope in scopes and field != "rouge_types":
                 assert field in params or any(p.kind == p.VAR_KEYWORD
                                               for p in params.values()), (name, field)
+
+
+# --- deterministic by default, the same default everywhere -----------------------------
+
+def test_the_evaluate_flavor_prints_the_same_numbers_everywhere(items_file):
+    """Two runs of `rougekit score --flavor evaluate` print the same numbers,
+    equal to score_corpus(flavor="evaluate")'s and the audit's (the CLI's and
+    the API's), with the one default seed; numpy's global state only by name."""
+    runs = [run_cli("score", "--jsonl", items_file, "--flavor", "evaluate", "--format", "json")
+            for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    printed = json.loads(runs[0].stdout)
+    expected = score_corpus(CANDIDATES, REFERENCES, flavor="evaluate")
+    assert printed["scores"] == {t: {m: float(v) for m, v in s._asdict().items()}
+                                 for t, s in expected.scores.items()}
+    assert f"seed:{rougekit.DEFAULT_SEED}|flavor:evaluate" in printed["signature"]
+    assert rougekit.audit(CANDIDATES, REFERENCES, ["evaluate"]).numbers["evaluate"] == \
+        expected.scores
+    audited = run_cli("audit", "--jsonl", items_file, "--flavors", "evaluate", "--format",
+                      "json")
+    assert audited.returncode == 0, audited.stderr
+    numbers = json.loads(audited.stdout)["flavors"]["evaluate"]["numbers"]
+    assert numbers == printed["scores"]
+    # the global state changes nothing unless asked for by name
+    np.random.seed(1)
+    assert score_corpus(CANDIDATES, REFERENCES, flavor="evaluate").scores == expected.scores
+    np.random.seed(1)
+    first = score_corpus(CANDIDATES, REFERENCES, flavor="evaluate", seed="numpy-global")
+    np.random.seed(1)
+    again = score_corpus(CANDIDATES, REFERENCES, flavor="evaluate", seed="numpy-global")
+    assert first.scores == again.scores != expected.scores
+    assert "seed:numpy-global" in first.signature
