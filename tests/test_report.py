@@ -640,11 +640,12 @@ def words(rng, k):
 
 
 def test_a_long_item_is_shown_without_explaining_it(monkeypatch):
-    """One item of 45,000 words a side among short ones: its pair would be
-    a table of 45,000 x 45,000 (explaining it hangs), so it is not explained;
-    its texts are in the file, cut, and its row says why."""
+    """One item of 55,000 words a side among short ones: over the pair
+    limit (50,000 a side; before the compiled alignment, explaining such a
+    pair hung), so it is not explained; its texts are in the file, cut, and
+    its row says why."""
     rng = random.Random(4)
-    long_ref, long_cand = words(rng, 45_000), words(rng, 45_000)
+    long_ref, long_cand = words(rng, 55_000), words(rng, 55_000)
     a, _, refs = corpus(4)
     a[2], refs[2] = long_cand, [long_ref]
     result = rougekit.score_corpus(a, refs, TYPES)
@@ -660,7 +661,7 @@ def test_a_long_item_is_shown_without_explaining_it(monkeypatch):
     details = {d["i"]: d for d in payload(page)["details"]}
     assert set(explained) == {a[i] for i in (0, 1, 3)}
     long = details[2]
-    assert long["marks"] is None and "45,000 tokens" in long["note"]
+    assert long["marks"] is None and "55,000 tokens" in long["note"]
     assert long["cands"] == [long_cand[:report.TEXT_MAX]] and \
         long["refs"] == [long_ref[:report.TEXT_MAX]]
     assert f"texts of {len(long_ref):,}, {len(long_cand):,} characters" in long["note"]

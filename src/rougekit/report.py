@@ -31,8 +31,9 @@ no plot carries every item. The plots are SVG drawn here (``Panel``): the
 file carries no plotting library.
 
 How it stays quick with long texts: explaining a pair of texts costs the
-product of their token counts (a table of one row per token of one and a
-column per token of the other). An item is highlighted only when each of its
+product of their token counts over 64 (the compiled alignment's bit rows,
+``rougekit._core._alignment``), and linear time in Python for the tokens'
+spans. An item is highlighted only when each of its
 (reference, candidate) pairs has at most ``EXPLAIN_PAIR_LIMIT`` token pairs,
 and all the highlighted items together at most ``EXPLAIN_BUDGET`` (the
 cheapest items first); the others show their texts without highlights and
@@ -73,12 +74,13 @@ SAMPLE = 100
 SEARCH_BUDGET = 3_000_000
 SEARCH_MIN = 24
 SEARCH_MAX = 2000
-#: Explaining a (reference, candidate) pair costs its tokens' product: an
-#: item is highlighted when each of its pairs is at most EXPLAIN_PAIR_LIMIT
-#: (two texts of 2,000 tokens) and the highlighted items' pairs sum to at
-#: most EXPLAIN_BUDGET, the cheapest items first.
-EXPLAIN_PAIR_LIMIT = 4_000_000
-EXPLAIN_BUDGET = 100_000_000
+#: Explaining a (reference, candidate) pair costs its tokens' product over
+#: 64: an item is highlighted when each of its pairs is at most
+#: EXPLAIN_PAIR_LIMIT (two texts of 50,000 tokens, about two seconds) and the
+#: highlighted items' pairs sum to at most EXPLAIN_BUDGET, the cheapest
+#: items first.
+EXPLAIN_PAIR_LIMIT = 2_500_000_000
+EXPLAIN_BUDGET = 20_000_000_000
 #: Characters of the texts in the file: each text is cut to a share of
 #: TEXT_BUDGET, at least TEXT_MIN and at most TEXT_MAX.
 TEXT_BUDGET = 8_000_000
@@ -367,7 +369,7 @@ def _choose_explained(pairs: Any, items: List[int], texts: List[Sequence[str]],
             notes[i] = (f"Not highlighted: its texts are too long to explain here. A reference "
                         f"of {largest[1]:,} tokens and a candidate of {largest[2]:,} make "
                         f"{largest[0]:,} token pairs; the report explains pairs of texts up to "
-                        f"{EXPLAIN_PAIR_LIMIT:,} (two texts of 2,000 tokens).")
+                        f"{EXPLAIN_PAIR_LIMIT:,} (two texts of 50,000 tokens).")
         else:
             cost[i] = total
     explained, spent = set(), 0
