@@ -34,6 +34,8 @@ SMALL = {
                       ("dask", "distributed")),
     "bench_compat.py": (["--n", "40", "--repeat", "1"], ("rouge", "rouge_chinese")),
     "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2", "plotly")),
+    "bench_torchmetrics.py": (["--n", "40", "--reference-pairs", "10", "--repeat", "1",
+                               "--state-items", "2000"], ("torch", "torchmetrics", "nltk")),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
 # its cases are the other scripts' calls), ab_score.py, profile_score.py and

@@ -18,7 +18,6 @@ torch, torchmetrics and nltk are required under ROUGEKIT_REQUIRE_INTEGRATIONS=1
 (``.ci/run``); elsewhere this module skips without them.
 """
 import datetime
-import functools
 import os
 import random
 import socket

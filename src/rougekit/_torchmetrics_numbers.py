@@ -28,7 +28,7 @@ rouge-score does (float64 P, R and F), then works in float32
 >>> item_values(columns, [2], "best").tolist()               # F ties: the first
 [[0.5], [0.3333333432674408], [0.4000000059604645]]
 >>> item_values(columns, [2], "avg")[0].tolist()               # (0.5 + 1/3) / 2
-[0.4166666567325592]
+[0.4166666865348816]
 >>> sums = limb_sums(np.float32([[0.25, 0.5, 1.0]]))
 >>> float32_means(sums, 3).tolist()
 [0.5833333134651184]

@@ -32,10 +32,15 @@ import importlib.util
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
-import torch
-from torch import Tensor
-from torchmetrics import Metric
-from torchmetrics.utilities.distributed import gather_all_tensors
+
+try:
+    import torch
+    from torch import Tensor
+    from torchmetrics import Metric
+    from torchmetrics.utilities.distributed import gather_all_tensors
+except ImportError as exc:
+    raise ImportError(f"rougekit.torchmetrics needs torch and torchmetrics ({exc}): "
+                      "pip install 'rougekit[torch]'") from exc
 
 from rougekit import _torchmetrics_numbers as numbers
 from rougekit._checks import as_list, thread_count
@@ -98,6 +103,7 @@ class ROUGEScore(Metric):
 
     sums: Tensor
     count: Tensor
+    scores: Any   # per_sample=True: a list of (items, 3 * types) tensors, cat on sync
 
     def __init__(self, use_stemmer: bool = False,
                  normalizer: Optional[Callable[[str], str]] = None,
@@ -108,13 +114,13 @@ class ROUGEScore(Metric):
                  *, per_sample: bool = False, threads: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        for name, value in (("use_stemmer", use_stemmer), ("per_sample", per_sample)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
-        for name, value in (("normalizer", normalizer), ("tokenizer", tokenizer)):
-            if value is not None and not callable(value):
+        for name, flag in (("use_stemmer", use_stemmer), ("per_sample", per_sample)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        for name, function in (("normalizer", normalizer), ("tokenizer", tokenizer)):
+            if function is not None and not callable(function):
                 raise TypeError(f"{name} must be a function or None, not "
-                                f"{type(value).__name__}")
+                                f"{type(function).__name__}")
         if accumulate not in numbers.ACCUMULATE:
             raise ValueError(f"accumulate must be 'best' or 'avg', not {accumulate!r}")
         if threads is not None:
