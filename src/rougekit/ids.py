@@ -263,8 +263,8 @@ def _check_device(x: Any, name: str) -> None:
     library cannot say (PyTorch's "meta" tensors) is named by the latter."""
     if not hasattr(x, "__dlpack_device__"):
         return
-    own = getattr(x, "device", None)
-    own = f"; its device: {own}" if own is not None else ""
+    own = getattr(x, "device", None)       # torch: torch.device; JAX: a method
+    own = f"; its device: {own}" if own is not None and not callable(own) else ""
     try:
         device = tuple(int(d) for d in x.__dlpack_device__())
     except Exception as exc:    # the library's own refusal, e.g. torch's for "meta"

@@ -169,10 +169,10 @@ class ROUGEScore(Metric):
                       ) -> np.ndarray:
         """rouge-score's float64 P, R and F of every (prediction, reference)
         pair on torchmetrics' tokens, shape (3 * types, pairs)."""
-        targets = [r for refs in references for r in refs]
-        preds = [p for p, refs in zip(predictions, references) for _ in refs]
         if self.normalizer is not None or self.tokenizer is not None:
             return self._custom_columns(predictions, references)
+        targets = [r for refs in references for r in refs]
+        preds = [p for p, refs in zip(predictions, references) for _ in refs]
         scorers = self._scorers()
         out = np.empty((3 * len(self.types), len(targets)))
         whole = [(k, t) for k, t in enumerate(self.types) if t[1] != ROUGE_LSUM]
@@ -182,6 +182,7 @@ class ROUGEScore(Metric):
                 out[3 * k:3 * k + 3] = matrix[3 * j:3 * j + 3]
         for k, (_, kind) in enumerate(self.types):
             if kind == ROUGE_LSUM:
+                # each distinct text split once (a prediction has several references)
                 lines = {text: _sentence_lines(text) for text in (*predictions, *targets)}
                 out[3 * k:3 * k + 3] = scorers["lsum"].score_matrix(
                     [lines[t] for t in targets], [lines[p] for p in preds], self.threads)
