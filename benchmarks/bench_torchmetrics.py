@@ -17,7 +17,11 @@ Two measurements, in one run:
    pass first. Before timing, every item's float32 values of rougekit's
    metric must equal torchmetrics' (its list states) with ``==``, or the
    script prints the first difference and exits 1.
-2. the metric's state after ``--state-items`` items (100,000): its tensors'
+2. ``compute()`` beside torchmetrics' on ``--corpora`` random corpora drawn
+   from the checked items per key: how many units in the last place apart
+   (torchmetrics adds the items' float32 values in torch's order; rougekit
+   rounds their exact sum once).
+3. the metric's state after ``--state-items`` items (100,000): its tensors'
    bytes, and the growth of the process's resident memory (``/proc/self/statm``)
    over the updates, each metric in a fresh subprocess, fed the same short
    pairs in batches of 1,000 (short, so that torchmetrics gets through them
@@ -34,7 +38,7 @@ nltk):
 
     PYTHONPATH=src python benchmarks/bench_torchmetrics.py [--n 2000]
         [--reference-pairs 300] [--repeat 3] [--batch 32] [--threads T]
-        [--state-items 100000]
+        [--state-items 100000] [--corpora 50]
 """
 import argparse
 import functools
@@ -108,21 +112,46 @@ def one_pass(make, data):
     return time.perf_counter() - start
 
 
-def check_exact(ours_cls, theirs_cls, preds, refs, kwargs):
+def check_exact(ours_cls, theirs_cls, preds, refs, kwargs, values):
     """Every item's float32 values equal torchmetrics'; None or the first
-    difference."""
+    difference. torchmetrics' values go into ``values`` (key -> list)."""
     ours = ours_cls(per_sample=True, **kwargs)
     theirs = theirs_cls(**kwargs)
     ours.update(preds, refs)
     theirs.update(preds, refs)
     per_item = ours.per_sample_scores()
     for key in theirs.compute():
-        expected = [t.item() for t in getattr(theirs, key)]
+        expected = values[key] = [t.item() for t in getattr(theirs, key)]
         got = per_item[key].tolist()
         if got != expected:
             i = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
             return f"{key}, item {i}: rougekit {got[i]!r}, torchmetrics {expected[i]!r}"
     return None
+
+
+def corpus_ulps(values, corpora, seed):
+    """How far rougekit's compute() is from torchmetrics' on ``corpora``
+    random corpora drawn from the checked items (2 to all of them): per
+    key, torchmetrics' ``torch.tensor(values).mean()`` of the items' values
+    (its compute()) against rougekit's exact sum rounded to float32 over the
+    count (``_torchmetrics_numbers.float32_means``, what its compute() gives
+    from its state); a histogram of the distance in units in the last place."""
+    import numpy as np
+    import torch
+
+    from rougekit import _torchmetrics_numbers as numbers
+    rng = np.random.default_rng(seed)
+    hist = {}
+    for column in values:
+        column = np.float32(column)
+        for _ in range(corpora):
+            pick = rng.choice(len(column), int(rng.integers(2, len(column) + 1)),
+                              replace=False)
+            theirs = np.float32(torch.tensor(column[pick].tolist()).mean().item())
+            ours = numbers.float32_means(numbers.limb_sums(column[None, pick]), len(pick))[0]
+            d = abs(int(theirs.view(np.int32)) - int(ours.view(np.int32)))
+            hist[d] = hist.get(d, 0) + 1
+    return hist
 
 
 # ---------------------------------------------------------------- the state
@@ -198,6 +227,7 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--state-items", type=int, default=100_000)
+    ap.add_argument("--corpora", type=int, default=50)
     ap.add_argument("--shared", default=None)
     ap.add_argument("--state-child", choices=("rougekit", "torchmetrics"), help=argparse.SUPPRESS)
     ap.add_argument("--state-keys", default="rouge1,rouge2,rougeL,rougeLsum",
@@ -226,16 +256,20 @@ def main():
     data = batches(preds[:k], refs[:k], args.batch)
     texts = [t for p, r in zip(preds[:k], refs[:k]) for t in (p, *r)]
 
-    rows, failed = [], False
+    rows, failed, ulps = [], False, {}
     for name, keys, stem in configs:
         kwargs = dict(rouge_keys=keys, use_stemmer=stem)
         log(f"{name}, stemming {'on' if stem else 'off'}: checking, then timing")
         for accumulate in ("best", "avg"):
+            values = {}
             diff = check_exact(ROUGEScore, TheirROUGEScore, preds[:k], refs[:k],
-                               dict(kwargs, accumulate=accumulate))
+                               dict(kwargs, accumulate=accumulate), values)
             if diff:
                 print(f"NOT EXACT ({name}, stem={stem}, accumulate={accumulate}): {diff}")
                 failed = True
+            for d, count in corpus_ulps(list(values.values()), args.corpora,
+                                        args.seed).items():
+                ulps[d] = ulps.get(d, 0) + count
         make_ours = functools.partial(ROUGEScore, threads=args.threads, **kwargs)
         make_theirs = functools.partial(TheirROUGEScore, **kwargs)
         one_pass(make_ours, data[:2])
@@ -276,6 +310,13 @@ def main():
         punkt = f"{punkt_rate:,.0f} items/s" if punkt_rate else "-"
         print(f"| {name} | {'on' if stem else 'off'} | {ours_rate:,.0f} | {theirs_rate:,.0f} "
               f"| {ratio:,.1f}x{mark} | {all_rate:,.0f} items/s | {punkt} |")
+    total = sum(ulps.values())
+    print(f"\ncompute() beside torchmetrics' on {total:,} corpus values ({args.corpora} random "
+          f"corpora of 2 to {k} of the checked items per key, configuration and accumulate "
+          "mode), in units in the last place of float32:\n")
+    print("| ulps apart | " + " | ".join(str(d) for d in sorted(ulps)) + " |")
+    print("|---|" + "---:|" * len(ulps))
+    print("| corpus values | " + " | ".join(f"{ulps[d]:,}" for d in sorted(ulps)) + " |")
     print(f"\nThe state after {args.state_items:,} items (each metric in a fresh process; "
           "resident memory's growth over the updates):\n")
     print("| metric | state tensors | their bytes | resident memory growth | update time |")
