@@ -40,7 +40,7 @@ try:
     from torchmetrics.utilities.distributed import gather_all_tensors
 except ImportError as exc:
     raise ImportError(f"rougekit.torchmetrics needs torch and torchmetrics ({exc}): "
-                      "pip install 'rougekit[torch]'") from exc
+                      "pip install 'rougekit[torch]'", name=exc.name) from exc
 
 from rougekit import _torchmetrics_numbers as numbers
 from rougekit._checks import as_list, thread_count
