@@ -36,6 +36,8 @@ SMALL = {
     "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2",)),
     "bench_explain.py": (["--words", "2000", "--big-words", "3000", "--table-tokens", "300",
                           "--repeat", "1"], ("rouge_score",)),
+    "bench_torchmetrics.py": (["--n", "40", "--reference-pairs", "10", "--repeat", "1",
+                               "--state-items", "2000"], ("torch", "torchmetrics", "nltk")),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
 # its cases are the other scripts' calls), ab_score.py, profile_score.py and

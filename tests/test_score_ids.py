@@ -9,6 +9,7 @@ sentences)``; several references are combined as ``score_corpus``'s
 policies (``rougekit._multi_ref``) combine rouge-score's per-reference scores.
 """
 import random
+import sys
 import tracemalloc
 
 import numpy as np
@@ -474,7 +475,7 @@ BAD = [
      r"offsets\[1\] is 4"),
     ((np.array([1, 2, 3]), np.array([0.0, 3.0])), [[1]], TypeError, r"offsets.*floats"),
     (DLPackOnly(np.zeros((1, 2), dtype=np.int64), device=(2, 0)), [[1]], ValueError,
-     r"predictions is on a device other than the CPU \(DLPack device \(2, 0\)\).*"
+     r"predictions is on a device other than the CPU \(DLPack device \(2, 0\): CUDA.*"
      r"tensor.cpu\(\)"),
 ]
 
@@ -587,3 +588,133 @@ def test_arrays_changed_while_being_scored_never_crash():
     finally:
         stop.set()
         writer.join()
+
+
+# --- PyTorch tensors ---------------------------------------------------------------------
+
+@pytest.fixture
+def torch():
+    """PyTorch (skipped where absent, required under ROUGEKIT_REQUIRE_INTEGRATIONS)."""
+    from _integrations import need
+    return need("torch")
+
+
+def _columns(result):
+    return {k: v.tolist() for k, v in result.items()}
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_tensors_score_as_the_same_numpy_arrays(kernel, torch, dtype):
+    """Padded 2-D tensors, (values, offsets) tensors, views that are not
+    contiguous (column slices, every other id, transposed, every other row),
+    3-D tensors of several references, lists of 1-D tensors: the columns of
+    the same numpy arrays, which are rouge-score's."""
+    rng = random.Random(dtype)
+    preds = random_batch(rng, 9, 40, 30, (SEP,))
+    refs = random_batch(rng, 9, 40, 30, (SEP,))
+    more = random_batch(rng, 9, 40, 30, (SEP,))
+    np_dtype = getattr(np, dtype)
+    width = max(map(len, preds + refs + more)) + 1
+    p, r = padded(preds, -1, np_dtype, width), padded(refs, -1, np_dtype, width)
+    wide = np.concatenate([p, np.full_like(p, 7)], axis=1)
+    three = np.stack([r, padded(more, -1, np_dtype, width)], axis=1)
+    t = torch.from_numpy
+    cases = [
+        ((t(p), t(r)), (p, r)),
+        ((tuple(map(t, ragged(preds, np_dtype))), tuple(map(t, ragged(refs, np_dtype)))),
+         (ragged(preds, np_dtype), ragged(refs, np_dtype))),
+        ((t(wide)[:, :p.shape[1]], t(r)), (p, r)),                       # rows apart
+        ((t(np.repeat(p, 2, axis=1))[:, ::2], t(r)), (p, r)),            # ids apart
+        ((t(np.ascontiguousarray(p.T)).T, t(np.ascontiguousarray(r.T)).T), (p, r)),
+        ((t(np.repeat(p, 2, axis=0))[::2], t(r)), (p, r)),               # every other row
+        ((t(p), t(three)), (p, three)),                                  # 3-D references
+        (([t(np.array(x, dtype=np_dtype)) for x in preds], t(r)), (p, r)),
+    ]
+    expected = expected_columns(preds, [[x] for x in refs], seps={SEP})
+    for (tp, tr), (np_p, np_r) in cases:
+        got = rougekit.score_ids(tp, tr, TYPES, pad_id=-1, sentence_sep=SEP)
+        assert _columns(got) == _columns(rougekit.score_ids(np_p, np_r, TYPES, pad_id=-1,
+                                                            sentence_sep=SEP))
+        if np_r is r:
+            assert_columns(got, expected)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_contiguous_tensors_are_read_where_they_lie(kernel, torch, dtype):
+    """A contiguous tensor (padded, or the values of a ragged pair) and a row
+    slice of one are not copied: the rows the kernel reads start at the
+    tensor's data pointer, and ids written into the tensor after the rows
+    were made are what the kernel scores (a copy would still hold the old
+    ids)."""
+    k = _backend.ids_score
+    tensor = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=getattr(torch, dtype))
+    values = torch.tensor([1, 2, 3, 4, 5], dtype=getattr(torch, dtype))
+    offsets = torch.tensor([0, 2, 5], dtype=torch.int64)
+    wide = torch.zeros((2, 9), dtype=getattr(torch, dtype))
+    wide[:, :4] = tensor
+    target_rows = ids._rows([[1, 2, 3, 4], [5, 6, 7, 8]], "references", None)
+    for given, memory in ((tensor, tensor), ((values, offsets), values),
+                          (wide[:, :4], wide)):
+        rows = ids._rows(given, "predictions", None)
+        assert rows.values.__array_interface__["data"][0] == memory.data_ptr()
+        out = np.zeros((3, 2))
+        k.score_rows(k.IdScratch(), rows, target_rows, (1,), None, None, 1, 0, 1, 0, 2, out,
+                     None, None)
+        before = out[2].tolist()
+        memory.fill_(99)                       # no id of the references
+        k.score_rows(k.IdScratch(), rows, target_rows, (1,), None, None, 1, 0, 1, 0, 2, out,
+                     None, None)
+        assert before != [0.0, 0.0] and out[2].tolist() == [0.0, 0.0]
+
+
+def test_a_tensor_off_the_cpu_is_an_error_naming_its_device(torch):
+    class CudaTensor(DLPackOnly):
+        """What a CUDA tensor reports (none can be made here)."""
+
+        def __dlpack_device__(self):
+            return (2, 1)
+
+    cuda = CudaTensor(np.zeros((2, 3), dtype=np.int64))
+    cuda.device = "cuda:1"
+    with pytest.raises(ValueError, match=r"^predictions is on a device other than the CPU "
+                       r"\(DLPack device \(2, 1\): CUDA; its device: cuda:1\): score_ids "
+                       r"reads CPU memory; move it first \(PyTorch: tensor.cpu\(\)"):
+        rougekit.score_ids(cuda, [[1]] * 2)
+    with pytest.raises(ValueError, match=r"references\[1\] is on .*DLPack device \(2, 1\)"):
+        rougekit.score_ids([[1]] * 2, [[[1]] * 2, cuda])
+    # torch's own refusal: a "meta" tensor has no memory to export
+    meta = torch.zeros((2, 3), dtype=torch.int64, device="meta")
+    with pytest.raises(ValueError, match=r"^references is not in CPU memory \(.*meta.*"
+                       r"its device: meta\): score_ids reads CPU memory"):
+        rougekit.score_ids([[1]] * 2, meta)
+
+
+def test_return_tensors_pt_shares_the_columns_memory(torch):
+    preds = np.array([[1, 2, 3, 0], [4, 5, 0, 0], [1, 1, 1, 1]])
+    refs = [[1, 2], [5, 4, 6], [1]]
+    arrays = rougekit.score_ids(preds, refs, ["rouge1", "rougeL"], pad_id=0)
+    assert _columns(rougekit.score_ids(preds, refs, ["rouge1", "rougeL"], pad_id=0,
+                                       return_tensors="np")) == _columns(arrays)
+    tensors = rougekit.score_ids(preds, refs, ["rouge1", "rougeL"], pad_id=0,
+                                 return_tensors="pt")
+    assert list(tensors) == list(arrays)
+    assert all(isinstance(v, torch.Tensor) and v.dtype == torch.float64 and v.shape == (3,)
+               for v in tensors.values())
+    assert _columns(tensors) == _columns(arrays)
+    # the rows of one block of memory, as the arrays: no copy
+    first = next(iter(tensors.values())).data_ptr()
+    assert [v.data_ptr() - first for v in tensors.values()] == [24 * i for i in range(6)]
+    # each tensor over its array's memory (the arrays score_ids made)
+    block = np.arange(6.0).reshape(2, 3)
+    shared = ids._as_tensors({"a": block[0], "b": block[1]}, "pt")
+    assert [v.data_ptr() for v in shared.values()] == \
+        [block[i].__array_interface__["data"][0] for i in (0, 1)]
+    with pytest.raises(ValueError, match="return_tensors must be None, 'np' or 'pt', not 'tf'"):
+        rougekit.score_ids(preds, refs, return_tensors="tf")
+
+
+def test_return_tensors_pt_without_torch_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(ImportError, match="return_tensors='pt' returns PyTorch tensors: "
+                       "pip install torch"):
+        rougekit.score_ids([[1]], [[1]], return_tensors="pt")

@@ -49,6 +49,16 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 # DLPack's device type of CPU memory (kDLCPU); kDLCUDAHost (3) is readable too.
 _DLPACK_CPU = (1, 3)
+# The names of DLPack's device types (dlpack.h's DLDeviceType), for messages.
+_DLPACK_DEVICES = {1: "CPU", 2: "CUDA", 3: "CUDA host", 4: "OpenCL", 7: "Vulkan", 8: "Metal",
+                   9: "VPI", 10: "ROCm", 11: "ROCm host", 12: "an extension device",
+                   13: "CUDA managed", 14: "oneAPI", 15: "WebGPU", 16: "Hexagon", 17: "MAIA"}
+_MOVE_TO_CPU = ("score_ids reads CPU memory; move it first (PyTorch: tensor.cpu(); "
+                "JAX: jax.device_get(x); CuPy: x.get())")
+
+#: score_ids's ``return_tensors`` values (Hugging Face's names): None or "np"
+#: numpy arrays, "pt" PyTorch tensors.
+RETURN_TENSORS = (None, "np", "pt")
 
 # The kernel's scratch buffers, one per thread at work, kept for the next call
 # (by kernel module: the tests run both).
@@ -60,7 +70,8 @@ def score_ids(predictions: Any, references: Any,
               rouge_types: Optional[Sequence[str]] = None, *,
               pad_id: Optional[int] = None, sentence_sep: Any = None,
               threads: Optional[int] = None, options: Optional[ScoringOptions] = None,
-              flavor: Optional[str] = None, **fields: Any) -> Dict[str, np.ndarray]:
+              flavor: Optional[str] = None, return_tensors: Optional[str] = None,
+              **fields: Any) -> Dict[str, Any]:
     """ROUGE of each prediction against its reference(s), from token ids.
 
     Args:
@@ -95,6 +106,9 @@ def score_ids(predictions: Any, references: Any,
             as rouge-score counts them).
         flavor: another package's ROUGE, with its switches: one that counts
             pairs as rouge-score does.
+        return_tensors: the type of the columns, as Hugging Face tokenizers
+            name it: None or "np", numpy arrays; "pt", PyTorch tensors
+            sharing memory with those arrays (``torch.from_numpy``: no copy).
         **fields: ``multi_ref``: "max", "mean", "pooled", "best-recall" or
             "jackknife", as ``score_corpus``'s (one reference: its scores).
 
@@ -102,7 +116,8 @@ def score_ids(predictions: Any, references: Any,
         ``{"{type}_{measure}": array}``, measure one of precision, recall,
         fmeasure, rouge types in the order given: float64 arrays of one
         entry per prediction, the rows of one C-contiguous array (as
-        ``RougeScorer.score_columns``).
+        ``RougeScorer.score_columns``); with ``return_tensors="pt"``, float64
+        CPU tensors over the same rows.
 
     Token ids must be integers in [0, 2**31 - 1); an id outside is a
     ValueError naming the argument, row and position. Arrays of a float or
@@ -118,6 +133,7 @@ def score_ids(predictions: Any, references: Any,
         fields["rouge_types"] = rouge_types
     options = resolve("score_ids", options, flavor, **fields)
     threads = thread_count(threads)
+    tensors = _tensor_kind(return_tensors)
     pad = check_int("pad_id", pad_id, *_INT64, or_none=True)
     seps = _separators(sentence_sep)
     types = options.types
@@ -139,8 +155,9 @@ def score_ids(predictions: Any, references: Any,
             _score(preds, batches, per_item, kinds, seps, out, None, threads)
         if per_item > 1:
             out = np.ascontiguousarray(combine_columns(policy, out, np.full(n, per_item)))
-    return {f"{name}_{measure}": out[3 * k + j]
-            for k, (name, _) in enumerate(types) for j, measure in enumerate(MEASURES)}
+    columns = {f"{name}_{measure}": out[3 * k + j]
+               for k, (name, _) in enumerate(types) for j, measure in enumerate(MEASURES)}
+    return _as_tensors(columns, tensors)
 
 
 # --- the scoring -----------------------------------------------------------------------
@@ -219,24 +236,61 @@ def _is_ragged(x: Any) -> bool:
 
 def _as_array(x: Any, name: str) -> np.ndarray:
     """An array-like as a numpy array, without a copy where it can be read
-    in place: numpy as is, DLPack on the CPU through ``np.from_dlpack``."""
+    in place: numpy as is, DLPack on the CPU through ``np.from_dlpack`` (a
+    PyTorch tensor, contiguous or a strided view, is read where it lies).
+    Memory elsewhere is a ValueError naming the argument and the device."""
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "__dlpack__"):
-        device = None
-        if hasattr(x, "__dlpack_device__"):
-            device = tuple(x.__dlpack_device__())
-        if device is not None and int(device[0]) not in _DLPACK_CPU:
-            raise ValueError(
-                f"{name} is on a device other than the CPU (DLPack device "
-                f"{tuple(int(d) for d in device)}): score_ids reads CPU memory; move it "
-                "first (PyTorch: tensor.cpu(); JAX: jax.device_get(x); CuPy: x.get())")
+        _check_device(x, name)
         try:
             return np.from_dlpack(x)
         except (BufferError, RuntimeError, TypeError) as exc:
             if not hasattr(x, "__array__"):
                 raise TypeError(f"{name}: its DLPack export failed: {exc}") from exc
     return np.asarray(x)
+
+
+def _check_device(x: Any, name: str) -> None:
+    """A ValueError unless ``x``'s DLPack device is CPU memory. The message
+    names the device: DLPack's type and number, and the array's own
+    ``device`` where it has one (a tensor's "cuda:0"); an array whose
+    library cannot say (PyTorch's "meta" tensors) is named by the latter."""
+    if not hasattr(x, "__dlpack_device__"):
+        return
+    own = getattr(x, "device", None)       # torch: torch.device; JAX: a method
+    own = f"; its device: {own}" if own is not None and not callable(own) else ""
+    try:
+        device = tuple(int(d) for d in x.__dlpack_device__())
+    except Exception as exc:    # the library's own refusal, e.g. torch's for "meta"
+        raise ValueError(f"{name} is not in CPU memory ({type(exc).__name__}: {exc}{own}): "
+                         + _MOVE_TO_CPU) from None
+    if device[0] not in _DLPACK_CPU:
+        what = _DLPACK_DEVICES.get(device[0], "an unknown device")
+        raise ValueError(f"{name} is on a device other than the CPU (DLPack device "
+                         f"{device}: {what}{own}): " + _MOVE_TO_CPU)
+
+
+def _tensor_kind(return_tensors: Any) -> Optional[str]:
+    """``return_tensors`` checked: None, "np" or "pt" (torch must import)."""
+    if return_tensors not in RETURN_TENSORS or isinstance(return_tensors, bool):
+        raise ValueError(f"return_tensors must be None, 'np' or 'pt', not {return_tensors!r}")
+    if return_tensors == "pt":
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            raise ImportError("return_tensors='pt' returns PyTorch tensors: "
+                              "pip install torch") from None
+    return return_tensors
+
+
+def _as_tensors(columns: Dict[str, np.ndarray], kind: Optional[str]) -> Dict[str, Any]:
+    """The columns as ``return_tensors`` asks: as they are, or PyTorch tensors
+    over the same memory."""
+    if kind != "pt":
+        return columns
+    import torch
+    return {key: torch.from_numpy(column) for key, column in columns.items()}
 
 
 def _int_array(arr: np.ndarray, name: str) -> np.ndarray:
@@ -296,12 +350,14 @@ def _listed(seqs: Sequence[Any], name: str, pad: Optional[int]) -> Any:
                             f"{type(seq).__name__} ({name} is a batch: one sequence "
                             "per row)") from None
     offsets = np.cumsum(lengths)
-    if all(isinstance(s, np.ndarray) for s in seqs) and seqs:
-        values = np.concatenate([s.reshape(-1) for s in seqs]) if offsets[-1] else \
-            np.zeros(0, dtype=np.int64)
-        for i, s in enumerate(seqs):
+    if seqs and all(_is_array(s) and not isinstance(s, (list, tuple)) for s in seqs):
+        # 1-D arrays or tensors (a tokenizer's rows): one concatenated copy
+        arrays = [_as_array(s, f"{name}[{i}]") for i, s in enumerate(seqs)]
+        for i, s in enumerate(arrays):
             if s.ndim != 1:
                 raise ValueError(f"{name}[{i}] must be 1-D, not {s.ndim}-D")
+            _int_array(s, f"{name}[{i}]")
+        values = np.concatenate(arrays) if offsets[-1] else np.zeros(0, dtype=np.int64)
     else:
         flat = list(itertools.chain.from_iterable(seqs))
         try:

@@ -1,0 +1,394 @@
+"""ROUGE as a torchmetrics ``Metric``: torchmetrics' numbers from rougekit's core.
+
+``ROUGEScore`` takes the arguments of ``torchmetrics.text.rouge.ROUGEScore``
+(``use_stemmer``, ``normalizer``, ``tokenizer``, ``accumulate``,
+``rouge_keys``, the ``Metric`` keyword arguments) and gives its keys and its
+numbers: each item's float32 values equal torchmetrics' with ``==``; the
+corpus value is the exact sum of those values, rounded once to float32 and
+divided by the count in float32, where torchmetrics adds them in float32 in
+its own order (equal, or a few units in the last place apart:
+``rougekit._torchmetrics_numbers`` says why). Its state is two integer
+tensors whatever the number of items (sums and a count), merged by
+``dist_reduce_fx="sum"``: under DDP, ``compute()`` syncs them with one
+all-reduce and gives the single-process result, bit for bit.
+
+The pairs are scored by rougekit's compiled engine on every core: with the
+default normalizer and tokenizer, torchmetrics' tokens are rouge-score's
+(lowercase, ``[^a-z0-9]+`` between tokens, NLTK's Porter stemmer on words of
+more than 3 characters), and rougeLsum's sentences are nltk's
+``sent_tokenize``'s, as torchmetrics splits them. A custom ``normalizer`` or
+``tokenizer`` tokenizes in Python, as torchmetrics does, and the counts are
+still rougekit's kernels'. Needs torch and torchmetrics (``pip install
+'rougekit[torch]'``); rougeLsum needs nltk and its ``punkt_tab`` data.
+
+>>> metric = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
+>>> metric.update(["My name is John"], [["Is your name John"]])
+>>> {k: round(v.item(), 4) for k, v in metric.compute().items()}
+{'rouge1_fmeasure': 0.75, 'rouge1_precision': 0.75, 'rouge1_recall': 0.75, \
+'rougeL_fmeasure': 0.5, 'rougeL_precision': 0.5, 'rougeL_recall': 0.5}
+"""
+import functools
+import importlib.util
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+try:
+    import torch
+    from torch import Tensor
+    from torchmetrics import Metric
+    from torchmetrics.utilities.distributed import gather_all_tensors
+except ImportError as exc:
+    raise ImportError(f"rougekit.torchmetrics needs torch and torchmetrics ({exc}): "
+                      "pip install 'rougekit[torch]'", name=exc.name) from exc
+
+from rougekit import _torchmetrics_numbers as numbers
+from rougekit._checks import as_list, thread_count
+from rougekit._pipeline import PairScorer, lcs_score, ngram_score, summary_lcs_score
+from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
+from rougekit._warn import RougekitWarning, warn
+from rougekit.porter import new_stem_cache
+from rougekit.tokenize import NON_ALPHANUM_RE, SPACES_RE
+from rougekit.tokenizers import DefaultTokenizer
+
+__all__ = ["ROUGEScore", "torch_sum_lanes"]
+
+#: The measures of each rouge key, in torchmetrics' order of output keys.
+MEASURES = ("fmeasure", "precision", "recall")
+# Their rows in rougekit's columns (P, R, F of each rouge type in turn).
+_ROW = {"precision": 0, "recall": 1, "fmeasure": 2}
+
+
+class ROUGEScore(Metric):
+    """torchmetrics' ``ROUGEScore``, scored by rougekit.
+
+    Args:
+        use_stemmer: stem words of more than 3 characters with the Porter
+            stemmer (NLTK's, as torchmetrics).
+        normalizer: a function ``str -> str`` applied to each text instead of
+            lowercasing and replacing each run of characters other than
+            ``a-z0-9`` with a space.
+        tokenizer: a function ``str -> sequence of str`` instead of splitting
+            on whitespace. Tokens that are not a non-empty str are dropped.
+        accumulate: how an item's references combine, per rouge key: "best"
+            (the reference with the largest float32 F, the first on ties) or
+            "avg" (the float32 mean of each measure).
+        rouge_keys: a name or a tuple of names: "rouge1" to "rouge9",
+            "rougeL", "rougeLsum".
+        per_sample: also keep every item's float32 values (for a bootstrap,
+            ``per_sample_scores()``); the state then grows with the items.
+        threads: worker threads of the engine (default: every core; under
+            DDP with one process per core, 1).
+        kwargs: ``torchmetrics.Metric``'s (``dist_sync_on_step``,
+            ``process_group``, ``dist_sync_fn``, ``sync_on_compute``, ...).
+
+    ``update(preds, target)`` takes torchmetrics' forms: ``preds`` a str or
+    a sequence of str; ``target`` a str, a sequence of str (one reference
+    per prediction; every reference of a single str prediction), or a
+    sequence of sequences of str (several references per prediction).
+    Unlike torchmetrics, ``preds`` and ``target`` of different lengths, a
+    prediction without references and texts that are not str are errors
+    naming the argument (torchmetrics drops or mis-reads them).
+
+    ``compute()`` gives ``{"{key}_{measure}": 0-d float32 tensor}``, keys
+    in ``rouge_keys``' order, measures fmeasure, precision, recall; NaN
+    before any item, as torchmetrics.
+    """
+
+    is_differentiable: bool = False
+    higher_is_better: bool = True
+    full_state_update: bool = False
+    plot_lower_bound: float = 0.0
+    plot_upper_bound: float = 1.0
+
+    sums: Tensor
+    count: Tensor
+    scores: Any   # per_sample=True: a list of (items, 3 * types) tensors, cat on sync
+
+    def __init__(self, use_stemmer: bool = False,
+                 normalizer: Optional[Callable[[str], str]] = None,
+                 tokenizer: Optional[Callable[[str], Sequence[str]]] = None,
+                 accumulate: str = "best",
+                 rouge_keys: Union[str, Sequence[str]] = ("rouge1", "rouge2", "rougeL",
+                                                          "rougeLsum"),
+                 *, per_sample: bool = False, threads: Optional[int] = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name, flag in (("use_stemmer", use_stemmer), ("per_sample", per_sample)):
+            if not isinstance(flag, bool):
+                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
+        for name, function in (("normalizer", normalizer), ("tokenizer", tokenizer)):
+            if function is not None and not callable(function):
+                raise TypeError(f"{name} must be a function or None, not "
+                                f"{type(function).__name__}")
+        if accumulate not in numbers.ACCUMULATE:
+            raise ValueError(f"accumulate must be 'best' or 'avg', not {accumulate!r}")
+        if threads is not None:
+            thread_count(threads)
+        keys = [rouge_keys] if isinstance(rouge_keys, str) else rouge_keys
+        self.types = parse_rouge_types(keys, "rouge_keys")
+        self.rouge_keys = tuple(name for name, _ in self.types)
+        if any(kind == ROUGE_LSUM for _, kind in self.types) and \
+                importlib.util.find_spec("nltk") is None:
+            raise ModuleNotFoundError("rougeLsum splits sentences with nltk's sent_tokenize "
+                                      "(as torchmetrics): pip install nltk")
+        self.use_stemmer = use_stemmer
+        self.normalizer = normalizer
+        self.tokenizer = tokenizer
+        self.accumulate = accumulate
+        self.per_sample = per_sample
+        self.threads = threads
+        rows = 3 * len(self.types)
+        self.add_state("sums", torch.zeros((rows, numbers.SUM_LIMBS), dtype=torch.int64),
+                       dist_reduce_fx="sum")
+        self.add_state("count", torch.zeros((), dtype=torch.int64), dist_reduce_fx="sum")
+        if per_sample:
+            self.add_state("scores", [], dist_reduce_fx="cat")
+        self._pair_scorers: Optional[Dict[str, Any]] = None
+
+    # -- update
+
+    def update(self, preds: Union[str, Sequence[str]],
+               target: Union[str, Sequence[str], Sequence[Sequence[str]]]) -> None:
+        """Scores a batch: each prediction against its references."""
+        predictions, references = _batch(preds, target)
+        if not predictions:
+            return
+        columns = self._pair_columns(predictions, references)
+        counts = [len(r) for r in references]
+        lanes = torch_sum_lanes() if self.accumulate == "avg" and max(counts) > 1 else \
+            numbers.TORCH_SUM_LANES
+        values = numbers.item_values(columns, counts, self.accumulate, lanes)
+        self.sums += torch.from_numpy(numbers.limb_sums(values)).to(self.sums.device)
+        self.count += len(predictions)
+        if self.per_sample:
+            self.scores.append(torch.from_numpy(np.ascontiguousarray(values.T))
+                               .to(self.sums.device))
+
+    def _pair_columns(self, predictions: List[str], references: List[List[str]]
+                      ) -> np.ndarray:
+        """rouge-score's float64 P, R and F of every (prediction, reference)
+        pair on torchmetrics' tokens, shape (3 * types, pairs)."""
+        if self.normalizer is not None or self.tokenizer is not None:
+            return self._custom_columns(predictions, references)
+        targets = [r for refs in references for r in refs]
+        preds = [p for p, refs in zip(predictions, references) for _ in refs]
+        scorers = self._scorers()
+        out = np.empty((3 * len(self.types), len(targets)))
+        whole = [(k, t) for k, t in enumerate(self.types) if t[1] != ROUGE_LSUM]
+        if whole:
+            matrix = scorers["whole"].score_matrix(targets, preds, self.threads)
+            for j, (k, _) in enumerate(whole):
+                out[3 * k:3 * k + 3] = matrix[3 * j:3 * j + 3]
+        for k, (_, kind) in enumerate(self.types):
+            if kind == ROUGE_LSUM:
+                # each distinct text split once (a prediction has several references)
+                lines = {text: _sentence_lines(text) for text in (*predictions, *targets)}
+                out[3 * k:3 * k + 3] = scorers["lsum"].score_matrix(
+                    [lines[t] for t in targets], [lines[p] for p in preds], self.threads)
+        return out
+
+    def _scorers(self) -> Dict[str, Any]:
+        """The engine's pair scorers: rougekit's default tokenizer (with or
+        without stemming) is torchmetrics' default; rougeLsum's scorer takes
+        texts whose lines are nltk's sentences."""
+        if self._pair_scorers is None:
+            tokenizer = DefaultTokenizer(self.use_stemmer)
+            whole = [t for t in self.types if t[1] != ROUGE_LSUM]
+            lsum = PairScorer([("rougeLsum", ROUGE_LSUM)], None, tokenizer, "newline")
+            lsum.lines_to_check = 0  # its lines are sentences already
+            self._pair_scorers = {"whole": PairScorer(whole, None, tokenizer, "newline")
+                                  if whole else None, "lsum": lsum}
+        return self._pair_scorers
+
+    def _custom_columns(self, predictions: List[str], references: List[List[str]]
+                        ) -> np.ndarray:
+        """The pairs' scores with a custom normalizer or tokenizer: the
+        tokens in Python, as torchmetrics makes them (``TextTokens``), the
+        counts by rougekit's kernels."""
+        tokens = TextTokens(self.normalizer, self.tokenizer, self.use_stemmer)
+        has_lsum = any(kind == ROUGE_LSUM for _, kind in self.types)
+        has_whole = any(kind != ROUGE_LSUM for _, kind in self.types)
+
+        def sides(text: str) -> Tuple[List[str], List[List[str]]]:
+            return (tokens(text) if has_whole else [],
+                    [tokens(s) for s in _sentences(text)] if has_lsum else [])
+
+        out = np.empty((3 * len(self.types), sum(map(len, references))))
+        column = 0
+        for prediction, refs in zip(predictions, references):
+            pred, pred_sents = sides(prediction)
+            for reference in refs:
+                ref, ref_sents = sides(reference)
+                for k, (_, kind) in enumerate(self.types):
+                    if kind == ROUGE_LSUM:
+                        score = summary_lcs_score(ref_sents, pred_sents)
+                    elif kind == ROUGE_L:
+                        score = lcs_score(ref, pred)
+                    else:
+                        score = ngram_score(ref, pred, kind)
+                    out[3 * k:3 * k + 3, column] = score
+                column += 1
+        return out
+
+    # -- compute
+
+    def compute(self) -> Dict[str, Tensor]:
+        """The corpus values: per rouge key and measure, the float32 mean of
+        the items' float32 values (their exact sum rounded to float32, then
+        divided by their number in float32)."""
+        means = numbers.float32_means(self.sums.detach().cpu().numpy(), int(self.count))
+        return {f"{name}_{measure}": torch.tensor(float(means[3 * k + _ROW[measure]]),
+                                                  dtype=torch.float32, device=self.device)
+                for k, name in enumerate(self.rouge_keys) for measure in MEASURES}
+
+    def per_sample_scores(self) -> Dict[str, Tensor]:
+        """Every item's float32 values in this process, in the order given
+        (``per_sample=True``): ``{"{key}_{measure}": 1-D float32 tensor}``,
+        each equal to the values torchmetrics' ``ROUGEScore`` keeps."""
+        if not self.per_sample:
+            raise RuntimeError("per_sample_scores() needs ROUGEScore(..., per_sample=True)")
+        scores = self.scores
+        if isinstance(scores, list):
+            scores = torch.cat(scores) if scores else \
+                torch.zeros((0, 3 * len(self.types)), dtype=torch.float32)
+        return {f"{name}_{measure}": scores[:, 3 * k + _ROW[measure]]
+                for k, name in enumerate(self.rouge_keys) for measure in MEASURES}
+
+    # -- the state: integers, synced with one all-reduce
+
+    def _sync_dist(self, dist_sync_fn: Callable = gather_all_tensors,
+                   process_group: Optional[Any] = None) -> None:
+        """torchmetrics gathers every state from every process, then sums;
+        the sums and the count are one all-reduce of one int64 tensor. (A
+        custom ``dist_sync_fn`` and ``per_sample``'s growing state take
+        torchmetrics' way.)"""
+        if dist_sync_fn is not gather_all_tensors or self.per_sample:
+            super()._sync_dist(dist_sync_fn, process_group)
+            return
+        both = torch.cat([self.sums.reshape(-1), self.count.reshape(1)])
+        torch.distributed.all_reduce(both, op=torch.distributed.ReduceOp.SUM,
+                                     group=process_group or self.process_group)
+        self.sums = both[:-1].reshape(self.sums.shape)
+        self.count = both[-1].clone()
+
+    def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "ROUGEScore":
+        """Does nothing: the state holds exact integer sums, and the values
+        are float32, as torchmetrics' ``ROUGEScore``'s."""
+        return self
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = super().__getstate__()
+        state["_pair_scorers"] = None   # the engines are rebuilt where it loads
+        return state
+
+
+# --- the input ---------------------------------------------------------------------------
+
+def _batch(preds: Any, target: Any) -> Tuple[List[str], List[List[str]]]:
+    """torchmetrics' input forms as (predictions, references per prediction),
+    checked."""
+    single = isinstance(preds, str)
+    predictions = [preds] if single else as_list(preds, "preds", "a str or a sequence of str")
+    for i, p in enumerate(predictions):
+        if not isinstance(p, str):
+            raise TypeError(f"preds[{i}] must be a str, not {type(p).__name__}")
+    if isinstance(target, str):
+        references = [[target]]
+    else:
+        entries = as_list(target, "target", "a str, a sequence of str or a sequence of "
+                          "sequences of str")
+        if all(isinstance(t, str) for t in entries):
+            references = [entries] if single else [[t] for t in entries]
+        else:
+            references = [[t] if isinstance(t, str) else
+                          as_list(t, f"target[{i}]", "a str or a sequence of str")
+                          for i, t in enumerate(entries)]
+    if len(references) != len(predictions):
+        raise ValueError(f"preds has {len(predictions)} predictions but target has "
+                         f"{len(references)} entries")
+    for i, refs in enumerate(references):
+        if not refs:
+            raise ValueError(f"target[{i}] has no reference")
+        for j, r in enumerate(refs):
+            if not isinstance(r, str):
+                raise TypeError(f"target[{i}][{j}] must be a str, not {type(r).__name__}")
+    return predictions, references
+
+
+def _sentences(text: str) -> List[str]:
+    """rougeLsum's sentences, as torchmetrics splits them: nltk's
+    ``sent_tokenize``."""
+    import nltk
+    try:
+        return nltk.sent_tokenize(text)
+    except LookupError:
+        raise LookupError("rougeLsum splits sentences with nltk's punkt model, as "
+                          "torchmetrics does; its data is not installed: "
+                          "python -m nltk.downloader punkt_tab") from None
+
+
+def _sentence_lines(text: str) -> str:
+    """The text's sentences (``_sentences``) one per line, for the engine's
+    rougeLsum, which takes lines as sentences. A newline inside a sentence
+    becomes a space: either separates tokens, so each sentence keeps its
+    tokens."""
+    return "\n".join(s.replace("\n", " ") for s in _sentences(text))
+
+
+class TextTokens:
+    """torchmetrics' tokens of a text (its ``_normalize_and_tokenize_text``):
+    ``normalizer(text)`` or the text lowercased with each run of characters
+    other than ``a-z0-9`` replaced by a space; ``tokenizer(...)`` or a split
+    on whitespace; with ``use_stemmer``, the Porter stem (NLTK's) of each
+    token of more than 3 characters; then only the tokens that are non-empty
+    str.
+
+    >>> TextTokens(None, None, True)("The cats, running!")
+    ['the', 'cat', 'run']
+    >>> TextTokens(str.strip, str.split, False)("  Keep CASE, here ")
+    ['Keep', 'CASE,', 'here']
+    """
+
+    def __init__(self, normalizer: Optional[Callable[[str], str]],
+                 tokenizer: Optional[Callable[[str], Sequence[str]]],
+                 use_stemmer: bool) -> None:
+        self.normalizer, self.tokenizer = normalizer, tokenizer
+        self.stemmer = new_stem_cache() if use_stemmer else None
+
+    def __call__(self, text: str) -> List[str]:
+        text = self.normalizer(text) if self.normalizer is not None else \
+            NON_ALPHANUM_RE.sub(" ", text.lower())
+        tokens = self.tokenizer(text) if self.tokenizer is not None else SPACES_RE.split(text)
+        if self.stemmer is not None:
+            tokens = [self.stemmer.stem(x) if len(x) > 3 else x for x in tokens]
+        return [x for x in tokens if isinstance(x, str) and len(x) > 0]
+
+
+@functools.lru_cache(maxsize=None)
+def torch_sum_lanes() -> int:
+    """The float32 lanes of this torch's vectorized sum, read off its sum of a
+    probe (``_torchmetrics_numbers.torch_float32_sum`` with each width), for
+    accumulate="avg"'s means; ``TORCH_SUM_LANES`` with a warning if no width
+    reproduces it.
+
+    >>> torch_sum_lanes() in (4, 8, 16, 32)
+    True
+    """
+    probe = PROBE
+    got = np.float32(torch.from_numpy(probe.copy()).sum().item())
+    for lanes in LANE_WIDTHS:
+        if numbers.torch_float32_sum(probe, lanes) == got:
+            return lanes
+    warn("torch's float32 sum on this machine adds in an order rougekit does not know: "
+         "accumulate='avg' values of items with several references may differ from "
+         "torchmetrics' in the last bit", RougekitWarning)
+    return numbers.TORCH_SUM_LANES
+
+
+#: The widths ``torch_sum_lanes`` tries, and its probe: 128 float32 values of
+#: magnitudes from 2**-12 to 2**12, whose sum differs for each width
+#: (tests/test_torchmetrics.py checks it).
+LANE_WIDTHS = (numbers.TORCH_SUM_LANES, 16, 4, 32)
+_probe_rng = np.random.default_rng(1)
+PROBE = (_probe_rng.random(128) * 2.0 ** _probe_rng.integers(-12, 12, 128)).astype(np.float32)

