@@ -38,6 +38,7 @@ nltk = need("nltk")
 from torchmetrics.functional.text.rouge import _normalize_and_tokenize_text  # noqa: E402
 from torchmetrics.text.rouge import ROUGEScore as ReferenceROUGEScore  # noqa: E402
 
+import rougekit  # noqa: E402
 from rougekit import _torchmetrics_numbers as numbers  # noqa: E402
 from rougekit.tokenizers import DefaultTokenizer  # noqa: E402
 from rougekit.torchmetrics import (  # noqa: E402
@@ -557,3 +558,49 @@ def test_two_ddp_processes_give_the_single_process_result(punkt_data, tmp_path, 
         assert got["count"] == 20 + (rank == 0)      # unsynced again after compute()
         if not per_sample:   # the sums and the count: one all-reduce, nothing gathered
             assert got["calls"] == {"all_reduce": 1, "all_gather": 0}
+
+
+# --- the torchmetrics flavor: score_corpus, the audit, the CLI ---------------------------
+
+@pytest.mark.parametrize("use_stemmer", [False, True])
+@pytest.mark.parametrize("accumulate", ["best", "avg"])
+def test_the_torchmetrics_flavor_equals_torchmetrics(punkt_data, accumulate, use_stemmer):
+    """score_corpus(flavor="torchmetrics", accumulate=..., use_stemmer=...):
+    each item's P, R and F == torchmetrics' float32 values, the corpus ==
+    rougekit.torchmetrics.ROUGEScore's compute() (torchmetrics' within
+    MAX_ULPS: its float32 additions)."""
+    preds, refs = random_items(f"flavor-{accumulate}-{use_stemmer}", 60)
+    preds += EDGE
+    refs += [[EDGE[(i + 2) % len(EDGE)], EDGE[i]] for i in range(len(EDGE))]
+    ours, theirs = both(preds, refs, accumulate=accumulate, use_stemmer=use_stemmer)
+    result = rougekit.score_corpus(preds, refs, flavor="torchmetrics", accumulate=accumulate,
+                                   use_stemmer=use_stemmer)
+    expected = theirs.compute()
+    got = ours.compute()
+    for t in ALL_KEYS:
+        for measure in ("precision", "recall", "fmeasure"):
+            key = f"{t}_{measure}"
+            items = [v.item() for v in getattr(theirs, key)]
+            assert [getattr(item[t], measure) for item in result.per_item] == items, key
+            assert getattr(result.scores[t], measure) == got[key].item(), key
+            assert ulps(getattr(result.scores[t], measure), expected[key].item()) <= MAX_ULPS
+    assert result.signature.endswith("|flavor:torchmetrics")
+    back = rougekit.ScoringOptions.from_signature(result.signature)
+    assert back == rougekit.ScoringOptions.of_flavor("torchmetrics", accumulate=accumulate,
+                                                     use_stemmer=use_stemmer)
+
+
+def test_the_torchmetrics_flavor_in_the_audit_and_its_switches(punkt_data):
+    preds, refs = random_items("flavor-audit", 20)
+    audit = rougekit.audit(preds, refs, ["rouge-score", ("torchmetrics", {"accumulate": "avg"})])
+    assert audit.numbers["torchmetrics accumulate='avg'"] == rougekit.score_corpus(
+        preds, refs, flavor="torchmetrics", accumulate="avg").scores
+    steps = audit.path("rouge-score", "torchmetrics")
+    assert [s.changed for s in steps] == ["Lsum sentence splitting", "several references",
+                                          "per-item to corpus"]
+    keys = rougekit.score_corpus(preds, refs, flavor="torchmetrics", rouge_keys=("rouge1",))
+    assert list(keys.scores) == ["rouge1"]
+    with pytest.raises(ValueError, match="flavor 'torchmetrics' has no switch multi_ref='max'"):
+        rougekit.score_corpus(preds, refs, flavor="torchmetrics", multi_ref="max")
+    with pytest.raises(ValueError, match="accumulate='sum' is not one of"):
+        rougekit.score_corpus(preds, refs, flavor="torchmetrics", accumulate="sum")

@@ -28,14 +28,18 @@ with the same results:
 >>> combine_columns("max", flat, [2, 1]).tolist()
 [[1.0, 0.2], [0.5, 0.2], [0.6, 0.2]]
 """
+import functools
+
 import numpy as np
 
+from rougekit import _stages
 from rougekit._counts import counts_score
 from rougekit.aggregate import exact_mean, exact_means
 from rougekit.scoring import Score
 
 __all__ = ["MULTI_REF_POLICIES", "first_max", "mean_score", "corpus_means",
-           "column_means", "combine_counts", "combine_scores", "combine_columns"]
+           "column_means", "combine_counts", "combine_scores", "combine_columns",
+           "pooled_counts"]
 
 MULTI_REF_POLICIES = ("max", "mean", "pooled", "best-recall", "jackknife")
 
@@ -61,6 +65,16 @@ def column_means(columns, types):
     (3 * types, items): the same floats, vectorized."""
     means = exact_means(columns)
     return {t: Score(*means[3 * k:3 * k + 3]) for k, t in enumerate(types)}
+
+
+def pooled_counts(counts, score=counts_score):
+    """ROUGE-1.5.5's ``-f A``: one Score from an item's per-reference counts
+    (hits, candidate total, reference total), summed."""
+    return score(*(sum(column) for column in zip(*counts)))
+
+
+#: the "pooled" rule combines counts, not scores (rougekit._stages.MULTI_REF_RULES)
+pooled_counts.pools_counts = True  # type: ignore[attr-defined]
 
 
 def combine_counts(policy, counts, score=counts_score):
@@ -126,3 +140,10 @@ def combine_columns(policy, flat, counts):
         for k in range(0, flat.shape[0], 3):
             out[k:k + 3, i] = combine_scores(policy, [Score(*r[k:k + 3]) for r in group])
     return out
+
+
+# rougekit's multi-reference rules (rougekit._stages: the pipeline looks them
+# up by name; a flavor may register others)
+for _policy in ("max", "mean", "best-recall", "jackknife"):
+    _stages.MULTI_REF_RULES.add(_policy, functools.partial(combine_columns, _policy))
+_stages.MULTI_REF_RULES.add("pooled", pooled_counts)

@@ -65,7 +65,10 @@ STAGE_NAMES = ("tokenizer", "stemmer", "stopwords", "n-gram counting",
                "per-item to corpus", "F's formula and rounding")
 
 #: How items can become a corpus score (``rougekit._stages.AGGREGATIONS``).
-CORPUS_AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap")
+CORPUS_AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap",
+                       "mean-float32")
+#: How an item's references combine (``rougekit._stages.MULTI_REF_RULES``).
+MULTI_REF_RULES = MULTI_REF_POLICIES + ("best-float32", "mean-float32")
 COUNTINGS = ("clipped", "sets")
 ROUGE_L_RULES = ("lcs", "summary")
 F_MEASURES = ("harmonic", "epsilon", "rouge155")
@@ -142,12 +145,14 @@ class ScoringOptions:
     multi_ref: str = _option(
         "max", "references", "how an item's references combine: max (the best F, as "
         "rouge-score's score_multi), mean, pooled (ROUGE-1.5.5's -f A), best-recall (-f B), "
-        "jackknife", choices=MULTI_REF_POLICIES, metavar="RULE", stage="several references",
-        signature="multi_ref")
+        "jackknife, best-float32 and mean-float32 (torchmetrics' accumulate best and avg, the "
+        "values in float32)", choices=MULTI_REF_RULES, metavar="RULE",
+        stage="several references", signature="multi_ref")
     aggregation: str = _option(
         "mean", "corpus", "how items become the corpus score: mean (exact), bootstrap-median "
         "(rouge-score's BootstrapAggregator), mean-in-order (pltrdy's), rouge155-bootstrap "
-        "(ROUGE-1.5.5.pl's)", choices=CORPUS_AGGREGATIONS, metavar="RULE",
+        "(ROUGE-1.5.5.pl's), mean-float32 (torchmetrics')", choices=CORPUS_AGGREGATIONS,
+        metavar="RULE",
         stage="per-item to corpus", signature="aggregation")
     bootstrap: int = _option(
         0, "corpus", "bootstrap resamples: N > 0 adds percentile confidence intervals "
@@ -430,9 +435,9 @@ def _is_flavor(values: Mapping[str, Any], flavor: Any, fixed: Mapping[str, Any])
 def _check_corpus(o: ScoringOptions) -> None:
     if not isinstance(o.multi_ref, str):
         raise TypeError(f"multi_ref must be str, not {type(o.multi_ref).__name__}")
-    if o.multi_ref not in MULTI_REF_POLICIES:
+    if o.multi_ref not in MULTI_REF_RULES:
         raise ValueError(f"unknown multi_ref policy {o.multi_ref!r}; valid: "
-                         + ", ".join(MULTI_REF_POLICIES))
+                         + ", ".join(MULTI_REF_RULES))
     check_int(spelled("bootstrap"), o.bootstrap, minimum=0)
     check_real(spelled("confidence"), o.confidence, 0, 1)
     if o.seed is not None and o.seed != "numpy-global":

@@ -44,7 +44,7 @@ from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars
 from rougekit._counts import counts_score, lcs_counts, ngram_counts, summary_lcs_counts
 from rougekit._letters import may_lose_letters
-from rougekit._multi_ref import column_means, combine_columns, combine_counts
+from rougekit._multi_ref import column_means
 from rougekit._options import ScoringOptions, check_lang
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM
 from rougekit._sentences import (
@@ -508,23 +508,27 @@ def item_columns(options: ScoringOptions, candidates: List[str],
     if not candidates:
         return np.zeros((3 * len(types), 0))
     pairs = pair_scorer(options)
-    policy = options.multi_ref
-    if policy != "pooled" and pairs.engine is not None and options.rouge_score_arithmetic:
+    rule = _stages.MULTI_REF_RULES[options.multi_ref]
+    per_item = [len(refs) for refs in references]
+    pools = getattr(rule, "pools_counts", False)
+    if not pools and pairs.engine is not None:
         targets = [r for refs in references for r in refs]
         predictions = [c for c, refs in zip(candidates, references) for _ in refs]
-        flat = pairs.score_matrix(targets, predictions, threads)
-        return combine_columns(policy, flat, [len(refs) for refs in references])
+        return rule(pairs.score_matrix(targets, predictions, threads), per_item)
     if pairs.lines_to_check:
         pairs.check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
     rows = []
     for cand_text, ref_texts in zip(candidates, references):
         cand = _Tokenized(cand_text, pairs)
         refs = [_Tokenized(r, pairs) for r in ref_texts]
-        rows.append([x for _, kind in types
-                     for x in combine_counts(policy, [_counts(options, kind, cand, r)
-                                                      for r in refs],
-                                             options.pair_counts_score)])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
+        counts = [[_counts(options, kind, cand, r) for r in refs] for _, kind in types]
+        if pools:       # one column per item: the references' counts pooled
+            rows.append([x for c in counts for x in rule(c, options.pair_counts_score)])
+        else:           # one column per reference, combined below
+            rows.extend([x for c in counts for x in options.pair_counts_score(*c[j])]
+                        for j in range(len(refs)))
+    flat = np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
+    return flat if pools else rule(flat, per_item)
 
 
 def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:

@@ -20,7 +20,8 @@ LookupError: no example named 'triple' is registered (registered: double)
 """
 from typing import Any, Callable, Dict, Tuple
 
-__all__ = ["Registry", "F_MEASURES", "COUNTINGS", "ROUGE_L_RULES", "AGGREGATIONS"]
+__all__ = ["Registry", "F_MEASURES", "COUNTINGS", "ROUGE_L_RULES", "AGGREGATIONS",
+           "MULTI_REF_RULES"]
 
 
 class Registry:
@@ -69,3 +70,9 @@ ROUGE_L_RULES = Registry("ROUGE-L rule")
 #: ``aggregation``: ``(options, columns) -> (scores, intervals)`` from the
 #: per-item columns (3 * types, items).
 AGGREGATIONS = Registry("aggregation")
+#: ``multi_ref``: ``(columns, references_per_item) -> columns``: one column of
+#: P, R and F per item from the per-reference columns (3 * types, pairs), the
+#: references of an item consecutive. A rule that pools the references'
+#: counts instead has ``pools_counts = True`` and is given
+#: ``(counts, score)`` per item and type (``rougekit._multi_ref``).
+MULTI_REF_RULES = Registry("multi-reference rule")

@@ -58,6 +58,13 @@ does not have is refused, naming the flavor. The signature names the flavor
                        sentences are its ``cut_sent``'s and ROUGE-L is the
                        LCS of the whole texts' words. Switches: as
                        ``pltrdy``'s.
+``torchmetrics``       ``torchmetrics.text.rouge.ROUGEScore``: rouge-score's
+                       pairs (rougeLsum on nltk's sentences), then float32:
+                       an item's value from its references (``accumulate``
+                       "best", the largest float32 F, or "avg", torch's
+                       float32 mean) and the items' float32 mean. Switches:
+                       ``use_stemmer``, ``accumulate``, ``rouge_keys``
+                       (``rougekit.torchmetrics.ROUGEScore`` is the metric).
 =====================  ===================================================
 
 The packages' names for the measures map to rougekit's: ``rouge-1`` is

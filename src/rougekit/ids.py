@@ -31,12 +31,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from rougekit import _backend
+from rougekit import _backend, _stages
 from rougekit._checks import check_int, thread_count
 from rougekit._core._ids_py import ID_LIMIT
 from rougekit._core._prf_py import fmeasure_columns
 from rougekit._doors import resolve, takes_options
-from rougekit._multi_ref import combine_columns
+from rougekit._multi_ref import MULTI_REF_POLICIES  # noqa: F401 (registers the rules)
 from rougekit._options import ScoringOptions
 from rougekit._workers import map_chunks
 
@@ -154,7 +154,8 @@ def score_ids(predictions: Any, references: Any,
         if columns and kinds:
             _score(preds, batches, per_item, kinds, seps, out, None, threads)
         if per_item > 1:
-            out = np.ascontiguousarray(combine_columns(policy, out, np.full(n, per_item)))
+            combine = _stages.MULTI_REF_RULES[policy]
+            out = np.ascontiguousarray(combine(out, np.full(n, per_item)))
     columns = {f"{name}_{measure}": out[3 * k + j]
                for k, (name, _) in enumerate(types) for j, measure in enumerate(MEASURES)}
     return _as_tensors(columns, tensors)

@@ -6,7 +6,14 @@ stage functions it needs. Importing this package imports every flavor, in
 the order ``rougekit.audit`` lists them; ``rougekit._options`` does, so
 every ``ScoringOptions`` can name them.
 """
-from rougekit._flavors import evaluate, pltrdy, rouge155, rouge_score, xlsum  # noqa: F401
+from rougekit._flavors import (  # noqa: F401
+    evaluate,
+    pltrdy,
+    rouge155,
+    rouge_score,
+    torchmetrics,
+    xlsum,
+)
 from rougekit._flavors._flavor import (
     ANY,
     CALLER_FIELDS,
