@@ -347,7 +347,8 @@ def test_all_policies_in_unit_interval_and_max_is_score_multi(items):
     (dict(rouge_types=["rougeLSum"]), ValueError, r"^rouge_types: unknown rouge type"),
     (dict(rouge_types=3), TypeError, r"^rouge_types must be"),
     (dict(multi_ref="median"), ValueError,
-     r"^unknown multi_ref policy 'median'; valid: max, mean, pooled, best-recall, jackknife$"),
+     r"^unknown multi_ref policy 'median'; valid: max, mean, pooled, best-recall, "
+     r"jackknife, best-float32, mean-float32$"),
     (dict(multi_ref=None), TypeError, r"^multi_ref must be str"),
     (dict(bootstrap=-1), ValueError, r"^bootstrap must be >= 0"),
     (dict(bootstrap=10.0), TypeError, r"^bootstrap must be an int"),
