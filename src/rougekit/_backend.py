@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 #: Every kernel, by name: each is a module of this one, loaded from
 #: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
-KERNELS = ("engine", "ids_score", "index", "lcs", "overlap", "pltrdy_counts", "porter",
+KERNELS = ("dedup_filter", "engine", "ids_score", "lcs", "overlap", "pltrdy_counts", "porter",
            "rouge155_bootstrap", "rouge155_counts", "rouge155_lcs", "rouge155_stem",
-           "rouge155_tokens", "tokenizer")
+           "rouge155_tokens", "text_index", "tokenizer")
 
 __all__ = ["NAME", "PURE_REQUESTED", "KERNELS", *KERNELS]
 
@@ -42,9 +42,9 @@ def _load(suffix: str) -> dict:
 
 
 if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
+    from rougekit._core import _dedup_filter as dedup_filter  # noqa: F401
     from rougekit._core import _engine as engine  # noqa: F401
     from rougekit._core import _ids_score as ids_score  # noqa: F401
-    from rougekit._core import _index as index  # noqa: F401
     from rougekit._core import _lcs as lcs  # noqa: F401
     from rougekit._core import _overlap as overlap  # noqa: F401
     from rougekit._core import _pltrdy_counts as pltrdy_counts  # noqa: F401
@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
     from rougekit._core import _rouge155_lcs as rouge155_lcs  # noqa: F401
     from rougekit._core import _rouge155_stem as rouge155_stem  # noqa: F401
     from rougekit._core import _rouge155_tokens as rouge155_tokens  # noqa: F401
+    from rougekit._core import _text_index as text_index  # noqa: F401
     from rougekit._core import _tokenizer as tokenizer  # noqa: F401
 else:
     _kernels = None
