@@ -46,8 +46,9 @@ Shared by the extension modules (cimported, inline), each idea defined once
 for C, beside its Python definition (``_<name>_py.py``) where Python needs
 it too: ``_kinds.pxd`` (the rouge kinds), ``_prf.pxd`` (rouge-score's
 P/R/F), ``_lcs.pxd`` (the bit-parallel LCS row step, and ``_lcs``'s entry
-points), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram and
-skip-bigram table), ``_vocab.pxd`` (the token hash table),
+points), ``_lcs_one_word.pxd`` (rougeLsum's union LCS of sentences in one
+word, for ``_lcs``), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram
+and skip-bigram table), ``_vocab.pxd`` (the token hash table),
 ``_match_masks.pxd`` (a text's LCS masks and its hits: ``text_index``,
 ``dedup_filter``), ``_text_index.pxd`` (a ``TextIndex``'s C layout, for
 ``dedup_filter``), ``_mem.pxd`` (checked array growth, the id limit),
