@@ -58,36 +58,3 @@ arrays); and the C headers of ``include/`` (bit scans, 16-byte character
 classification, the bootstrap's SIMD sums, portability shims).
 ``tests/test_one_definition.py`` looks for copies of them.
 """
-import sys as _sys
-import types as _types
-
-# --- the names pickles made before the rename use -----------------------------
-# Until the kernels took the design card's names, a stem cache pickled as
-# ``rougekit._core.porter_c.StemCache`` (``porter_py`` on the pure backend) and
-# rougekit.porter's PorterStemmer as ``rougekit._core.porter_py.PorterStemmer``:
-# a scorer, DefaultTokenizer or named tokenizer that stems carries one. They
-# now pickle as ``rougekit.porter.new_stem_cache`` and ``rougekit.porter.PorterStemmer``,
-# paths the layout of _core cannot move; these two modules, found only by name
-# (pickle imports the module, then takes the attribute), load the old pickles.
-_OLD_NAMES = {
-    "porter_c": {"StemCache": "new_stem_cache"},
-    "porter_py": {"StemCache": "new_stem_cache", "PorterStemmer": "PorterStemmer"},
-}
-
-
-def _old_module(old: str, names: dict) -> _types.ModuleType:
-    module = _types.ModuleType(f"{__name__}.{old}",
-                               f"Old name of a kernel, kept for pickles: {sorted(names)}.")
-
-    def __getattr__(attr: str):
-        if attr not in names:
-            raise AttributeError(f"module {module.__name__!r} has no attribute {attr!r}")
-        from rougekit import porter
-        return getattr(porter, names[attr])
-
-    module.__getattr__ = __getattr__  # type: ignore[method-assign]
-    return module
-
-
-for _old, _names in _OLD_NAMES.items():
-    _sys.modules.setdefault(f"{__name__}.{_old}", _old_module(_old, _names))
