@@ -190,8 +190,8 @@ cdef inline uint32_t _seen_bit(int32_t y) noexcept nogil:
 
 cdef class Dedup:
     """The greedy filter over ``index``'s texts ``first`` to the end, against
-    the texts before ``first`` (_dedup_filter_py has the whole story). While it is
-    open, the index's texts and query cannot change.
+    the texts before ``first`` (_dedup_filter_py has the whole story). While
+    it is open, the index's texts and query cannot change.
 
     ``Dedup(index, first, threshold, parts)``: up to ``parts`` threads may
     call ``probe`` at once, each with its own ``part``.
