@@ -175,7 +175,7 @@ def test_the_rouge_kinds_have_one_definition_in_c_and_one_in_python():
     expected = {"KIND_L": _kinds_py.ROUGE_L, "KIND_LSUM": _kinds_py.ROUGE_LSUM}
     assert (_rouge_types.ROUGE_L, _rouge_types.ROUGE_LSUM) == (expected["KIND_L"],
                                                                expected["KIND_LSUM"])
-    names = ["engine", "ids_score", "index"]
+    names = ["engine", "ids_score", "text_index"]
     modules = [importlib.import_module(f"rougekit._core._{name}_py") for name in names]
     if _backend.NAME == "compiled":
         modules += [importlib.import_module(f"rougekit._core._{name}") for name in names]

@@ -7,6 +7,7 @@ Dedup kernel against its pure twin, block by block."""
 import importlib
 import math
 import os
+import types
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from rouge_score import rouge_scorer as ref
 
 from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts, sweep
 from rougekit import ScoringOptions, deduplicate
-from rougekit._core import _index_py
+from rougekit._core import _dedup_filter_py, _text_index_py
 from rougekit.index import _run_dedup
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
@@ -160,16 +161,17 @@ def test_worker_threads_give_the_same_decisions(sentences, monkeypatch, threads)
 
 
 def test_sparse_masks_path(data):
-    _index = pytest.importorskip("rougekit._core._index")
+    _text_index = pytest.importorskip("rougekit._core._text_index")
+    _dedup_filter = pytest.importorskip("rougekit._core._dedup_filter")
     texts, against = data
     loop = AlpacaLoop(texts, against, "rougeL", False)
-    old = _index._set_mask_budget(0)
+    old = _text_index._set_mask_budget(0)
     try:
-        kernel = _index.TextIndex(-1, False, True)
+        kernel = _text_index.TextIndex(-1, False, True)
         kernel.add_texts(against + texts)
-        assert _blocks(_index, kernel, len(against), 0.5, 1, 64) == loop.kept(0.5)
+        assert _blocks(_dedup_filter, kernel, len(against), 0.5, 1, 64) == loop.kept(0.5)
     finally:
-        _index._set_mask_budget(old)
+        _text_index._set_mask_budget(old)
 
 
 def test_thresholds_outside_zero_one(data):
@@ -229,13 +231,20 @@ def test_most_pairs_are_never_scored(sentences):
 # --- the kernels directly: compiled against pure, block by block -----------------
 
 def _kernels():
-    mods = [_index_py]
+    """The text index and de-duplication kernels, pure then compiled: each
+    a namespace with TextIndex and Dedup."""
+    kernels = [types.SimpleNamespace(TextIndex=_text_index_py.TextIndex,
+                                     Dedup=_dedup_filter_py.Dedup)]
     try:
-        mods.append(importlib.import_module("rougekit._core._index"))
+        text_index = importlib.import_module("rougekit._core._text_index")
+        dedup_filter = importlib.import_module("rougekit._core._dedup_filter")
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")
-    return mods
+    else:
+        kernels.append(types.SimpleNamespace(TextIndex=text_index.TextIndex,
+                                             Dedup=dedup_filter.Dedup))
+    return kernels
 
 
 def _blocks(mod, kernel, first, threshold, parts, block, stats=None):

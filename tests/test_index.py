@@ -7,6 +7,7 @@ import importlib
 import os
 import pickle
 import threading
+import types
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from rouge_score import rouge_scorer as ref
 import rougekit
 from _helpers import EDGE_TEXTS, corpus_sentences, near_duplicate_texts, sweep
 from rougekit import RougeIndex
-from rougekit._core import _index_py
+from rougekit._core import _dedup_filter_py, _text_index_py
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
 
@@ -272,16 +273,23 @@ def test_empty_index_and_empty_query():
 # --- the kernels directly: compiled against pure -----------------------------------
 
 def _kernels():
-    mods = [_index_py]
+    """The text index and de-duplication kernels, pure then compiled: each
+    a namespace with TextIndex and Dedup."""
+    kernels = [types.SimpleNamespace(name="pure", TextIndex=_text_index_py.TextIndex,
+                                     Dedup=_dedup_filter_py.Dedup)]
     try:
-        mods.append(importlib.import_module("rougekit._core._index"))
+        text_index = importlib.import_module("rougekit._core._text_index")
+        dedup_filter = importlib.import_module("rougekit._core._dedup_filter")
     except ImportError as exc:
         if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
             pytest.fail(f"compiled core required but not importable: {exc}")
-    return mods
+    else:
+        kernels.append(types.SimpleNamespace(name="compiled", TextIndex=text_index.TextIndex,
+                                             Dedup=dedup_filter.Dedup))
+    return kernels
 
 
-@pytest.fixture(params=_kernels(), ids=lambda m: m.__name__.rsplit(".", 1)[1])
+@pytest.fixture(params=_kernels(), ids=lambda k: k.name)
 def kernel(request):
     return request.param
 
@@ -307,10 +315,10 @@ def test_kernel_twins_agree(texts, kind):
 
 
 def test_sparse_masks_path(texts):
-    _index = pytest.importorskip("rougekit._core._index")
-    old = _index._set_mask_budget(0)      # every query compared pair by pair
+    _text_index = pytest.importorskip("rougekit._core._text_index")
+    old = _text_index._set_mask_budget(0)      # every query compared pair by pair
     try:
-        ix = _index.TextIndex(-1, False, True)
+        ix = _text_index.TextIndex(-1, False, True)
         ix.add_texts(texts)
         for q in queries(texts):
             ix.set_query_text(q)
@@ -318,7 +326,7 @@ def test_sparse_masks_path(texts):
             ix.score_range(0, len(texts), out)
             assert out.tolist() == reference_f("rougeL", False, q, texts)
     finally:
-        _index._set_mask_budget(old)
+        _text_index._set_mask_budget(old)
 
 
 def test_kernel_argument_errors(kernel):

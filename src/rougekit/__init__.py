@@ -33,6 +33,8 @@ with the environment variable ``ROUGEKIT_PURE_PYTHON=1``).
 """
 import importlib
 import importlib.util
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 from rougekit._version import __version__
@@ -159,6 +161,54 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list:
     return sorted(set(globals()) | set(_LAZY))
+
+
+# --- the names pickles of earlier versions use --------------------------------
+# Until the kernels took the design card's names, a stem cache pickled as
+# ``rougekit._core.porter_c.StemCache`` (``porter_py`` on the pure backend) and
+# rougekit.porter's PorterStemmer as ``rougekit._core.porter_py.PorterStemmer``:
+# a scorer, DefaultTokenizer or named tokenizer that stems carries one. They
+# now pickle as ``rougekit.porter.new_stem_cache`` and ``rougekit.porter.PorterStemmer``,
+# paths the layout of _core cannot move; these two modules, found only by name
+# (pickle imports the module, then takes the attribute), load the old pickles.
+# The package (imported before any of its modules) finds them, so that
+# rougekit._core names nothing above it, and makes them on first import only.
+_OLD_PICKLE_MODULES = {
+    "rougekit._core.porter_c": {"StemCache": "new_stem_cache"},
+    "rougekit._core.porter_py": {"StemCache": "new_stem_cache", "PorterStemmer": "PorterStemmer"},
+}
+
+
+class _OldPickleModules:
+    """The finder and loader (on ``sys.meta_path``) of _OLD_PICKLE_MODULES."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+        if name not in _OLD_PICKLE_MODULES:
+            return None
+        return importlib.util.spec_from_loader(name, _OldPickleModules)  # type: ignore[arg-type]
+
+    @staticmethod
+    def create_module(spec: Any) -> types.ModuleType:
+        names = _OLD_PICKLE_MODULES[spec.name]
+        module = types.ModuleType(spec.name,
+                                  f"Old name of a kernel, kept for pickles: {sorted(names)}.")
+
+        def __getattr__(attr: str) -> Any:
+            if attr not in names:
+                raise AttributeError(f"module {spec.name!r} has no attribute {attr!r}")
+            from rougekit import porter
+            return getattr(porter, names[attr])
+
+        module.__getattr__ = __getattr__  # type: ignore[method-assign]
+        return module
+
+    @staticmethod
+    def exec_module(module: types.ModuleType) -> None:
+        pass
+
+
+sys.meta_path.append(_OldPickleModules)
 
 
 __all__ = [

@@ -116,7 +116,7 @@ class _Tokens:
         self.tokenizer = tokenizer
 
     def kernel(self, kind: int) -> Any:
-        return _backend.index.TextIndex(kind, self.stemming, self.default)
+        return _backend.text_index.TextIndex(kind, self.stemming, self.default)
 
     def text(self, text: Any, name: str) -> Any:
         if not self.default:
@@ -344,7 +344,7 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
                 pool.append(text)
 
     but most pairs are never scored (exact bounds on the token overlap
-    rule them out; see ``rougekit._core._index_py``), and the work runs on
+    rule them out; see ``rougekit._core._dedup_filter_py``), and the work runs on
     ``threads`` threads (default: all cores).
 
     Args:
@@ -413,7 +413,7 @@ def _run_dedup(texts: Sequence[Text], threshold: float, options: ScoringOptions,
     # Ctrl-C is seen at once: Dedup's set-up (one call, seconds on a
     # million long texts) is left to end by itself; the blocks are short.
     small = int(np.frombuffer(costs, dtype=np.int64).sum()) <= _ADD_BUDGET
-    make = functools.partial(_backend.index.Dedup, kernel, first, thr, threads)
+    make = functools.partial(_backend.dedup_filter.Dedup, kernel, first, thr, threads)
     dedup = make() if small else _workers.call(make, detach=True)
     flags = np.zeros(first + n, dtype=np.uint8)
     kept = 0

@@ -7,7 +7,6 @@ Which of the two runs is decided once, by ``rougekit._backend`` for every name
 of ``_backend.KERNELS``; nothing else imports a compiled module, so
 ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
 
-=============  ============================================================
 ``tokenizer``  rouge-score's default tokens of a str, straight to ids in a
                hash table that caches each token's Porter stem; sentence
                breaks kept for rougeLsum
@@ -31,6 +30,33 @@ of ``_backend.KERNELS``; nothing else imports a compiled module, so
                picks and of rougeLsum's hits, in linear memory
                (``explain``)
 =============  ============================================================
+=======
+================  =========================================================
+``tokenizer``     rouge-score's default tokens of a str, straight to ids in
+                  a hash table that caches each token's Porter stem;
+                  sentence breaks kept for rougeLsum
+``porter``        NLTK's Porter stemmer (``stem``) and a stem memo
+                  (``StemCache``)
+``lcs``           bit-parallel LCS length, rouge-score's LCS positions,
+                  union LCS and rougeLsum's hits (length and hits on token
+                  lists too)
+``overlap``       clipped n-gram overlap through an exact id table; the same
+                  on token lists and on rouge-score's Counters
+``engine``        a whole (target, prediction) pair: tokens, stems, the
+                  kernels above, P/R/F in rouge-score's order of operations
+                  (``RougeScorer.score`` and ``score_batch``)
+``text_index``    many texts as ids: one query scored against all
+                  (``RougeIndex``)
+``dedup_filter``  the greedy de-duplication filter over a ``text_index``'s
+                  texts (``deduplicate``)
+``ids_score``     token-id rows read in place from int32/int64 arrays (2-D
+                  padded, or values and offsets), each pair's ids numbered
+                  densely, the kernels above, P/R/F into columns
+                  (``score_ids``)
+``alignment``     both sides' positions of the LCS rouge-score's table walk
+                  picks and of rougeLsum's hits, in linear memory
+                  (``explain``)
+================  =========================================================
 
 ``rougekit.rouge155`` (ROUGE-1.5.5 without Perl) runs five kernels:
 
@@ -47,45 +73,15 @@ Shared by the extension modules (cimported, inline), each idea defined once
 for C, beside its Python definition (``_<name>_py.py``) where Python needs
 it too: ``_kinds.pxd`` (the rouge kinds), ``_prf.pxd`` (rouge-score's
 P/R/F), ``_lcs.pxd`` (the bit-parallel LCS row step, and ``_lcs``'s entry
-points), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram and
-skip-bigram table), ``_vocab.pxd`` (the token hash table), ``_mem.pxd``
-(checked array growth, the id limit), ``_ids.pxd`` (id arrays from
-Python), ``_rouge155_numbers.pxd`` (the script's rounding and F) and
-``_rouge155_corpus.pxd`` (a run's corpus as C arrays); and the C headers of
-``include/`` (bit scans, 16-byte character classification, the bootstrap's
-SIMD sums, portability shims). ``tests/test_one_definition.py`` looks for
-copies of them.
+points), ``_lcs_one_word.pxd`` (rougeLsum's union LCS of sentences in one
+word, for ``_lcs``), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram
+and skip-bigram table), ``_vocab.pxd`` (the token hash table),
+``_match_masks.pxd`` (a text's LCS masks and its hits: ``text_index``,
+``dedup_filter``), ``_text_index.pxd`` (a ``TextIndex``'s C layout, for
+``dedup_filter``), ``_mem.pxd`` (checked array growth, the id limit),
+``_ids.pxd`` (id arrays from Python), ``_rouge155_numbers.pxd`` (the
+script's rounding and F) and ``_rouge155_corpus.pxd`` (a run's corpus as C
+arrays); and the C headers of ``include/`` (bit scans, 16-byte character
+classification, the bootstrap's SIMD sums, portability shims).
+``tests/test_one_definition.py`` looks for copies of them.
 """
-import sys as _sys
-import types as _types
-
-# --- the names pickles made before the rename use -----------------------------
-# Until the kernels took the design card's names, a stem cache pickled as
-# ``rougekit._core.porter_c.StemCache`` (``porter_py`` on the pure backend) and
-# rougekit.porter's PorterStemmer as ``rougekit._core.porter_py.PorterStemmer``:
-# a scorer, DefaultTokenizer or named tokenizer that stems carries one. They
-# now pickle as ``rougekit.porter.new_stem_cache`` and ``rougekit.porter.PorterStemmer``,
-# paths the layout of _core cannot move; these two modules, found only by name
-# (pickle imports the module, then takes the attribute), load the old pickles.
-_OLD_NAMES = {
-    "porter_c": {"StemCache": "new_stem_cache"},
-    "porter_py": {"StemCache": "new_stem_cache", "PorterStemmer": "PorterStemmer"},
-}
-
-
-def _old_module(old: str, names: dict) -> _types.ModuleType:
-    module = _types.ModuleType(f"{__name__}.{old}",
-                               f"Old name of a kernel, kept for pickles: {sorted(names)}.")
-
-    def __getattr__(attr: str):
-        if attr not in names:
-            raise AttributeError(f"module {module.__name__!r} has no attribute {attr!r}")
-        from rougekit import porter
-        return getattr(porter, names[attr])
-
-    module.__getattr__ = __getattr__  # type: ignore[method-assign]
-    return module
-
-
-for _old, _names in _OLD_NAMES.items():
-    _sys.modules.setdefault(f"{__name__}.{_old}", _old_module(_old, _names))

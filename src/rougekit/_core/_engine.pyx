@@ -355,50 +355,45 @@ cdef class Engine:
         rk_flag_release(&self.busy)
         return True
 
-    def score_range(self, targets, predictions, Cancel cancel not None, list suspicious=None):
-        """Scores the pairs of two equally long sequences, with the GIL
-        released while the pairs of str are scored; other pairs go to
-        ``fallback``, in order. Stops early (returning None) when ``cancel``
-        is set. With a list ``suspicious``, appends ``2 * i`` (target) and
-        ``2 * i + 1`` (prediction) for each text of pair i scored here that
-        may have lost most of its letters (module docstring), in order."""
-        # Tuples of our own hold a reference to every text for the whole
-        # call, whatever other threads do to the caller's lists, and str
-        # buffers never move: so reading them without the GIL is safe.
-        cdef tuple ts = tuple(targets)
-        cdef tuple ps = tuple(predictions)
-        cdef Py_ssize_t n = len(ts), i, nty = self.ntypes
+    cdef int _score_str_pairs(self, tuple ts, tuple ps, Cancel cancel, int* rcs,
+                              double* out, Py_ssize_t out_step, char* iz, Py_ssize_t iz_step,
+                              char* sus, double* columns, Py_ssize_t stride,
+                              Py_ssize_t col0) except -1:
+        """score_range's and score_into's loop: scores the pairs of str of ts
+        and ps (equally long) in order, with the GIL released (tuples of the
+        caller's own hold a reference to every text for the whole call,
+        whatever other threads do to the caller's lists, and str buffers
+        never move: so reading them without the GIL is safe). rcs[i] is left
+        RC_FALLBACK where pair i is not two str (for the caller to give to
+        ``fallback``). Pair i's P, R and F of type k go to
+        out[i * out_step + 3k : + 3] and its int zeros to iz[i * iz_step + k]
+        (steps 0: one buffer for every pair); with ``columns``, also to
+        columns[c * stride + col0 + i] for c < 3 * ntypes (score_pair leaves
+        0.0 in out where iz is set). With ``sus``, sus[i] gets bit 0 (target)
+        and bit 1 (prediction) for each text of pair i scored here that may
+        have lost most of its letters (module docstring). Returns 1 when
+        ``cancel`` was set before the end, else 0."""
+        cdef Py_ssize_t n = len(ts), i, c, ncol = 3 * self.ntypes
         cdef int rc = 0
-        cdef list result
-        if len(ps) != n:
-            raise ValueError("targets and predictions differ in length")
-        if n > (PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(double) - 1) // (3 * (nty if nty > 0 else 1)):
-            raise MemoryError()
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
         cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
         cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
-        cdef double* out = <double*>malloc((3 * n * nty + 1) * sizeof(double))
-        cdef char* iz = <char*>malloc(n * nty + 1)
-        cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
-        # sus[i]: bit 0 (target) and bit 1 (prediction) set for the texts
-        # that are not ASCII, then cleared where the text kept enough.
-        cdef char* sus = <char*>malloc(n + 1)
-        cdef bint check = suspicious is not None
         try:
-            if (kinds == NULL or datas == NULL or lens == NULL or out == NULL
-                    or iz == NULL or rcs == NULL or sus == NULL):
+            if kinds == NULL or datas == NULL or lens == NULL:
                 raise MemoryError()
             for i in range(n):
-                sus[i] = 0
+                rcs[i] = RC_FALLBACK
+                if sus != NULL:
+                    sus[i] = 0
                 if type(ts[i]) is str and type(ps[i]) is str:
                     _buffer(ts[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
                     _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
                     rcs[i] = RC_OK
-                    if check:
+                    if sus != NULL:
+                        # the texts that are not ASCII (cleared below where
+                        # the text kept enough)
                         sus[i] = ((not PyUnicode_IS_ASCII(ts[i]))
                                   | ((not PyUnicode_IS_ASCII(ps[i])) << 1))
-                else:
-                    rcs[i] = RC_FALLBACK
             if not rk_flag_try_acquire(&self.busy):
                 raise RuntimeError("this Engine is in use by another thread")
             with nogil:
@@ -410,20 +405,53 @@ cdef class Engine:
                         continue
                     rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
                                              kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
-                                             out + 3 * i * nty, iz + i * nty)
+                                             out + i * out_step, iz + i * iz_step)
                     if rcs[i] == RC_NOMEM:
                         rc = -1
                         break
-                    if sus[i]:
+                    if sus != NULL and sus[i]:
                         if rcs[i] != RC_OK:
                             sus[i] = 0
                         else:
                             sus[i] &= ((2 * tokbuf_kept(&self.tt) < lens[2 * i])
                                        | ((2 * tokbuf_kept(&self.tp) < lens[2 * i + 1]) << 1))
+                    if columns != NULL and rcs[i] == RC_OK:
+                        for c in range(ncol):
+                            columns[c * stride + col0 + i] = out[i * out_step + c]
                 rk_flag_release(&self.busy)
             if rc == -1:
                 raise MemoryError()
-            if rc == 1:
+            return rc
+        finally:
+            free(kinds)
+            free(datas)
+            free(lens)
+
+    def score_range(self, targets, predictions, Cancel cancel not None, list suspicious=None):
+        """Scores the pairs of two equally long sequences, with the GIL
+        released while the pairs of str are scored; other pairs go to
+        ``fallback``, in order. Stops early (returning None) when ``cancel``
+        is set. With a list ``suspicious``, appends ``2 * i`` (target) and
+        ``2 * i + 1`` (prediction) for each text of pair i scored here that
+        may have lost most of its letters (module docstring), in order."""
+        cdef tuple ts = tuple(targets)
+        cdef tuple ps = tuple(predictions)
+        cdef Py_ssize_t n = len(ts), i, nty = self.ntypes
+        cdef bint check = suspicious is not None
+        cdef list result
+        if len(ps) != n:
+            raise ValueError("targets and predictions differ in length")
+        if n > (PY_SSIZE_T_MAX // <Py_ssize_t>sizeof(double) - 1) // (3 * (nty if nty > 0 else 1)):
+            raise MemoryError()
+        cdef double* out = <double*>malloc((3 * n * nty + 1) * sizeof(double))
+        cdef char* iz = <char*>malloc(n * nty + 1)
+        cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
+        cdef char* sus = <char*>malloc(n + 1) if check else NULL
+        try:
+            if out == NULL or iz == NULL or rcs == NULL or (check and sus == NULL):
+                raise MemoryError()
+            if self._score_str_pairs(ts, ps, cancel, rcs, out, 3 * nty, iz, nty, sus,
+                                     NULL, 0, 0):
                 return None
             result = [None] * n
             if check:
@@ -440,9 +468,6 @@ cdef class Engine:
                                         out + 3 * i * nty, iz + i * nty, nty)
             return result
         finally:
-            free(kinds)
-            free(datas)
-            free(lens)
             free(out)
             free(iz)
             free(rcs)
@@ -459,7 +484,6 @@ cdef class Engine:
         columns are then partly written), True otherwise."""
         cdef Py_ssize_t nty = self.ntypes, n, i, c, stride
         cdef tuple ts, ps
-        cdef int rc = 0
         cdef object scores
         if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
             raise ValueError(f"lo={lo}, hi={hi} is not a range of pairs "
@@ -467,55 +491,21 @@ cdef class Engine:
         if out.shape[0] != 3 * nty or out.shape[1] < hi:
             raise ValueError(f"out has shape ({out.shape[0]}, {out.shape[1]}); "
                              f"needs {3 * nty} rows and at least {hi} columns")
-        # Tuples of our own keep every text alive for the whole call (see
-        # score_range); str buffers never move.
         ts = tuple(targets[lo:hi])
         ps = tuple(predictions[lo:hi])
         n = len(ts)
         if len(ps) != n:
             raise ValueError("targets and predictions differ in length")
         stride = out.shape[1]
-        cdef double* base = &out[0, 0] if stride > 0 and nty > 0 else NULL
-        cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
-        cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
-        cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
+        cdef double* columns = &out[0, 0] if stride > 0 and nty > 0 else NULL
         cdef double* buf = <double*>malloc((3 * nty + 1) * sizeof(double))
         cdef char* iz = <char*>malloc(nty + 1)
         cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
         try:
-            if (kinds == NULL or datas == NULL or lens == NULL or buf == NULL
-                    or iz == NULL or rcs == NULL):
+            if buf == NULL or iz == NULL or rcs == NULL:
                 raise MemoryError()
-            for i in range(n):
-                if type(ts[i]) is str and type(ps[i]) is str:
-                    _buffer(ts[i], &kinds[2 * i], &datas[2 * i], &lens[2 * i])
-                    _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
-                    rcs[i] = RC_OK
-                else:
-                    rcs[i] = RC_FALLBACK
-            if not rk_flag_try_acquire(&self.busy):
-                raise RuntimeError("this Engine is in use by another thread")
-            with nogil:
-                for i in range(n):
-                    if rk_flag_get(&cancel.flag):
-                        rc = 1
-                        break
-                    if rcs[i] == RC_FALLBACK:
-                        continue
-                    rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
-                                             kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
-                                             buf, iz)
-                    if rcs[i] == RC_NOMEM:
-                        rc = -1
-                        break
-                    if rcs[i] == RC_OK:
-                        # score_pair leaves 0.0 in buf where iz is set.
-                        for c in range(3 * nty):
-                            base[c * stride + lo + i] = buf[c]
-                rk_flag_release(&self.busy)
-            if rc == -1:
-                raise MemoryError()
-            if rc == 1:
+            if self._score_str_pairs(ts, ps, cancel, rcs, buf, 0, iz, 0, NULL,
+                                     columns, stride, lo):
                 return False
             for i in range(n):
                 if rcs[i] == RC_FALLBACK:
@@ -524,9 +514,6 @@ cdef class Engine:
                         out[c, lo + i] = float(scores[self.keys[c // 3]][c % 3])
             return True
         finally:
-            free(kinds)
-            free(datas)
-            free(lens)
             free(buf)
             free(iz)
             free(rcs)

@@ -178,6 +178,24 @@ class Engine:
             self._check_letters(prediction)
         return result
 
+    def _score_str_pairs(self, ts: Tuple[Any, ...], ps: Tuple[Any, ...], cancel: Cancel,
+                         take: Callable[[int, Dict[Any, Any]], Any]) -> bool:
+        """score_range's and score_into's loop: scores the pairs of str of
+        ts and ps in order, handing pair i's scores to ``take(i, scores)``;
+        the other pairs are left to the caller (for ``fallback``). Returns
+        False when ``cancel`` was set before the end, True otherwise."""
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("this Engine is in use by another thread")
+        try:
+            for i, (t, p) in enumerate(zip(ts, ps)):
+                if cancel.is_set():
+                    return False
+                if type(t) is str and type(p) is str:
+                    take(i, self._score_pair(t, p))
+        finally:
+            self._busy.release()
+        return True
+
     def score_range(self, targets: Sequence[Any], predictions: Sequence[Any],
                     cancel: Cancel, suspicious: Optional[List[int]] = None
                     ) -> Optional[List[Dict[Any, Any]]]:
@@ -191,19 +209,9 @@ class Engine:
         ts, ps = tuple(targets), tuple(predictions)
         if len(ts) != len(ps):
             raise ValueError("targets and predictions differ in length")
-        if not self._busy.acquire(blocking=False):
-            raise RuntimeError("this Engine is in use by another thread")
-        try:
-            out: List[Any] = []
-            for t, p in zip(ts, ps):
-                if cancel.is_set():
-                    return None
-                if type(t) is str and type(p) is str:
-                    out.append(self._score_pair(t, p))
-                else:
-                    out.append(None)
-        finally:
-            self._busy.release()
+        out: List[Any] = [None] * len(ts)
+        if not self._score_str_pairs(ts, ps, cancel, out.__setitem__):
+            return None
         if suspicious is not None:
             for i, (t, p) in enumerate(zip(ts, ps)):
                 if type(t) is str and type(p) is str:
@@ -230,21 +238,15 @@ class Engine:
             raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
                              f"needs {rows} rows and at least {hi} columns")
         ts, ps = tuple(targets[lo:hi]), tuple(predictions[lo:hi])
-        if not self._busy.acquire(blocking=False):
-            raise RuntimeError("this Engine is in use by another thread")
-        fallbacks = []
-        try:
-            for i, (t, p) in enumerate(zip(ts, ps), lo):
-                if cancel.is_set():
-                    return False
-                if type(t) is str and type(p) is str:
-                    _write_column(view, i, self._keys, self._score_pair(t, p))
-                else:
-                    fallbacks.append((i, t, p))
-        finally:
-            self._busy.release()
-        for i, t, p in fallbacks:
-            _write_column(view, i, self._keys, self._fallback(t, p))
+
+        def take(i: int, scores: Dict[Any, Any]) -> None:
+            _write_column(view, lo + i, self._keys, scores)
+
+        if not self._score_str_pairs(ts, ps, cancel, take):
+            return False
+        for i, (t, p) in enumerate(zip(ts, ps), lo):
+            if not (type(t) is str and type(p) is str):
+                _write_column(view, i, self._keys, self._fallback(t, p))
         return True
 
 

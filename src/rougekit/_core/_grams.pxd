@@ -2,7 +2,7 @@
 
 Every kernel that numbers n-grams (or skip-bigrams) without building tuples
 makes a key of two ids (``_overlap``: the (n-1)-gram's id and the next
-token's; ``_index``: the same as (parent << 32 | token); ``_rouge155_counts``:
+token's; ``_text_index``: the same as (parent << 32 | token); ``_rouge155_counts``:
 a skip-bigram's two tokens) and interns it here: the ids are 0, 1, 2, ... in
 order of first appearance, so the caller counts in plain arrays by id. The
 whole key is stored, so two grams never share an id. ``_vocab.pxd`` is the

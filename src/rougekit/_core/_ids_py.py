@@ -30,6 +30,16 @@ def check_ids(seq, bound, name):
     return seq
 
 
+def check_range(lo, hi, n):
+    """``lo``, ``hi``: ints with 0 <= lo <= hi <= n (a range of the n stored
+    texts of a ``TextIndex``), or TypeError / ValueError."""
+    for name, v in (("lo", lo), ("hi", hi)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+    if not 0 <= lo <= hi <= n:
+        raise ValueError(f"need 0 <= lo <= hi <= {n}, got lo={lo}, hi={hi}")
+
+
 def as_seq(x):
     """A list or tuple as is; any other iterable as a list."""
     return x if isinstance(x, (list, tuple)) else list(x)

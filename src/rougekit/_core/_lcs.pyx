@@ -4,7 +4,8 @@
 
 The table of LCS lengths is never built. Each row of it is a bit vector
 over the columns, advanced by a handful of word operations per 64 columns
-(``_lcs.pxd``: the row step, shared with ``_index``).
+(``_lcs.pxd``: the row step, shared with ``_match_masks.pxd``); rougeLsum's
+union LCS of sentences that fit in one word is ``_lcs_one_word.pxd``.
 
 ``lcs_mark_ids`` reads out the same LCS as rouge-score's table walk (take a
 match; else move left only when the left cell is strictly greater than the
@@ -21,14 +22,12 @@ from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_toke
                                  token_table_free, token_table_init)
 from rougekit._core._mem cimport grow_array, unmark
 
+from rougekit._core._lcs_one_word cimport columns_one_word, union_one_word, union_segments
+
 cdef extern from "bits.h" nogil:
-    int rk_high_bit64(uint64_t x)
     int rk_low_bit64(uint64_t x)
 
 cdef extern from "walk.h" nogil:
-    uint64_t rk_walk_one_word(uint64_t seg, uint64_t want, const uint64_t* pm,
-                              const int32_t* can, Py_ssize_t n, const uint64_t* cols,
-                              uint64_t marks)
     void rk_x86_64_v3_init()
     int rk_set_x86_64_v3(int on)
 
@@ -342,117 +341,6 @@ cdef int lcs_mark_ids(const int32_t* ref, Py_ssize_t m,
     return 0
 
 
-cdef inline uint64_t _columns_one_word(const uint64_t* pm, uint64_t guards,
-                                       const int32_t* can, Py_ssize_t n,
-                                       uint64_t* cols) noexcept nogil:
-    """The columns of the LCS tables of one or more reference sentences
-    packed in one word against can[0:n]: cols[j] after can[0:j] (cols has
-    room for n + 1 words). Returns the bits of the reference positions
-    whose token occurs in can[0:n] (the OR of the masks read).
-
-    Here the bit vectors run over the reference, so the vector after
-    can[0:j] is column j of the table: bit i-1 of a sentence's segment is 0
-    exactly when L[i][j] == L[i-1][j] + 1. Sentences after the first sit
-    above a guard bit, always 0 in the vector: a carry out of the sentence
-    below stops there (and the guard is cleared again), so each segment
-    advances as if alone. pm[id] has the bits of the positions holding id.
-    """
-    cdef uint64_t S = ~guards, keep = ~guards, occ = 0, m
-    cdef Py_ssize_t j
-    cols[0] = S
-    for j in range(n):
-        m = pm[can[j]]
-        occ |= m
-        S = lcs_step64(S, m) & keep
-        cols[j + 1] = S
-    return occ
-
-
-cdef inline uint64_t _walk_one_word(uint64_t seg, uint64_t want, const uint64_t* pm,
-                                    const int32_t* can, Py_ssize_t n,
-                                    const uint64_t* cols, uint64_t marks) noexcept nogil:
-    """lcs_mark_ids for a reference sentence at the bits seg of the columns
-    of _columns_one_word against can[0:n]: marks with the bit of each
-    reference position on the LCS set. The walk stops early once none of the
-    positions want (those it could newly mark) is left within its reach.
-
-    rouge-score's walk, on a mismatch, moves left only if L[i][j-1] >
-    L[i-1][j]; as L[i][j] = max(L[i-1][j], L[i][j-1]) there, that is "up
-    when L[i-1][j] == L[i][j]" (row i's bit of column j set), else left. So
-    in column j the walk goes up from its row i to the first row i' <= i
-    that holds can[j-1] or is a step (its bit of column j clear): a match
-    there marks i' and goes on in column j-1 from row i'-1; a step goes left,
-    on in column j-1 from row i' (a left move keeps L, so it stays on a step
-    until the row's match). So the walk reads one column a step, with no
-    branch on the data: lim holds the rows it may still reach, as bits, and
-    the row it goes to is the highest of them that is a match or a step
-    (walk.h's loop, whose step finds that bit with LZCNT where the CPU has
-    it).
-    """
-    return rk_walk_one_word(seg, want, pm, can, n, cols, marks)
-
-
-cdef inline uint64_t _union_one_word(Py_ssize_t m, Py_ssize_t o,
-                                     const uint64_t* pm, const int32_t* can, Py_ssize_t n,
-                                     const uint64_t* cols, uint64_t occ,
-                                     uint64_t marks) noexcept nogil:
-    """marks with the bits of _walk_one_word's LCS marks added (a reference
-    sentence of m tokens at bits o.., 1 <= m, o + m <= 64; occ as
-    _columns_one_word returns it), walking only when that can change them.
-
-    Every mark is a position whose token occurs in can (a walk marks only
-    on a match), so when all such positions are marked already, nothing
-    changes. And the walk marks L[m][n] distinct positions (one per diagonal
-    step; the other steps keep L), the rows that are steps in the last
-    column (the segment's zero bits there). A row is a step only if its
-    token occurs in can, so the steps are among those positions; when they
-    are all of them, any LCS is made of exactly those, so they are the
-    marks.
-    """
-    cdef uint64_t seg = (ONES if m == 64 else ((<uint64_t>1) << m) - 1) << o
-    cdef uint64_t shared = occ & seg
-    if (shared & ~marks) == 0:
-        return marks
-    if (~cols[n] & seg) == shared:
-        return marks | shared
-    return _walk_one_word(seg, shared & ~marks, pm, can, n, cols, marks)
-
-
-cdef inline uint64_t _union_segments(uint64_t segs, uint64_t lows, uint64_t above,
-                                     uint64_t guards, const uint64_t* pm,
-                                     const int32_t* can, Py_ssize_t n,
-                                     const uint64_t* cols, uint64_t occ,
-                                     uint64_t marks) noexcept nogil:
-    """_union_one_word for every sentence of a group at once (segs: their
-    bits; lows: each one's lowest bit; above: the bit above each, its next
-    one's guard or the group's first free bit, which must exist: the group
-    ends below bit 63). The two shortcuts are tested for all sentences with
-    word operations, and only the sentences that pass neither are walked
-    (a branch per walk, not one per sentence and shortcut).
-
-    A sentence's bits X (within segs) are not all zero exactly when
-    subtracting its lowest bit from X plus its above bit leaves the above
-    bit set; each sentence's above bit stops the borrow, so one subtraction
-    tests them all."""
-    cdef uint64_t shared = occ & segs
-    cdef uint64_t want = shared & ~marks
-    cdef uint64_t diff = (~cols[n] ^ occ) & segs        # steps != shared
-    cdef uint64_t need = ((want | above) - lows) & ((diff | above) - lows) & above
-    cdef uint64_t walked = 0, seg, gb
-    cdef int p
-    while need != 0:
-        p = rk_low_bit64(need)
-        need &= need - 1
-        # the sentence below bit p: above its own guard, the highest below p
-        seg = ((<uint64_t>1) << p) - 1
-        gb = guards & seg
-        if gb != 0:
-            seg &= ~(((<uint64_t>2) << rk_high_bit64(gb)) - 1)
-        walked |= seg
-        marks = _walk_one_word(seg, want & seg, pm, can, n, cols, marks)
-    return marks | (shared & ~walked)
-
-
 # Reference sentences of at most this many tokens take the one-word path
 # (64; tests set 0 to force the general path everywhere).
 cdef Py_ssize_t ONE_WORD_MAX = 64
@@ -607,8 +495,8 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
     with any of the nc sentences ctok[coff[q]:coff[q+1]] (its _union_lcs;
     marks already set stay set). sc must have room (lcs_scratch_reserve)
     for the ids and for r and every sentence. A sentence r of at most
-    ONE_WORD_MAX tokens takes the one-word path (_columns_one_word, then
-    _walk_one_word), a longer one the general one (lcs_mark_ids). -1 when
+    ONE_WORD_MAX tokens takes the one-word path (columns_one_word, then
+    walk_one_word), a longer one the general one (lcs_mark_ids). -1 when
     out of memory."""
     cdef Py_ssize_t i, q, nq
     cdef uint64_t* pm = sc.pm
@@ -621,8 +509,8 @@ cdef int lcs_union_marks(const int32_t* r, Py_ssize_t mr,
         for q in range(nc):
             nq = coff[q + 1] - coff[q]
             if nq > 0:
-                occ = _columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
-                mk = _union_one_word(mr, 0, pm, ctok + coff[q], nq, sc.rows, occ, mk)
+                occ = columns_one_word(pm, 0, ctok + coff[q], nq, sc.rows)
+                mk = union_one_word(mr, 0, pm, ctok + coff[q], nq, sc.rows, occ, mk)
         for i in range(mr):
             pm[r[i]] = 0
         while mk != 0:
@@ -652,8 +540,8 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
     Sentence k of the references is rtok[roff[k]:roff[k+1]]; ids < vocab.
     Reference sentences of at most 64 tokens take the one-word path: runs
     of them that fit in one word (with a guard bit between two) share one
-    forward pass per candidate sentence (_columns_one_word), then each is
-    walked back in its bits (_walk_one_word). The others take the general
+    forward pass per candidate sentence (columns_one_word), then each is
+    walked back in its bits (walk_one_word). The others take the general
     path (lcs_mark_ids). With one
     sentence a side the union is a single LCS, whose tokens both sides have
     enough of: the hits are the LCS length, which lcs_length_scratch finds
@@ -726,7 +614,7 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                 k += 1
             mk = 0
             if fill < 64:
-                # the group's sentences as _union_segments reads them (the
+                # the group's sentences as union_segments reads them (the
                 # first starts at bit 0, each other above its guard)
                 segs = (((<uint64_t>1) << fill) - 1) & ~guards
                 lows = 1 | (guards << 1)
@@ -735,15 +623,15 @@ cdef int64_t summary_hits_scratch(const int32_t* rtok, const Py_ssize_t* roff,
                 nq = coff[q + 1] - coff[q]
                 if nq > 0:
                     c = ctok + coff[q]
-                    occ = _columns_one_word(pm, guards, c, nq, sc.rows)
+                    occ = columns_one_word(pm, guards, c, nq, sc.rows)
                     if (occ & ~mk) == 0:
                         continue        # every shared position marked already
                     if fill < 64:
-                        mk = _union_segments(segs, lows, above, guards, pm, c, nq,
+                        mk = union_segments(segs, lows, above, guards, pm, c, nq,
                                              sc.rows, occ, mk)
                         continue
                     for g in range(ng):
-                        mk = _union_one_word(roff[gk[g] + 1] - roff[gk[g]],
+                        mk = union_one_word(roff[gk[g] + 1] - roff[gk[g]],
                                              go[g], pm, c, nq, sc.rows, occ, mk)
             # (the group's sentences lie side by side in rtok)
             for i in range(roff[gk[0]], roff[gk[ng - 1] + 1]):

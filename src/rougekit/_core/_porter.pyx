@@ -484,7 +484,9 @@ cdef class StemCache:
     both store and return equal values and the second store merely replaces
     an equal value.  A reader therefore sees either no entry or a complete,
     correct one.  Words that are not exact ``str`` are stemmed without being
-    cached.  The cache is unbounded; ``clear()`` empties it.
+    cached.  The cache is unbounded; ``clear()`` empties it.  A cache pickles
+    (and copies) as a new, empty one of the kernel in use
+    (``rougekit._backend`` registers how).
     """
 
     cdef dict _stems
@@ -505,12 +507,6 @@ cdef class StemCache:
 
     def __len__(self):
         return len(self._stems)
-
-    def __reduce__(self):
-        # A cache: a pickled copy starts empty (stems are recomputed). It
-        # loads through a public path, as the kernel of the backend in use.
-        from rougekit.porter import new_stem_cache
-        return (new_stem_cache, ())
 
     def __bool__(self):
         # rouge-score's tokenize() tests ``if stemmer:``; an empty cache must

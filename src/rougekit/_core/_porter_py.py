@@ -375,7 +375,9 @@ class StemCache:
 
     A dict's single get and set are atomic, so one cache may serve many
     threads (two threads missing on one word both store the same stem).
-    Words that are not exact ``str`` are stemmed without being cached.
+    Words that are not exact ``str`` are stemmed without being cached. A
+    cache pickles (and copies) as a new, empty one of the kernel in use
+    (``rougekit._backend`` registers how).
     """
 
     __slots__ = ("_stems",)
@@ -394,12 +396,6 @@ class StemCache:
 
     def __len__(self) -> int:
         return len(self._stems)
-
-    def __reduce__(self):
-        # A cache: a pickled copy starts empty (stems are recomputed). It
-        # loads through a public path, as the kernel of the backend in use.
-        from rougekit.porter import new_stem_cache
-        return (new_stem_cache, ())
 
     def __bool__(self) -> bool:
         # rouge-score's tokenize() tests ``if stemmer:``; an empty cache must
