@@ -9,6 +9,7 @@ sentences)``; several references are combined as ``score_corpus``'s
 policies (``rougekit._multi_ref``) combine rouge-score's per-reference scores.
 """
 import random
+import re
 import sys
 import tracemalloc
 
@@ -19,7 +20,7 @@ from rouge_score import rouge_scorer as ref
 import rougekit
 from _helpers import examples, sweep
 from _rouge155 import kernel_names
-from rougekit import _backend, ids
+from rougekit import _backend, ids, score_ids
 from rougekit._multi_ref import combine_counts, combine_scores
 
 pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads]
@@ -470,7 +471,7 @@ BAD = [
     ([1, 2], [[1], [2]], TypeError, r"predictions\[0\] must be a sequence of token ids"),
     (5, [[1]], TypeError, "predictions must be a batch"),
     ((np.array([1, 2, 3]), np.array([0, 2, 1])), [[1]] * 2, ValueError,
-     r"predictions: offsets must rise.*offsets\[2\] is 1"),
+     r"predictions: offsets must start at 0, never decrease.*offsets\[2\] is 1"),
     ((np.array([1, 2, 3]), np.array([0, 4])), [[1]], ValueError,
      r"offsets\[1\] is 4"),
     ((np.array([1, 2, 3]), np.array([0.0, 3.0])), [[1]], TypeError, r"offsets.*floats"),
@@ -718,3 +719,84 @@ def test_return_tensors_pt_without_torch_says_what_to_install(monkeypatch):
     with pytest.raises(ImportError, match="return_tensors='pt' returns PyTorch tensors: "
                        "pip install torch"):
         rougekit.score_ids([[1]], [[1]], return_tensors="pt")
+
+
+# --- careless and hostile input: refused, with plain numbers in the message --------------
+
+def test_bools_in_a_list_are_no_token_ids():
+    with pytest.raises(TypeError, match=r"^predictions\[0\]\[0\] must be an int token id, "
+                                        r"not bool$"):
+        score_ids([[True, 2]], [[1, 2]], ["rouge1"])
+    with pytest.raises(TypeError, match=r"references\[1\]\[0\] must be an int token id, "
+                                        r"not bool"):
+        score_ids([[1], [2]], [[1], [np.bool_(True)]], ["rouge1"])
+
+
+@pytest.mark.parametrize("offsets,where", [([0, 2], "offsets[1] is 2"),
+                                           ([1, 3], "offsets[0] is 1"),
+                                           ([0, 2, 1, 3], "offsets[2] is 1"),
+                                           ([0, 4], "offsets[1] is 4")])
+def test_ragged_offsets_follow_arrows_rule(offsets, where):
+    with pytest.raises(ValueError, match=r"offsets must start at 0, never decrease and end "
+                                         r"at len\(values\) = 3 \(Arrow's rule\); "
+                                         + re.escape(where)):
+        score_ids((np.array([7, 8, 9]), np.array(offsets)), [[7]] * (len(offsets) - 1),
+                  ["rouge1"])
+
+
+def test_offsets_are_called_offsets():
+    huge = np.array([0, 2 ** 63 + 5], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"\[1\] \(offsets\)\[1\]: offset 9223372036854775813 "
+                                         r"is outside"):
+        score_ids((np.array([1, 2], dtype=np.int64), huge), [[1]], ["rouge1"])
+
+
+def test_a_sequence_whose_len_lies_is_read_as_it_iterates():
+    class Liar(list):
+        def __len__(self):
+            return 1
+
+    class Short:
+        def __len__(self):
+            return 5
+
+        def __iter__(self):
+            return iter([1, 2])
+
+    got = score_ids([Liar([1, 2, 3]), Short()], [[1], [2]], ["rouge1"])
+    want = score_ids([[1, 2, 3], [1, 2]], [[1], [2]], ["rouge1"])
+    assert {k: v.tolist() for k, v in got.items()} == {k: v.tolist() for k, v in want.items()}
+
+
+def test_numbers_in_messages_are_plain_integers():
+    with pytest.raises(ValueError) as info:
+        score_ids(np.array([[2 ** 40]], dtype=np.uint64), [[1]], ["rouge1"])
+    assert str(info.value).startswith("predictions[0, 0]: token id 1099511627776 is outside")
+    assert "np." not in str(info.value)
+
+
+def test_a_dlpack_device_that_is_not_two_integers_is_named():
+    class Odd:
+        def __dlpack__(self, **kwargs):
+            raise AssertionError("not reached")
+
+        def __dlpack_device__(self):
+            return ("cpu", 0)
+
+    with pytest.raises(TypeError, match=r"^predictions.__dlpack_device__\(\) returned "
+                                        r"\('cpu', 0\), not DLPack's \(device type, device "
+                                        r"id\) pair of integers$"):
+        score_ids(Odd(), [[1]], ["rouge1"])
+
+
+def test_a_dlpack_export_that_is_no_capsule_is_a_clear_error():
+    class NotACapsule:
+        def __dlpack__(self, **kwargs):
+            return 5
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    with pytest.raises(TypeError, match=r"^predictions: its DLPack export failed .*its "
+                                        r"__dlpack__\(\) must return a DLPack capsule$"):
+        score_ids(NotACapsule(), [[1]], ["rouge1"])

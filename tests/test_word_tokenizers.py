@@ -73,7 +73,7 @@ def test_get_tokenizer_errors():
     with pytest.raises(ValueError, match=r"use_stemmer=True needs the rouge-score or "
                                          r"rouge155 tokenizer"):
         get_tokenizer(WhitespaceTokenizer(), use_stemmer=True)
-    with pytest.raises(ValueError, match=r"remove_stopwords=True .* needs the rouge155"):
+    with pytest.raises(ValueError, match=r"remove_stopwords=True .* needs tokenizer='rouge155'"):
         get_tokenizer("rouge-score", remove_stopwords=True)
 
 

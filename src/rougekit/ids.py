@@ -47,6 +47,10 @@ MEASURES = ("precision", "recall", "fmeasure")
 # Ids are read as int64 or int32; pad_id and separators are any int64.
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
+# The types of a list's token ids (a bool is an int to numpy, but no id).
+_INT_TYPES = frozenset([int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                        np.uint32, np.uint64])
+
 # DLPack's device type of CPU memory (kDLCPU); kDLCUDAHost (3) is readable too.
 _DLPACK_CPU = (1, 3)
 # The names of DLPack's device types (dlpack.h's DLDeviceType), for messages.
@@ -246,9 +250,11 @@ def _as_array(x: Any, name: str) -> np.ndarray:
         _check_device(x, name)
         try:
             return np.from_dlpack(x)
-        except (BufferError, RuntimeError, TypeError) as exc:
+        except (BufferError, RuntimeError, TypeError, ValueError) as exc:
             if not hasattr(x, "__array__"):
-                raise TypeError(f"{name}: its DLPack export failed: {exc}") from exc
+                raise TypeError(f"{name}: its DLPack export failed ({type(exc).__name__}: "
+                                f"{exc}); its __dlpack__() must return a DLPack capsule"
+                                ) from None
     return np.asarray(x)
 
 
@@ -262,10 +268,15 @@ def _check_device(x: Any, name: str) -> None:
     own = getattr(x, "device", None)       # torch: torch.device; JAX: a method
     own = f"; its device: {own}" if own is not None and not callable(own) else ""
     try:
-        device = tuple(int(d) for d in x.__dlpack_device__())
+        reported = x.__dlpack_device__()
     except Exception as exc:    # the library's own refusal, e.g. torch's for "meta"
         raise ValueError(f"{name} is not in CPU memory ({type(exc).__name__}: {exc}{own}): "
                          + _MOVE_TO_CPU) from None
+    if not (isinstance(reported, tuple) and len(reported) == 2 and all(
+            isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in reported)):
+        raise TypeError(f"{name}.__dlpack_device__() returned {reported!r}, not DLPack's "
+                        "(device type, device id) pair of integers")
+    device = (int(reported[0]), int(reported[1]))
     if device[0] not in _DLPACK_CPU:
         what = _DLPACK_DEVICES.get(device[0], "an unknown device")
         raise ValueError(f"{name} is on a device other than the CPU (DLPack device "
@@ -294,20 +305,22 @@ def _as_tensors(columns: Dict[str, np.ndarray], kind: Optional[str]) -> Dict[str
     return {key: torch.from_numpy(column) for key, column in columns.items()}
 
 
-def _int_array(arr: np.ndarray, name: str) -> np.ndarray:
+def _int_array(arr: np.ndarray, name: str, what: str = "token id",
+               limit: int = ID_LIMIT) -> np.ndarray:
     """arr checked for an integer dtype; int32/int64 of native order as they
-    are, other integer types converted to int64."""
+    are, other integer types converted to int64 (a uint64 value of ``limit``
+    or more, which int64 cannot hold or no ``what`` can be, is refused)."""
     if arr.dtype.kind not in "iu":
-        what = {"f": "floats", "c": "complex numbers", "b": "booleans", "U": "strings",
+        kind = {"f": "floats", "c": "complex numbers", "b": "booleans", "U": "strings",
                 "S": "bytes", "O": "Python objects"}.get(arr.dtype.kind, str(arr.dtype))
-        raise TypeError(f"{name} must hold integer token ids, not {what} "
+        raise TypeError(f"{name} must hold integer {what}s, not {kind} "
                         f"(dtype {arr.dtype})")
     if arr.dtype in (np.int32, np.int64) and arr.dtype.isnative:
         return arr
-    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= ID_LIMIT:
-        bad = np.unravel_index(int(np.argmax(arr >= ID_LIMIT)), arr.shape)
-        raise ValueError(f"{name}{list(bad)}: token id {int(arr[bad])} is outside "
-                         f"[0, {ID_LIMIT})")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= limit:
+        bad = [int(i) for i in np.unravel_index(int(np.argmax(arr >= limit)), arr.shape)]
+        raise ValueError(f"{name}{bad}: {what} {int(arr[tuple(bad)])} is outside "
+                         f"[0, {limit})")
     return arr.astype(np.int64)
 
 
@@ -326,12 +339,20 @@ def _ragged(pair: Tuple[Any, Any], name: str, pad: Optional[int]) -> Any:
         raise ValueError(f"{name}: the values of a (values, offsets) pair must be 1-D, "
                          f"not {values.ndim}-D")
     offsets = _as_array(pair[1], f"{name}[1] (offsets)")
-    offsets = _int_array(offsets, f"{name}[1] (offsets)")
+    offsets = _int_array(offsets, f"{name}[1] (offsets)", "offset", 1 << 63)
     if offsets.ndim != 1:
         raise ValueError(f"{name}: the offsets of a (values, offsets) pair must be 1-D, "
                          f"not {offsets.ndim}-D")
     if len(offsets) < 1:
         raise ValueError(f"{name}: offsets must have rows + 1 entries (at least one)")
+    # Arrow's rule for a list array's offsets
+    steps = np.diff(offsets)
+    if offsets[0] != 0 or (steps < 0).any() or offsets[-1] != len(values):
+        where = (0 if offsets[0] != 0 else
+                 int(np.argmax(steps < 0)) + 1 if (steps < 0).any() else len(offsets) - 1)
+        raise ValueError(f"{name}: offsets must start at 0, never decrease and end at "
+                         f"len(values) = {len(values)} (Arrow's rule); offsets[{where}] is "
+                         f"{int(offsets[where])}")
     return _backend.ids_score.IdRows(np.ascontiguousarray(values),
                                      np.ascontiguousarray(offsets, dtype=np.int64), pad, name)
 
@@ -340,10 +361,19 @@ def _listed(seqs: Sequence[Any], name: str, pad: Optional[int]) -> Any:
     """IdRows of a list of int sequences: one int64 copy of all the ids."""
     lengths = np.empty(len(seqs) + 1, dtype=np.int64)
     lengths[0] = 0
+    seqs = list(seqs)
     for i, seq in enumerate(seqs):
         if isinstance(seq, (str, bytes)):
             raise TypeError(f"{name}[{i}] is a {type(seq).__name__}: score_ids takes token "
                             "ids (for text: RougeScorer.score_columns or score_corpus)")
+        if type(seq) not in (list, tuple) and not _is_array(seq):
+            # its own __len__ may not say how many items it gives: count them
+            try:
+                seqs[i] = seq = list(seq)
+            except TypeError:
+                raise TypeError(f"{name}[{i}] must be a sequence of token ids, not "
+                                f"{type(seq).__name__} ({name} is a batch: one sequence "
+                                "per row)") from None
         try:
             lengths[i + 1] = len(seq)
         except TypeError:
@@ -361,11 +391,16 @@ def _listed(seqs: Sequence[Any], name: str, pad: Optional[int]) -> Any:
         values = np.concatenate(arrays) if offsets[-1] else np.zeros(0, dtype=np.int64)
     else:
         flat = list(itertools.chain.from_iterable(seqs))
+        if len(flat) != offsets[-1]:
+            raise ValueError(f"{name}: its sequences gave {len(flat)} ids where their "
+                             f"lengths say {int(offsets[-1])}")
         try:
             values = np.array(flat) if flat else np.zeros(0, dtype=np.int64)
         except (ValueError, OverflowError) as exc:
             raise ValueError(f"{name} must hold integer token ids: {exc}") from None
-        if values.ndim != 1 or values.dtype.kind not in "iu":
+        # a bool is an int to numpy: one the ids' types name is no id
+        if values.ndim != 1 or values.dtype.kind not in "iu" or not _INT_TYPES.issuperset(
+                map(type, flat)):
             for i, seq in enumerate(seqs):
                 for j, v in enumerate(seq):
                     if isinstance(v, bool) or not isinstance(v, numbers.Integral):
