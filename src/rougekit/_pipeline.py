@@ -496,24 +496,37 @@ def kept_items(options: ScoringOptions, candidates: List[str], references: List[
 
 
 def item_columns(options: ScoringOptions, candidates: List[str],
-                 references: List[List[str]], threads: Optional[int] = None) -> np.ndarray:
+                 references: Sequence[Any], threads: Optional[int] = None,
+                 pairs: Optional[PairScorer] = None) -> np.ndarray:
     """The per-item scores of checked input (``check_texts``), shape
     (3 * types, items): P, R and F of each rouge type in turn, one column per
     item, floats (0.0 for rouge-score's int 0). No items give no columns.
     With the engine, every policy but "pooled" scores the flattened pairs on
-    all cores and combines the columns; the others go through token counts."""
+    all cores and combines the columns; the others go through token counts.
+
+    ``references`` holds each item's list of references, or one str per
+    item (a column of single references, scored without wrapping each in a
+    list). ``pairs``: a ``pair_scorer(options)`` kept across calls, whose
+    engines keep their token tables and stem caches warm (engines that
+    score a column batch by batch); by default, a new one."""
     types = options.types
     if threads is not None:
         thread_count(threads)
     if not candidates:
         return np.zeros((3 * len(types), 0))
-    pairs = pair_scorer(options)
+    if pairs is None:
+        pairs = pair_scorer(options)
     policy = options.multi_ref
+    one_each = isinstance(references[0], str)
     if policy != "pooled" and pairs.engine is not None and options.rouge_score_arithmetic:
+        if one_each:        # what combine_columns gives for one reference each
+            return pairs.score_matrix(references, candidates, threads)
         targets = [r for refs in references for r in refs]
         predictions = [c for c, refs in zip(candidates, references) for _ in refs]
         flat = pairs.score_matrix(targets, predictions, threads)
         return combine_columns(policy, flat, [len(refs) for refs in references])
+    if one_each:
+        references = [[r] for r in references]
     if pairs.lines_to_check:
         pairs.check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
     rows = []
