@@ -211,7 +211,9 @@ def register(con: Any, rouge_types: Optional[Sequence[str]] = None, *,
         rouge1, rouge2, rougeL, rougeLsum); ``{prefix}_score`` takes any
         type as its third argument.
       prefix: the functions' names begin with it (an SQL identifier).
-      options, flavor, **fields: every door's (``score_frame``'s).
+      options: a ``rougekit.ScoringOptions`` instead of the keywords.
+      flavor: another package's ROUGE and its switches, as ``score_frame``'s.
+      **fields: the option fields of a row's scores, as ``score_frame``'s.
       threads: threads for the compiled path per call (default: all cores).
 
     Examples:

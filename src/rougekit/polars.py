@@ -164,7 +164,9 @@ class RougeNamespace:
             list of strings per row.
           rouge_types: as ``score_frame``'s (default: rouge1, rouge2,
             rougeL, rougeLsum).
-          options, flavor, **fields: every door's (``score_frame``'s).
+          options: a ``rougekit.ScoringOptions`` instead of the keywords.
+          flavor: another package's ROUGE and its switches, as ``score_frame``'s.
+          **fields: the option fields of a row's scores, as ``score_frame``'s.
           threads: threads for the compiled path (default: all cores).
 
         Returns an expression named as this one (the candidate column):
