@@ -198,3 +198,16 @@ def test_register_checks_its_arguments_and_the_options():
     options = rkdb.register(con, flavor="rouge-score", use_stemmer=True)
     assert options.signature() == rougekit.RougeScorer(flavor="rouge-score",
                                                        use_stemmer=True).signature
+
+
+def test_one_vector_may_hold_both_kinds_of_references():
+    con, _ = connect(rouge_types=["rouge1"])
+    union = rkdb.REFERENCES_TYPE
+    rows = con.sql(f"""
+        SELECT rouge_score(c, CASE WHEN k THEN union_value(one := r)::{union}
+                                   ELSE union_value(many := [r, 'b c'])::{union} END,
+                           'rouge1').fmeasure
+        FROM (VALUES ('a b', 'a', true), ('b c', 'a', false), ('x', NULL, true))
+             AS t(c, r, k)""").fetchall()
+    one = rougekit.score_frame(pa.table({"c": ["a b"], "r": ["a"]}), ["rouge1"], "c", "r")
+    assert rows == [(one.column("rouge1_fmeasure")[0].as_py(),), (1.0,), (None,)]

@@ -11,9 +11,9 @@ from the columns' validity) through ``item_columns`` (the compiled path, on
 ``threads``) and gives NaN for the others, which the door turns into nulls.
 
 A ``BatchScorer`` keeps one ``PairScorer`` for all its batches: a new one per
-batch would start every batch with cold token tables and stem caches (on
-2,048-row batches of news pairs, 0.5x to 0.7x the speed of one call over the
-whole column); kept, the batches score as fast as one call. It is made at the
+batch would start every batch with cold token tables and stem caches, so
+that 2,048-row batches (DuckDB's) scored well below one call over the whole
+column; kept, the batches score as fast as one call. It is made at the
 first batch, so a scorer pickled with a lazy query (the PairScorer is not
 sent) makes its own where it runs.
 
