@@ -15,9 +15,8 @@ reference (a list column, ``multi_ref="max"``):
   score_columns       RougeScorer.score_columns(targets, predictions): Python
                       lists in, numpy arrays out (one reference only)
 
-all on every core (the in-process functions and the expression with
-threads=None; the DuckDB functions on DuckDB's threads, one scoring thread
-per call, their default). Before timing, every score of the
+all on every core (threads=None; DuckDB also calls its functions from its
+own threads). Before timing, every score of the
 expression and of the DuckDB function must equal score_frame's with ``==``
 (otherwise the script exits with status 1). Rounds alternate between the
 methods; the best pass of each is kept (the machine may be shared). Target:

@@ -1,7 +1,7 @@
 """ROUGE as DuckDB SQL functions: ``rougekit.duckdb.register(con)``.
 
 ``register(con, rouge_types=None, *, prefix="rouge", options=None,
-flavor=None, threads=1, **fields)`` adds two functions to the connection
+flavor=None, threads=None, **fields)`` adds two functions to the connection
 ``con``, vectorized over Arrow (one Python call per DuckDB vector of 2,048
 rows, never one per row)::
 
@@ -199,7 +199,7 @@ _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 @takes_options(DOOR)
 def register(con: Any, rouge_types: Optional[Sequence[str]] = None, *,
              prefix: str = "rouge", options: Optional[ScoringOptions] = None,
-             flavor: Optional[str] = None, threads: Optional[int] = 1,
+             flavor: Optional[str] = None, threads: Optional[int] = None,
              **fields: Any) -> ScoringOptions:
     """Add ``{prefix}_score(candidate, references, rouge_type)`` and
     ``{prefix}_scores(candidate, references)`` to the DuckDB connection
@@ -214,9 +214,7 @@ def register(con: Any, rouge_types: Optional[Sequence[str]] = None, *,
       options: a ``rougekit.ScoringOptions`` instead of the keywords.
       flavor: another package's ROUGE and its switches, as ``score_frame``'s.
       **fields: the option fields of a row's scores, as ``score_frame``'s.
-      threads: scoring threads per call (None: all cores). DuckDB calls
-        the functions from its own threads, a vector each, so one per call
-        (the default) keeps the cores busy without the calls contending.
+      threads: scoring threads per call (default: all cores).
 
     Examples:
         >>> import duckdb
