@@ -4,8 +4,8 @@ print what they show.
 Each ```python block is run in a fresh interpreter, from the repository root;
 when a ```text block follows it directly, the printed output must equal that
 block. (Blocks that only show code, shell commands or output are other fences.)
-A block that imports an optional library (pandas, polars, pyarrow, dask,
-pyspark, torch) is skipped where it is absent, unless ROUGEKIT_REQUIRE_INTEGRATIONS=1.
+A block that imports an optional library (pandas, polars, pyarrow, duckdb,
+dask, pyspark, torch) is skipped where it is absent, unless ROUGEKIT_REQUIRE_INTEGRATIONS=1.
 """
 import os
 import re
@@ -19,8 +19,8 @@ from _integrations import need
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"```python\n(.*?)```\n(?:\n```text\n(.*?)```)?", re.S)
-OPTIONAL = ("pandas", "polars", "pyarrow", "dask", "distributed", "pyspark", "torch",
-            "torchmetrics")
+OPTIONAL = ("pandas", "polars", "pyarrow", "duckdb", "dask", "distributed", "pyspark",
+            "torch", "torchmetrics")
 
 
 def _pages():

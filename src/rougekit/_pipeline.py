@@ -496,25 +496,40 @@ def kept_items(options: ScoringOptions, candidates: List[str], references: List[
 
 
 def item_columns(options: ScoringOptions, candidates: List[str],
-                 references: List[List[str]], threads: Optional[int] = None) -> np.ndarray:
+                 references: Sequence[Any], threads: Optional[int] = None,
+                 pairs: Optional[PairScorer] = None) -> np.ndarray:
     """The per-item scores of checked input (``check_texts``), shape
     (3 * types, items): P, R and F of each rouge type in turn, one column per
     item, floats (0.0 for rouge-score's int 0). No items give no columns.
-    With the engine, every policy but "pooled" scores the flattened pairs on
-    all cores and combines the columns; the others go through token counts."""
+    With the engine, every multi-reference rule but "pooled" scores the
+    flattened pairs on all cores and combines their columns
+    (``rougekit._stages.MULTI_REF_RULES``); otherwise the pairs' token counts
+    are formed here.
+
+    ``references`` holds each item's list of references, or one str per
+    item (a column of single references, scored without wrapping each in a
+    list). ``pairs``: a ``pair_scorer(options)`` kept across calls, whose
+    engines keep their token tables and stem caches warm (engines that
+    score a column batch by batch); by default, a new one."""
     types = options.types
     if threads is not None:
         thread_count(threads)
     if not candidates:
         return np.zeros((3 * len(types), 0))
-    pairs = pair_scorer(options)
+    if pairs is None:
+        pairs = pair_scorer(options)
     rule = _stages.MULTI_REF_RULES[options.multi_ref]
-    per_item = [len(refs) for refs in references]
+    one_each = isinstance(references[0], str)
+    per_item = [1] * len(references) if one_each else [len(refs) for refs in references]
     pools = getattr(rule, "pools_counts", False)
     if not pools and pairs.engine is not None:
+        if one_each:        # a column of single references, as they are
+            return rule(pairs.score_matrix(references, candidates, threads), per_item)
         targets = [r for refs in references for r in refs]
         predictions = [c for c, refs in zip(candidates, references) for _ in refs]
         return rule(pairs.score_matrix(targets, predictions, threads), per_item)
+    if one_each:
+        references = [[r] for r in references]
     if pairs.lines_to_check:
         pairs.check_lines(t for c, refs in zip(candidates, references) for t in (c, *refs))
     rows = []
