@@ -514,7 +514,7 @@ def test_compare_jsonl_and_text_files_are_exclusive(two_systems, tmp_path):
     ('{"candidate_a": "a", "candidate_b": "b", "references": ["a", 7]}\n',
      ["line 1", '"references" must be a string or a non-empty list of strings']),
     ('\n{"candidate_a": "a", "candidate_b": "b", "references": []}\n', ["line 2", "non-empty"]),
-    ('"just a string"\n', ["line 1", "expected a JSON object, got str"]),
+    ('"just a string"\n', ["line 1", "expected a JSON object, got a string"]),
     ('\n\n', ["no items"]),
 ])
 def test_compare_malformed_jsonl(tmp_path, content, fragments):
