@@ -36,6 +36,7 @@ import collections
 import unicodedata
 from typing import Tuple, Union
 
+from rougekit._spelling import option
 from rougekit._warn import TokenizationWarning, warn
 
 __all__ = ["LetterCheck", "dropped_and_kept", "may_lose_letters"]
@@ -97,8 +98,8 @@ def _message(text: str) -> str:
     script = _script(text)
     lang = _SCRIPT_LANG.get(script)
     name = "Han" if script == "CJK" else script.title()
-    which = (f"most of them {name} letters: use lang={lang!r}"
-             if lang else "use lang='<your language>'")
+    which = (f"most of them {name} letters: use {option('lang', lang)}"
+             if lang else f"use {option('lang', placeholder='<your language>')}")
     return ("rouge-score's tokenizer dropped most letters of a text (it keeps only "
             f"ASCII letters and digits), so such texts score near zero; {which} "
             "(XL-Sum's multilingual ROUGE, docs/guides/languages.md) or the 'unicode' "

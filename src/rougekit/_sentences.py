@@ -42,6 +42,7 @@ import importlib.metadata
 import re
 from typing import List
 
+from rougekit._spelling import option
 from rougekit._warn import SentenceSplitWarning, warn
 
 __all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
@@ -113,8 +114,8 @@ def _sentencex():
     try:
         import sentencex
     except ImportError:
-        raise ImportError("sentence_split='sentencex' needs sentencex, which is not "
-                          "installed: pip install 'rougekit[sentences]'") from None
+        raise ImportError(f"{option('sentence_split', 'sentencex')} needs sentencex, which "
+                          "is not installed: pip install 'rougekit[sentences]'") from None
     return sentencex
 
 
@@ -173,5 +174,6 @@ def warn_one_sentence() -> None:
     warn("rougeLsum was given a text with no newline that looks like several "
          "sentences: sentences are split on \"\\n\" only (rouge-score's rule), so it is "
          "one sentence and its rougeLsum equals rougeL. Put each sentence on its own "
-         "line, or pass sentence_split='sentencex' (docs/guides/sentences.md).",
+         f"line, or pass {option('sentence_split', 'sentencex')} "
+         "(docs/guides/sentences.md).",
          SentenceSplitWarning)

@@ -33,6 +33,8 @@ import os
 import threading
 from typing import Any, Callable, List, Tuple
 
+from rougekit._spelling import option
+
 __all__ = ["burmese", "load_segmenter", "SEGMENTERS"]
 
 Segment = Callable[[str], List[str]]
@@ -46,8 +48,8 @@ def _version(dist: str) -> str:
 
 
 def _missing(lang: str, what: str, extra: str) -> ImportError:
-    return ImportError(f"lang={lang!r} segments words with {what}, which is not installed: "
-                       f"pip install 'rougekit[{extra}]'")
+    return ImportError(f"{option('lang', lang)} segments words with {what}, which is not "
+                       f"installed: pip install 'rougekit[{extra}]'")
 
 
 # --- Burmese: XL-Sum's rule (after Ding et al., ACM TALLIP 2019) ---------------

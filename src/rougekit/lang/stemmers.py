@@ -30,6 +30,8 @@ import re
 from importlib import resources
 from typing import Callable, Dict, FrozenSet, List, NamedTuple, Optional, Tuple
 
+from rougekit._spelling import option
+
 __all__ = ["Stemmer", "SNOWBALL_LANGUAGES", "hindi_stem", "BengaliStemmer", "load_stemmer",
            "stopword_digest"]
 
@@ -62,9 +64,9 @@ def _snowball(lang: str, stem_stopwords: bool) -> Stemmer:
     try:
         from nltk.stem.snowball import SnowballStemmer
     except ImportError:
-        raise ImportError(f"lang={lang!r} with use_stemmer=True stems with NLTK's Snowball "
-                          "stemmer; nltk is not installed: pip install 'rougekit[stemmers]'"
-                          ) from None
+        raise ImportError(f"{option('lang', lang)} with {option('use_stemmer', True)} stems "
+                          "with NLTK's Snowball stemmer; nltk is not installed: "
+                          "pip install 'rougekit[stemmers]'") from None
     if stem_stopwords:
         stemmer = SnowballStemmer(lang)
         stopwords = None
@@ -188,8 +190,9 @@ def _turkish(lang: str) -> Stemmer:
     try:
         from TurkishStemmer import TurkishStemmer
     except ImportError:
-        raise ImportError(f"lang={lang!r} with use_stemmer=True stems with TurkishStemmer, "
-                          "which is not installed: pip install 'rougekit[stemmers]'") from None
+        raise ImportError(f"{option('lang', lang)} with {option('use_stemmer', True)} stems "
+                          "with TurkishStemmer, which is not installed: "
+                          "pip install 'rougekit[stemmers]'") from None
     return Stemmer(TurkishStemmer().stem, f"TurkishStemmer-{_version('TurkishStemmer')}", None)
 
 
