@@ -48,8 +48,10 @@ once each, as one line on stderr.
 
 A progress line is drawn on stderr when it is a terminal. User errors (a
 missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
-an unknown rouge type, empty input, a bad option value) print one line on
-stderr and exit 2; Ctrl-C prints one line and exits 130. A closed or broken
+an unknown rouge type, empty input, a bad option value, a missing extra) print
+one line on stderr naming the file and line or the flag, and exit 2; the
+files and text arguments are read by ``rougekit._readers``, and what needs no
+input (options, extras, output files) is checked before any is read; Ctrl-C prints one line and exits 130. A closed or broken
 stdout ends the command quietly: 141 when the reader went away (``| head``),
 1 when stdout was closed (``rougekit._streams``).
 """
