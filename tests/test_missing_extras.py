@@ -132,3 +132,24 @@ def test_no_command_needs_dask_or_spark(files, name):
     assert proc.returncode == 0, proc.stderr[-2000:]
     proc = run_blocked("dask,distributed,pyspark", "audit", "--jsonl", files / "a.jsonl")
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_a_missing_extra_no_check_reached_is_still_one_line(monkeypatch, capsys):
+    # The last net, for a command whose own checks miss one: an ImportError
+    # that says what to install is one line; any other is a bug, with its traceback.
+    from rougekit import cli
+
+    def missing(args):
+        raise ImportError("--flag needs thing, which is not installed: "
+                          "pip install 'rougekit[thing]'")
+    monkeypatch.setattr(cli, "cmd_explain", missing)
+    assert cli.main(["explain", "--target", "a", "--prediction", "b"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("rougekit: error: --flag needs thing, which is not installed: "
+                   "pip install 'rougekit[thing]'\n")
+
+    def broken(args):
+        raise ImportError("cannot import name 'x' from 'rougekit'")
+    monkeypatch.setattr(cli, "cmd_explain", broken)
+    with pytest.raises(ImportError, match="cannot import name"):
+        cli.main(["explain", "--target", "a", "--prediction", "b"])
