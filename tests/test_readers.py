@@ -277,3 +277,13 @@ def test_a_configuration_nested_deep_is_read(rouge155_dir):
     runs = [run_cli("rouge155", "-a", path, cwd=rouge155_dir) for path in (flat, deep)]
     assert runs[0].returncode == 0 and runs[0].stdout
     assert (runs[1].returncode, runs[1].stdout) == (0, runs[0].stdout), runs[1].stderr
+
+
+def test_compat_files_are_checked_naming_file_and_line(tmp_path):
+    # compat reads as the package reads (a byte order mark is its text there);
+    # what it cannot read is named as every reader names it.
+    good = write(tmp_path / "good.txt", "a b\nc d\n")
+    bad = write(tmp_path / "bad.txt", b"a b\nc \xff\n")
+    assert_one_line(run_cli("compat", "rouge", "-f", bad, good), f"{bad} line 2: not UTF-8")
+    assert_one_line(run_cli("compat", "rouge", "-f", good, tmp_path),
+                    f"{tmp_path}: not a file (with -f")

@@ -51,9 +51,10 @@ missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
 an unknown rouge type, empty input, a bad option value, a missing extra) print
 one line on stderr naming the file and line or the flag, and exit 2; the
 files and text arguments are read by ``rougekit._readers``, and what needs no
-input (options, extras, output files) is checked before any is read; Ctrl-C prints one line and exits 130. A closed or broken
-stdout ends the command quietly: 141 when the reader went away (``| head``),
-1 when stdout was closed (``rougekit._streams``).
+input (options, extras, output files) is checked before any is read; Ctrl-C
+prints one line and exits 130. A closed or broken stdout ends the command
+quietly: 141 when the reader went away (``| head``), 1 when stdout was closed
+(``rougekit._streams``).
 """
 import argparse
 import contextlib

@@ -40,8 +40,8 @@ import dataclasses
 import os
 import re
 import xml.etree.ElementTree as ET
-from xml.parsers import expat
 from typing import Any, Dict, List, Optional, Tuple, Union
+from xml.parsers import expat
 
 __all__ = ["Config", "Evaluation", "ConfigError", "read_config", "read_file_list",
            "INPUT_FORMATS"]
