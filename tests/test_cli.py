@@ -514,7 +514,7 @@ def test_compare_jsonl_and_text_files_are_exclusive(two_systems, tmp_path):
     ('{"candidate_a": "a", "candidate_b": "b", "references": ["a", 7]}\n',
      ["line 1", '"references" must be a string or a non-empty list of strings']),
     ('\n{"candidate_a": "a", "candidate_b": "b", "references": []}\n', ["line 2", "non-empty"]),
-    ('"just a string"\n', ["line 1", "expected a JSON object, got str"]),
+    ('"just a string"\n', ["line 1", "expected a JSON object, got a string"]),
     ('\n\n', ["no items"]),
 ])
 def test_compare_malformed_jsonl(tmp_path, content, fragments):
@@ -799,3 +799,113 @@ def test_stderr_closed(example_files):
                           timeout=120)
     assert proc.returncode == 0
     assert proc.stdout == run(*args).stdout
+
+
+# --- checks before any work, and what reaches a terminal ---------------------------------
+
+def jsonl(tmp_path, name, items):
+    return write(tmp_path, name, "".join(json.dumps({"candidate": c, "references": [r]}) + "\n"
+                                         for c, r in items))
+
+
+@pytest.mark.parametrize("flavors", ["", " , ", ","])
+def test_audit_flavors_naming_none(tmp_path, flavors):
+    path = jsonl(tmp_path, "a.jsonl", [("a b", "a b")])
+    proc = run("audit", "--jsonl", path, "--flavors", flavors)
+    assert_user_error(proc, "--flavors names no flavor")
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["--from", "rouge-score", "--to", "nope"], "--to"),
+    (["--from", "nope", "--to", "evaluate"], "--from"),
+    (["--from", "rouge-score", "--to", "xlsum"], "--to"),          # needs its parameter
+    (["--flavors", "rouge-score,nope"], "--flavors"),
+    (["--flavors", "pltrdy:x"], "--flavors"),                     # takes none
+])
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_audit_names_a_bad_flavor_before_any_work(tmp_path, args, flag, fmt):
+    # The input is not there: the flavor is checked first, and nothing is printed.
+    proc = run("audit", "--jsonl", tmp_path / "not-there.jsonl", *args, "--format", fmt)
+    assert_user_error(proc, f"{flag}: ", "flavor")
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("option", ["report", "per-item"])
+@pytest.mark.parametrize("where", ["missing/dir/x.out", "a-folder"])
+def test_an_output_that_cannot_be_written_is_said_before_any_work(tmp_path, option, where):
+    # The input is not there either: the output is checked before it is read.
+    (tmp_path / "a-folder").mkdir()
+    out = tmp_path / where
+    missing = tmp_path / "not-there.jsonl"
+    if option == "report":
+        proc = run("report", "--jsonl", missing, "-o", out)
+    else:
+        proc = run("score", "--jsonl", missing, "--per-item", out)
+    assert_user_error(proc, f"cannot write {out}")
+
+
+@pytest.mark.parametrize("option", ["report", "per-item"])
+def test_a_failed_command_leaves_no_output_behind(tmp_path, option):
+    bad = write(tmp_path, "bad.jsonl", '{"candidate": "a", "references": ["a"]}\n{oops}\n')
+    new, old = tmp_path / "new.out", write(tmp_path, "old.out", "kept\n")
+    for out in (new, old):
+        if option == "report":
+            proc = run("report", "--jsonl", bad, "-o", out)
+        else:
+            proc = run("score", "--jsonl", bad, "--per-item", out)
+        assert_user_error(proc, f"{bad} line 2")
+    assert not new.exists()                     # the file it made is removed
+    assert old.read_text() == "kept\n"          # one that was there is not touched
+
+
+HOSTILE = "the \x1b]0;pwned\x07cat \x1b[2J\x1b[31msat\r on\x9b6n the \x01mat\x7f"
+
+
+def run_explain_on_terminal(*args, env=None):
+    pytest.importorskip("pty")                    # POSIX only
+    from _helpers import child_env, run_on_terminal
+    environ = child_env(**(env or {}))
+    environ.pop("NO_COLOR", None)
+    environ.update(env or {})
+    return run_on_terminal([sys.executable, "-m", "rougekit", "explain", *args], "stdout",
+                           env=environ, timeout=60)
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+def test_explain_escapes_control_characters_on_a_terminal(colour):
+    code, out, err = run_explain_on_terminal(
+        "--target", HOSTILE, "--prediction", "the cat sat on the mat",
+        env=None if colour else {"NO_COLOR": "1"})
+    assert code == 0, err
+    # Only rougekit's own colour codes reach the terminal, no control of the texts.
+    ours = out.replace("\x1b[1;32m", "").replace("\x1b[1m", "").replace("\x1b[0m", "")
+    assert ("\x1b[1;32m" in out) == colour
+    assert not any(ch in ours for ch in "\x1b\x07\x01\x7f\x9b\r"), repr(ours)
+    # rouge1's block: "the" twice, "cat", "on" and "mat" matched.
+    target_line = next(line for line in ours.splitlines() if "target:" in line)
+    shown = target_line.split("target:", 1)[1].strip()
+    expected = ("<the> \\x1b]0;pwned\\x07<cat> \\x1b[2J\\x1b[31msat\\r <on>\\x9b6n <the> "
+                "\\x01<mat>\\x7f")
+    marks = {"<": "", ">": ""} if colour else {"<": "[", ">": "]"}
+    assert shown == expected.translate(str.maketrans(marks))
+
+
+def test_explain_keeps_the_texts_as_they_are_off_a_terminal():
+    # Through a pipe (as ls and git: the bytes are the data) and in JSON.
+    proc = run("explain", "--target", HOSTILE, "--prediction", "the cat sat")
+    assert proc.returncode == 0, proc.stderr
+    assert HOSTILE.split("\r")[0] in proc.stdout
+    proc = run("explain", "--target", HOSTILE, "--prediction", "the cat sat",
+               "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert not any(ch in proc.stdout for ch in "\x1b\x07\x01\x9b\r")   # JSON escapes
+    assert json.loads(proc.stdout)["target"] == HOSTILE
+
+
+def test_explain_json_on_a_terminal_escapes_c1_controls():
+    code, out, err = run_explain_on_terminal("--target", HOSTILE, "--prediction", "the cat",
+                                             "--format", "json")
+    assert code == 0, err
+    assert not any(ch in out for ch in "\x1b\x07\x01\x9b\r")
+    assert json.loads(out)["target"] == HOSTILE

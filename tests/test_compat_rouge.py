@@ -420,8 +420,8 @@ def test_compat_rouge_command_prints_what_rouge_prints(tmp_path, args):
     (["-f", "--ignore_empty", "blank.txt", "hyp.txt"],
      "rougekit: error: no line pair is left to score: every one has an empty hypothesis "
      "or reference (--ignore_empty)\n"),
-    (["-f", "latin1.txt", "latin1.txt"], "rougekit: error: a file is not UTF-8: invalid "
-                                         "byte at offset 1\n"),
+    (["-f", "latin1.txt", "latin1.txt"], "rougekit: error: latin1.txt line 1: not UTF-8 "
+                                         "(invalid byte 0xe9 at offset 1)\n"),
 ], ids=["empty-hypothesis", "missing-file", "unequal-lines", "avg-of-no-lines",
         "nothing-left", "not-utf8"])
 def test_compat_rouge_command_bad_input_is_one_line_and_exit_2(tmp_path, args, message):

@@ -174,17 +174,25 @@ def test_sparse_masks_path(data):
         _text_index._set_mask_budget(old)
 
 
-def test_thresholds_outside_zero_one(data):
+def test_thresholds_at_the_ends_of_zero_one(data):
     texts, against = data
     assert deduplicate(texts, 1.0) == list(range(len(texts)))
-    assert deduplicate(texts, math.inf, against=against) == list(range(len(texts)))
-    assert deduplicate(texts, 7) == list(range(len(texts)))
-    # F is never below 0: only a first text with nothing to compare with stays.
-    assert deduplicate(texts, -0.5) == [0]
-    assert deduplicate(texts, -0.5, against=against) == []
+    assert deduplicate(texts, 1, against=against) == list(range(len(texts)))
     assert deduplicate([], 0.7) == []
     assert deduplicate(["", "", "!!"], 0.0) == [0, 1, 2]   # F of empty texts is 0
     assert deduplicate(["a", "a"], 0) == [0]               # an int threshold
+    assert deduplicate(["a b", "c d", "a d"], 0.0) == [0, 1]
+
+
+@pytest.mark.parametrize("threshold", [1.5, 7, 70, 1 + 2 ** -52, -0.5, -1e-300, math.inf,
+                                       -math.inf])
+def test_thresholds_outside_zero_one_are_refused(data, threshold):
+    # No F lies outside [0, 1]: 70 (meant as 70%) kept every text, -0.5 one.
+    texts, against = data
+    with pytest.raises(ValueError, match=r"threshold must be in \[0, 1\]"):
+        deduplicate(texts, threshold)
+    with pytest.raises(ValueError, match=r"threshold must be in \[0, 1\]"):
+        deduplicate(texts, threshold, against=against)
 
 
 def test_errors():

@@ -114,8 +114,8 @@ def _sentencex():
     try:
         import sentencex
     except ImportError:
-        raise ImportError(f"{option('sentence_split', 'sentencex')} needs sentencex, which is not "
-                          "installed: pip install 'rougekit[sentences]'") from None
+        raise ImportError(f"{option('sentence_split', 'sentencex')} needs sentencex, which "
+                          "is not installed: pip install 'rougekit[sentences]'") from None
     return sentencex
 
 
@@ -174,5 +174,6 @@ def warn_one_sentence() -> None:
     warn("rougeLsum was given a text with no newline that looks like several "
          "sentences: sentences are split on \"\\n\" only (rouge-score's rule), so it is "
          "one sentence and its rougeLsum equals rougeL. Put each sentence on its own "
-         f"line, or give {option('sentence_split', 'sentencex')} (docs/guides/sentences.md).",
+         f"line, or give {option('sentence_split', 'sentencex')} "
+         "(docs/guides/sentences.md).",
          SentenceSplitWarning)

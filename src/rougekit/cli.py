@@ -48,18 +48,23 @@ once each, as one line on stderr.
 
 A progress line is drawn on stderr when it is a terminal. User errors (a
 missing file, unequal line counts, a file that is not UTF-8, malformed JSONL,
-an unknown rouge type, empty input, a bad option value) print one line on
-stderr and exit 2; Ctrl-C prints one line and exits 130. A closed or broken
-stdout ends the command quietly: 141 when the reader went away (``| head``),
-1 when stdout was closed (``rougekit._streams``).
+an unknown rouge type, empty input, a bad option value, a missing extra) print
+one line on stderr naming the file and line or the flag, and exit 2; the
+files and text arguments are read by ``rougekit._readers``, and what needs no
+input (options, extras, output files) is checked before any is read; Ctrl-C
+prints one line and exits 130. A closed or broken stdout ends the command
+quietly: 141 when the reader went away (``| head``), 1 when stdout was closed
+(``rougekit._streams``).
 """
 import argparse
+import contextlib
 import csv
 import dataclasses
 import importlib
 import io
 import json
 import os
+import re
 import sys
 import warnings
 
@@ -77,12 +82,22 @@ from rougekit._cli_options import (
 from rougekit._options import DEFAULT_SEED
 from rougekit._pipeline import check_texts, corpus_scores, item_columns, kept_items, pair_scorer
 from rougekit._progress import Progress
+from rougekit._readers import (
+    COMPARE_FIELDS,
+    JSONL_FIELDS,
+    InputError,
+    read_jsonl,
+    read_parallel,
+    read_text,
+    text_argument,
+)
 from rougekit._spelling import command_line
 from rougekit._streams import guard_streams
 from rougekit._version import __version__
 from rougekit._warn import RougekitWarning, SentenceSplitWarning
 from rougekit.corpus import CorpusResult
 from rougekit.explanation import explain_pair
+from rougekit.flavors import flavor_fields
 from rougekit.lang import LANGUAGES
 from rougekit.significance import compare_systems
 
@@ -103,112 +118,79 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
-# --- reading input -----------------------------------------------------------
-
-def read_lines(path):
-    """The lines of a UTF-8 text file, without line ends ("\\n" or "\\r\\n")."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path} is not UTF-8: invalid byte at offset {e.start}") from None
-    if text.endswith("\n"):
-        text = text[:-1]
-    if not text:
-        return []
-    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-
-
-def load_parallel(named_paths):
-    """Files of one text per line that must align: [(option, path)] ->
-    their lists of lines, checked non-empty and of equal lengths."""
-    texts = [read_lines(path) for _, path in named_paths]
-    (_, first), lines = named_paths[0], texts[0]
-    if not lines:
-        raise UserError(f"{first} has no lines")
-    for (_, path), other in zip(named_paths[1:], texts[1:]):
-        if len(other) != len(lines):
-            raise UserError(f"{first} has {len(lines)} lines but {path} has {len(other)}")
-    return texts
-
+# --- reading input (rougekit._readers) and claiming outputs ------------------------
 
 def load_files(args):
-    texts = load_parallel([("--candidates", args.candidates)]
+    texts = read_parallel([("--candidates", args.candidates)]
                           + [("--references", p) for p in args.references])
     return texts[0], [list(r) for r in zip(*texts[1:])]
-
-
-def read_jsonl(path, text_fields):
-    """Items of a JSONL file, one JSON object per line (blank lines skipped):
-    a string in each of ``text_fields`` and "references", a non-empty list of
-    strings (a single str is accepted). Other fields are ignored.
-
-    Returns (texts, references): texts[i] is the list of the values of
-    text_fields[i], references the list of each item's references."""
-    texts: list = [[] for _ in text_fields]
-    references: list = []
-    lines = read_lines(path)
-    with Progress(len(lines), "reading", "lines") as progress:
-        for number, line in enumerate(lines, 1):
-            if number % 1000 == 0:
-                progress.update(number)
-            if line.strip():
-                _read_item(line, f"{path} line {number}", text_fields, texts, references)
-        progress.update(len(lines))
-    if not references:
-        raise UserError(f"{path} has no items")
-    return texts, references
-
-
-def _read_item(line, where, text_fields, texts, references):
-    """Appends one JSONL item's texts and references, checked."""
-    try:
-        item = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise UserError(f"{where}: not valid JSON ({e.msg})") from None
-    if not isinstance(item, dict):
-        raise UserError(f"{where}: expected a JSON object, got {type(item).__name__}")
-    for field in (*text_fields, "references"):
-        if field not in item:
-            raise UserError(f'{where}: missing field "{field}"')
-    for field in text_fields:
-        if not isinstance(item[field], str):
-            raise UserError(f'{where}: "{field}" must be a string')
-    refs = item["references"]
-    if isinstance(refs, str):
-        refs = [refs]
-    if not isinstance(refs, list) or not refs or not all(isinstance(r, str) for r in refs):
-        raise UserError(f'{where}: "references" must be a string or a non-empty '
-                        "list of strings")
-    for column, field in zip(texts, text_fields):
-        column.append(item[field])
-    references.append(refs)
 
 
 def load_jsonl(path):
     """Items as JSON lines: {"candidate": str, "references": [str, ...]}
     (a single str is accepted for "references")."""
-    (candidates,), references = read_jsonl(path, ("candidate",))
+    (candidates,), references = read_jsonl(path, JSONL_FIELDS)
     return candidates, references
 
 
-# Fields of `rougekit compare --jsonl`: the two systems' texts of an item.
-COMPARE_FIELDS = ("candidate_a", "candidate_b")
+@contextlib.contextmanager
+def claimed_output(path):
+    """Checks, before the command's work, that ``path`` can be written: opens
+    it to append (created if missing, never truncated), so a missing folder
+    or a read-only file is said at once, not after the scoring. If the
+    command then fails, the empty file it created is removed."""
+    if path is None:
+        yield
+        return
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    done = False
+    try:
+        yield
+        done = True
+    finally:
+        if not done and not existed:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+
+
+def shown(path):
+    """A path given on the command line, as text for a page: its bytes that
+    are not UTF-8 shown as U+FFFD (the page is UTF-8)."""
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "replace")
+    return raw.decode("utf-8", "replace")
 
 
 # --- scoring in chunks, with a progress line -----------------------------------
 
 def scoring_options(args, door, **defaults):
     """The ``ScoringOptions`` of the command's flags, resolved as every door
-    resolves its keywords (a UserError names what is wrong)."""
+    resolves its keywords, with the optional libraries they need loaded: a
+    missing extra (or nltk's missing sentence model) is said before any
+    input is read. A UserError names what is wrong."""
     try:
-        return options_of(args, door, **defaults)
+        options = options_of(args, door, **defaults)
+        ready(options)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
+    return options
+
+
+def ready(options):
+    """Loads what ``options`` will use and load only when scoring: the
+    libraries the signature names (sentencex's version) and rougeLsum's
+    sentence splitter (nltk and its punkt model). Their errors name the
+    extra to install."""
+    options.signature()
+    if "rougeLsum" in options.rouge_types:
+        pair_scorer(options).sentence_texts("Ready. Set.", "text")
 
 
 def score_items(candidates, references, options, args, progress, done=0):
@@ -289,34 +271,37 @@ def write_per_item(path, columns, types):
 def cmd_score(args):
     if (args.jsonl is None) == (args.candidates is None):
         raise UserError("give either --jsonl FILE or --candidates FILE --references FILE")
+    if args.jsonl is not None and args.references:
+        raise UserError("--references goes with --candidates, not --jsonl")
+    if args.jsonl is None and not args.references:
+        raise UserError("--candidates needs at least one --references FILE")
     options = scoring_options(args, "rougekit score")
     signature = options.signature()
     types = options.names
-    if args.jsonl is not None:
-        if args.references:
-            raise UserError("--references goes with --candidates, not --jsonl")
-        candidates, references = load_jsonl(args.jsonl)
-    else:
-        if not args.references:
-            raise UserError("--candidates needs at least one --references FILE")
-        candidates, references = load_files(args)
-    try:
-        candidates, references = kept_items(options, candidates, references)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    with claimed_output(args.per_item):
+        if args.jsonl is not None:
+            candidates, references = load_jsonl(args.jsonl)
+        else:
+            candidates, references = load_files(args)
+        try:
+            candidates, references = kept_items(options, candidates, references)
+        except ValueError as e:
+            raise UserError(str(e)) from None
 
-    with Progress(len(candidates)) as progress:
-        columns = score_items(candidates, references, options, args, progress)
-    n_items = columns.shape[1]
-    scores, intervals, _ = corpus_scores(dataclasses.replace(options, bootstrap=0) if
-                                         options.aggregation == "mean" else options, columns)
-    if options.aggregation == "mean" and options.bootstrap:
-        # The draws of score_corpus(..., bootstrap=N, seed=S), with a progress line.
-        with Progress(options.bootstrap, "bootstrap", "resamples") as progress:
-            intervals = corpus_intervals(columns, scores, options.bootstrap,
-                                         options.confidence, options.seed, progress.update)
-    if args.per_item:
-        write_per_item(args.per_item, columns, types)
+        with Progress(len(candidates)) as progress:
+            columns = score_items(candidates, references, options, args, progress)
+        n_items = columns.shape[1]
+        scores, intervals, _ = corpus_scores(dataclasses.replace(options, bootstrap=0) if
+                                             options.aggregation == "mean" else options,
+                                             columns)
+        if options.aggregation == "mean" and options.bootstrap:
+            # The draws of score_corpus(..., bootstrap=N, seed=S), with a progress line.
+            with Progress(options.bootstrap, "bootstrap", "resamples") as progress:
+                intervals = corpus_intervals(columns, scores, options.bootstrap,
+                                             options.confidence, options.seed,
+                                             progress.update)
+        if args.per_item:
+            write_per_item(args.per_item, columns, types)
 
     if args.format == "json":
         out = {"n_items": n_items, "signature": signature,
@@ -346,6 +331,14 @@ def cmd_audit(args):
         if args.flavors is not None else None
     if flavors == []:
         raise UserError("--flavors names no flavor")
+    # Every name checked before the input is read and scored.
+    for flag, names in (("--flavors", flavors or []), ("--from", [args.from_flavor]),
+                        ("--to", [args.to_flavor])):
+        for name in filter(None, names):
+            try:
+                flavor_fields(name)
+            except (TypeError, ValueError, LookupError) as e:
+                raise UserError(f"{flag}: {e}") from None
     given = {name: value for name, value in vars(args).items()
              if name.startswith("option_")}
     candidates, references = load_jsonl(args.jsonl)
@@ -403,7 +396,7 @@ def cmd_compare(args):
         (cands_a, cands_b), references = read_jsonl(args.jsonl, COMPARE_FIELDS)
         label_a, label_b = (f"{args.jsonl}#{field}" for field in COMPARE_FIELDS)
     else:
-        texts = load_parallel([("--candidates-a", args.candidates_a),
+        texts = read_parallel([("--candidates-a", args.candidates_a),
                                ("--candidates-b", args.candidates_b)]
                               + [("--references", p) for p in args.references])
         cands_a, cands_b = texts[0], texts[1]
@@ -444,48 +437,52 @@ def cmd_compare(args):
 
 def cmd_report(args):
     from rougekit.report import check_installed, corpus_report
+    title = text_argument("--title", args.title)
     # a report shows intervals: 1000 resamples unless told (or a flavor's)
     options = scoring_options(args, "rougekit report", bootstrap=1000)
-    candidates, references = load_jsonl(args.jsonl)
-    systems = [candidates]
-    if args.compare is not None:
-        other, other_refs = load_jsonl(args.compare)
-        if len(other) != len(candidates):
-            raise UserError(f"{args.jsonl} has {len(candidates)} items but {args.compare} "
-                            f"has {len(other)}")
-        if other_refs != references:
-            k = next(i for i, (x, y) in enumerate(zip(references, other_refs)) if x != y)
-            raise UserError(f"{args.jsonl} and {args.compare} have different references "
-                            f"(item {k}): a paired comparison needs the same")
-        systems.append(other)
     try:
-        check_installed()        # before scoring: a missing extra is said at once
+        check_installed()        # before any work: a missing extra is said at once
     except ImportError as e:
         raise UserError(str(e)) from None
-    results = []
-    with Progress(len(candidates) * len(systems)) as progress:
-        for k, system in enumerate(systems):
-            columns = score_items(system, references, options, args, progress,
-                                  done=k * len(candidates))
-            scores, intervals, per_item = corpus_scores(options, columns)
-            results.append(CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
-                                        n_items=len(per_item), signature=options.signature()))
-    compare = {}
-    if len(results) > 1:
-        compare = dict(compare=results[1], compare_candidates=systems[1],
-                       labels=(args.jsonl, args.compare), ar_trials=args.ar_trials)
-    try:
-        page = corpus_report(results[0], candidates, references, options=options,
-                             title=args.title, bootstrap=options.bootstrap or 1000,
-                             seed=DEFAULT_SEED if not isinstance(options.seed, int)
-                             else options.seed, **compare)
-    except (TypeError, ValueError, LookupError) as e:
-        raise UserError(str(e)) from None
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(page)
-    except OSError as e:
-        raise UserError(f"cannot write {args.output}: {e.strerror}") from None
+    with claimed_output(args.output):     # a folder that is not there: before the scoring
+        candidates, references = load_jsonl(args.jsonl)
+        systems = [candidates]
+        if args.compare is not None:
+            other, other_refs = load_jsonl(args.compare)
+            if len(other) != len(candidates):
+                raise UserError(f"{args.jsonl} has {len(candidates)} items but "
+                                f"{args.compare} has {len(other)}")
+            if other_refs != references:
+                k = next(i for i, (x, y) in enumerate(zip(references, other_refs)) if x != y)
+                raise UserError(f"{args.jsonl} and {args.compare} have different references "
+                                f"(item {k}): a paired comparison needs the same")
+            systems.append(other)
+        results = []
+        with Progress(len(candidates) * len(systems)) as progress:
+            for k, system in enumerate(systems):
+                columns = score_items(system, references, options, args, progress,
+                                      done=k * len(candidates))
+                scores, intervals, per_item = corpus_scores(options, columns)
+                results.append(CorpusResult(scores=scores, intervals=intervals,
+                                            per_item=per_item, n_items=len(per_item),
+                                            signature=options.signature()))
+        compare = {}
+        if len(results) > 1:
+            compare = dict(compare=results[1], compare_candidates=systems[1],
+                           labels=(shown(args.jsonl), shown(args.compare)),
+                           ar_trials=args.ar_trials)
+        try:
+            page = corpus_report(results[0], candidates, references, options=options,
+                                 title=title, bootstrap=options.bootstrap or 1000,
+                                 seed=DEFAULT_SEED if not isinstance(options.seed, int)
+                                 else options.seed, **compare)
+        except (TypeError, ValueError, LookupError) as e:
+            raise UserError(str(e)) from None
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(page)
+        except OSError as e:
+            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
     print(f"{args.output}: {len(candidates)} items, {len(page.encode('utf-8')):,} bytes")
     return 0
 
@@ -494,19 +491,42 @@ def cmd_report(args):
 
 # ANSI: matched pieces bold green, the type's name bold.
 MATCH_ON, BOLD_ON, STYLE_OFF = "\x1b[1;32m", "\x1b[1m", "\x1b[0m"
+# What a terminal would act on rather than show: the C0 controls but line
+# feed and tab, DEL, the C1 controls (ESC starts every escape sequence;
+# U+009B is CSI by itself on some terminals).
+TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+C1_CONTROLS = re.compile("[\x80-\x9f]")
+
+
+def on_terminal(stream):
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def use_colour(stream):
     """Colour only on a terminal, and never when NO_COLOR is set to anything
     but "" (https://no-color.org)."""
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+    return on_terminal(stream) and not os.environ.get("NO_COLOR")
 
 
-def render_explanation(explanations, signature, colour):
+def for_terminal(text):
+    r"""``text`` with every control character a terminal would act on
+    written as an escape, as Python writes it (``\x1b``, ``\r``): the texts
+    come from the command line, and an escape sequence in them must not
+    reach the terminal (as ``ls`` shows such names with ``?`` there).
+
+    >>> for_terminal("a\x1b[31mred\rb\u009b\tc")
+    'a\\x1b[31mred\\rb\\x9b\tc'
+    """
+    return TERMINAL_CONTROLS.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+def render_explanation(explanations, signature, colour, escape=False):
     """The text report of ``rougekit explain``: per rouge type its P/R/F
-    and counts, then both texts with the matched pieces marked."""
+    and counts, then both texts with the matched pieces marked; with
+    ``escape``, their control characters escaped (``for_terminal``)."""
     before, after = (MATCH_ON, STYLE_OFF) if colour else ("[", "]")
+    shown = for_terminal if escape else str
     lines = []
     for rouge_type, e in explanations.items():
         s = e.score
@@ -515,25 +535,32 @@ def render_explanation(explanations, signature, colour):
                      f"({e.hits} hits; {e.prediction_count} in prediction, "
                      f"{e.target_count} in target)")
         for side in ("target", "prediction"):
-            text = e.highlighted(side, before, after).replace("\n", "\n" + " " * 14)
-            lines.append(f"  {side + ':':<12}{text}")
+            text = "".join(f"{before}{shown(piece)}{after}" if hit else shown(piece)
+                           for piece, hit in e.segments(side))
+            lines.append(f"  {side + ':':<12}" + text.replace("\n", "\n" + " " * 14))
         lines.append("")
     lines.append(signature)
     return "\n".join(lines)
 
 
 def cmd_explain(args):
+    target = text_argument("--target", args.target)
+    prediction = text_argument("--prediction", args.prediction)
     options = scoring_options(args, "rougekit explain")
     try:
-        explanations = explain_pair(pair_scorer(options), args.target, args.prediction)
+        explanations = explain_pair(pair_scorer(options), target, prediction)
     except (TypeError, ValueError, ImportError, LookupError) as e:
         raise UserError(str(e)) from None
     signature = options.signature(aggregation="none")
     if args.format == "json":
-        print(json.dumps({**explanations.to_dict(), "signature": signature}, indent=2,
-                         ensure_ascii=False))
+        # The texts as they are (JSON escapes the C0 controls itself); the
+        # C1 controls escaped too, which JSON allows: the same strings.
+        out = json.dumps({**explanations.to_dict(), "signature": signature}, indent=2,
+                         ensure_ascii=False)
+        print(C1_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", out))
     else:
-        print(render_explanation(explanations, signature, use_colour(sys.stdout)))
+        print(render_explanation(explanations, signature, use_colour(sys.stdout),
+                                 escape=on_terminal(sys.stdout)))
     return 0
 
 
@@ -547,8 +574,11 @@ COMPAT_METRICS = {m.split("rouge-")[1].upper(): m
 
 
 def _line_count(path):
-    with open(path, "rb") as f:
-        return sum(1 for _ in f)
+    """The lines of a file as the package counts them (its bytes' "\n"
+    lines), the file checked first: readable, UTF-8 (its byte order mark,
+    if any, is left to the package, which reads it as text)."""
+    text = read_text(path)
+    return text.count("\n") + (not text.endswith("\n") and bool(text))
 
 
 def cmd_compat(args):
@@ -562,19 +592,21 @@ def cmd_compat(args):
         if args.file:
             for path in (hyp, ref):
                 if not os.path.isfile(path):
-                    raise UserError(f"{path}: no such file (with -f, HYPOTHESIS and "
-                                    "REFERENCE are files)")
+                    what = "not a file" if os.path.exists(path) else "no such file"
+                    raise UserError(f"{path}: {what} (with -f, HYPOTHESIS and REFERENCE "
+                                    "are files)")
             counts = [_line_count(hyp), _line_count(ref)]
             if counts[0] != counts[1]:
                 raise UserError(f"{hyp} has {counts[0]} lines but {ref} has {counts[1]}")
             scores = module.FilesRouge(metrics, args.stats).get_scores(
                 hyp, ref, avg=args.avg, ignore_empty=args.ignore_empty)
         else:
+            hyp, ref = text_argument("HYPOTHESIS", hyp), text_argument("REFERENCE", ref)
             scores = module.Rouge(metrics, args.stats).get_scores(hyp, ref, avg=args.avg)
-    except UnicodeDecodeError as e:
-        raise UserError(f"a file is not UTF-8: invalid byte at offset {e.start}") from None
     except ZeroDivisionError:
         raise UserError(f"{hyp} has no lines: nothing to average") from None
+    except InputError:
+        raise
     except ValueError as e:
         if args.file and args.ignore_empty and "unpack" in str(e):
             raise UserError("no line pair is left to score: every one has an empty "
@@ -772,7 +804,13 @@ def _main(argv):
             warnings.simplefilter("always", RougekitWarning)
             warnings.showwarning = WarningPrinter()
             return args.func(args)
-    except UserError as e:
+    except (UserError, InputError) as e:
+        print(f"rougekit: error: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except ImportError as e:
+        if "pip install" not in str(e):
+            raise               # not a missing extra: a bug, with its traceback
+        # A missing extra that a command's own checks did not reach first.
         print(f"rougekit: error: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -349,9 +349,11 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
 
     Args:
       texts: the texts to filter (``str`` or ``bytes``).
-      threshold: the largest F a kept text may have against another
-        (compared as a float; >= 1 keeps everything, < 0 only the first
-        text, and that only without ``against``).
+      threshold: the largest F a kept text may have against another, in
+        [0, 1] (compared as a float; 1 keeps every text, 0 only texts
+        sharing no token with those before). Outside [0, 1] (70 meant as
+        70%, say) it is refused: no F lies there, so it would keep every
+        text or none.
       rouge_type: "rougeL" (the default) or "rouge1" to "rouge9".
       against: texts every kept text is also compared with, themselves
         never filtered (Self-Instruct's seed tasks, an existing pool).
@@ -387,6 +389,9 @@ def _run_dedup(texts: Sequence[Text], threshold: float, options: ScoringOptions,
     thr = check_real("threshold", threshold)
     if math.isnan(thr):
         raise ValueError("threshold must be a number, not NaN")
+    if not 0 <= thr <= 1:
+        raise ValueError(f"threshold must be in [0, 1] (an F: 1 keeps every text), "
+                         f"not {threshold!r}")
     texts = as_list(texts, "texts", "a list of texts")
     against = as_list(against, "against", "a list of texts")
     threads = thread_count(threads)
@@ -402,11 +407,6 @@ def _run_dedup(texts: Sequence[Text], threshold: float, options: ScoringOptions,
             for lo in range(0, len(items), _ADD_CHUNK):
                 tokens.add(kernel, items[lo:lo + _ADD_CHUNK], name, lo, costs)
                 bar.update(base + min(lo + _ADD_CHUNK, len(items)))
-    if thr < 0:
-        # Every F is >= 0 > threshold: only a first text with nothing to
-        # be compared with is kept.
-        return ([0] if n and not first else []), {"candidates": 0, "overlaps": 0,
-                                                  "verified": 0}
     threads = min(threads, _MAX_PARTS)
     # Small input: all on this thread (handing it over would cost more).
     # Else the kernel calls run on worker threads, this one waiting, so a

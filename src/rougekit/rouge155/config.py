@@ -27,17 +27,21 @@ system's average (the script prints a warning).
 ``read_file_list(path, fmt)`` reads a ``-z`` list: one evaluation per line,
 ``peer model1 model2 ...`` separated by whitespace, ``#`` comments and blank
 lines skipped; evaluation IDs are 1, 2, ... in line order, and the one system
-is ``system_id`` (``"X"`` unless given).
+is ``system_id`` (``"X"`` unless given). A UTF-8 byte order mark at its start
+is dropped (the script would take it for part of the first path); the XML
+configuration may start with one too (XML allows it).
 
 Errors (a missing file, malformed XML, an element the script would die on)
 raise ``FileNotFoundError`` or :class:`ConfigError` (a ``ValueError``) with a
-message naming the file and, where known, the line.
+message naming the file and the line (of the element, for an element the
+script would die on).
 """
 import dataclasses
 import os
 import re
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, List, Optional, Tuple, Union
+from xml.parsers import expat
 
 __all__ = ["Config", "Evaluation", "ConfigError", "read_config", "read_file_list",
            "INPUT_FORMATS"]
@@ -89,20 +93,38 @@ def _trim(text):
 
 
 def _parse_xml(path):
-    """The document's root element, comments and processing instructions
-    kept: XML::DOM's text nodes are the character data (CDATA included)
-    between two other nodes, and the script reads each of them."""
+    """The document's bytes and root element, comments and processing
+    instructions kept: XML::DOM's text nodes are the character data (CDATA
+    included) between two other nodes, and the script reads each of them."""
     with open(path, "rb") as f:
         data = f.read()
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True, insert_pis=True))
     try:
         parser.feed(data)
-        return parser.close()
+        return data, parser.close()
     except ET.ParseError as e:
         line = e.position[0] if e.position else 0
         message = str(e).split(": line")[0]
         raise ConfigError("%s line %d: not a valid XML configuration (%s)"
                           % (os.fsdecode(path), line, message)) from None
+
+
+def _element_line(data, root, node):
+    """The line of ``node``'s start tag, or None: ElementTree keeps no
+    positions, so the document is parsed again (only for an error message)
+    by expat as ElementTree parses it, and the n-th start tag's line is the
+    n-th element's in document order."""
+    elements = (e for e in root.iter() if isinstance(e.tag, str))
+    index = next((i for i, e in enumerate(elements) if e is node), None)
+    lines: List[int] = []
+    parser = expat.ParserCreate(None, "}")
+    parser.DefaultHandlerExpand = lambda text: None
+    parser.StartElementHandler = lambda *_: lines.append(parser.CurrentLineNumber)
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        pass
+    return lines[index] if index is not None and index < len(lines) else None
 
 
 def _texts(elem):
@@ -127,13 +149,15 @@ def read_config(path: Path) -> Config:
     (['A', 'B'], {'B': 'p/b.txt', 'A': 'p/a.txt'}, [('x', 'm/r.txt')])
     """
     where = os.fsdecode(path)
-    root = _parse_xml(path)
+    data, root = _parse_xml(path)
     evals: Dict[str, dict] = {}
     order: List[str] = []
     systems: Dict[str, None] = {}
 
     def fail(node, message):
-        raise ConfigError("%s: <%s>: %s" % (where, node.tag, message))
+        line = _element_line(data, root, node)
+        raise ConfigError("%s%s: <%s>: %s" % (where, "" if line is None else " line %d" % line,
+                                              node.tag, message))
 
     def attribute(node, name):
         if name not in node.attrib:
@@ -212,6 +236,7 @@ def read_config(path: Path) -> Config:
 
 
 _BLANK = re.compile(rb"^\s*$")
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def read_file_list(path: Path, input_format: str = "SPL", system_id: str = "X") -> Config:
@@ -223,6 +248,8 @@ def read_file_list(path: Path, input_format: str = "SPL", system_id: str = "X") 
     where = os.fsdecode(path)
     with open(path, "rb") as f:
         data = f.read()
+    if data.startswith(_UTF8_BOM):      # a Windows editor's mark, not part of a path
+        data = data[len(_UTF8_BOM):]
     evaluations: List[Evaluation] = []
     lines = data.split(b"\n")
     if lines[-1] == b"":
