@@ -496,18 +496,22 @@ def kept_items(options: ScoringOptions, candidates: List[str], references: List[
 
 
 def item_columns(options: ScoringOptions, candidates: List[str],
-                 references: List[List[str]], threads: Optional[int] = None) -> np.ndarray:
+                 references: List[List[str]], threads: Optional[int] = None,
+                 pairs: Optional["PairScorer"] = None) -> np.ndarray:
     """The per-item scores of checked input (``check_texts``), shape
     (3 * types, items): P, R and F of each rouge type in turn, one column per
     item, floats (0.0 for rouge-score's int 0). No items give no columns.
     With the engine, every policy but "pooled" scores the flattened pairs on
-    all cores and combines the columns; the others go through token counts."""
+    all cores and combines the columns; the others go through token counts.
+    ``pairs``: ``pair_scorer(options)`` kept by a caller that scores many
+    small batches (its engines' token tables stay warm between calls)."""
     types = options.types
     if threads is not None:
         thread_count(threads)
     if not candidates:
         return np.zeros((3 * len(types), 0))
-    pairs = pair_scorer(options)
+    if pairs is None:
+        pairs = pair_scorer(options)
     policy = options.multi_ref
     if policy != "pooled" and pairs.engine is not None and options.rouge_score_arithmetic:
         targets = [r for refs in references for r in refs]
