@@ -34,6 +34,8 @@ SMALL = {
                       ("dask", "distributed")),
     "bench_compat.py": (["--n", "40", "--repeat", "1"], ("rouge", "rouge_chinese")),
     "bench_report.py": (["--n", "200", "--repeat", "1"], ("jinja2",)),
+    "bench_rewards.py": (["--n", "200", "--reference-pairs", "40", "--repeat", "1",
+                          "--batches", "8,64"], ()),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
 # its cases are the other scripts' calls), ab_score.py, profile_score.py and
