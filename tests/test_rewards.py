@@ -297,9 +297,25 @@ def test_each_item_alone_and_the_batch_give_score_corpus_per_item_scores(name, m
     assert [made("src", c, r) for c, r in pairs] == want
 
 
-def test_a_single_reference_is_its_own_combination_under_every_policy():
-    for policy in MULTI_REF_POLICIES:
-        reward = rouge_reward("rougeLsum", multi_ref=policy)
-        for c, r in zip(COMPLETIONS, REFERENCES):
-            assert reward(completions=[c], reference=[r]) == \
-                expected("rougeLsum", "fmeasure", [c], [r]), policy
+@pytest.mark.parametrize("policy", MULTI_REF_POLICIES)
+@pytest.mark.parametrize("request_name", ["keywords", "counting and F"])
+def test_one_completion_alone_combines_its_references_as_the_batch_does(policy, request_name):
+    """One completion per call (verl, OpenRLHF) scores its references on the
+    calling thread and combines them; a batch goes through score_corpus's
+    per-item columns: the same numbers under every policy, one reference or
+    several, with rouge-score's arithmetic or another."""
+    request, _ = reward_request(request_name)
+    want = score_corpus(REQUEST_CANDIDATES, REQUEST_REFERENCES, multi_ref=policy,
+                        **{k: v for k, v in REQUESTS[request_name].items() if k != "multi_ref"})
+    rouge_type = request.get("rouge_type") or request["options"].rouge_types[0]
+    if "options" in request:
+        request["options"] = dataclasses.replace(request["options"], multi_ref=policy)
+    else:
+        request["multi_ref"] = policy
+    for measure in ("precision", "recall", "fmeasure"):
+        reward = rouge_reward(measure=measure, **request)
+        expected_values = [getattr(item[rouge_type], measure) for item in want.per_item]
+        assert reward(completions=REQUEST_CANDIDATES, reference=REQUEST_REFERENCES) == \
+            expected_values, measure
+        assert [reward(completions=[c], reference=[r])[0] for c, r in
+                zip(REQUEST_CANDIDATES, REQUEST_REFERENCES)] == expected_values, measure

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from rougekit._doors import resolve
+from rougekit._multi_ref import combine_columns
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import item_columns, pair_scorer
 from rougekit.ids import score_ids
@@ -85,13 +86,14 @@ class RewardScorer:
         ``score_corpus``'s per-item scores."""
         if not candidates:
             return []
-        if len(candidates) == 1 and len(references[0]) == 1 and \
-                self.options.multi_ref != "pooled":
-            # One pair (a trainer that asks for rewards one at a time): the
-            # pair scorer right here, rather than on a worker thread this
-            # thread would wait for. One reference is its own combination.
-            score = self.pairs.score(references[0][0], candidates[0])[self.rouge_type]
-            return [float(score[self.row])]
+        policy = self.options.multi_ref
+        if len(candidates) == 1 and policy != "pooled":
+            # One completion (a trainer that asks for rewards one at a time):
+            # its pairs scored right here, rather than on a worker thread this
+            # thread would wait for, and combined as item_columns combines them.
+            flat = np.array([self.pairs.score(ref, candidates[0])[self.rouge_type]
+                             for ref in references[0]], dtype=np.float64).T
+            return [float(combine_columns(policy, flat, [flat.shape[1]])[self.row, 0])]
         return item_columns(self.options, candidates, references, threads,
                             pairs=self.pairs)[self.row].tolist()
 
