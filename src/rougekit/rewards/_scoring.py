@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from rougekit._doors import resolve
-from rougekit._multi_ref import combine_columns
+from rougekit._multi_ref import combine_scores
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import item_columns, pair_scorer
 from rougekit.ids import score_ids
@@ -90,10 +90,11 @@ class RewardScorer:
         if len(candidates) == 1 and policy != "pooled":
             # One completion (a trainer that asks for rewards one at a time):
             # its pairs scored right here, rather than on a worker thread this
-            # thread would wait for, and combined as item_columns combines them.
-            flat = np.array([self.pairs.score(ref, candidates[0])[self.rouge_type]
-                             for ref in references[0]], dtype=np.float64).T
-            return [float(combine_columns(policy, flat, [flat.shape[1]])[self.row, 0])]
+            # thread would wait for, and combined by the policy (combine_scores:
+            # item_columns' combine_columns, one item at a time).
+            scores = [self.pairs.score(ref, candidates[0])[self.rouge_type]
+                      for ref in references[0]]
+            return [float(combine_scores(policy, scores)[self.row])]
         return item_columns(self.options, candidates, references, threads,
                             pairs=self.pairs)[self.row].tolist()
 
