@@ -25,6 +25,7 @@ from _requests import REQUESTS
 from rougekit import score_corpus
 from rougekit._multi_ref import MULTI_REF_POLICIES
 from rougekit.rewards import rouge_reward, verl
+from rougekit.rewards._scoring import INLINE_PAIRS
 
 pytestmark = [pytest.mark.backend, pytest.mark.threads]
 
@@ -49,13 +50,21 @@ def expected(rouge_type, measure, completions, references, use_stemmer=False):
     return out
 
 
+# A batch of more than INLINE_PAIRS pairs goes to the worker threads; a few
+# pairs are scored on the calling thread.
+MANY = 20
+assert MANY * len(COMPLETIONS) > INLINE_PAIRS >= len(COMPLETIONS)
+
+
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
 @pytest.mark.parametrize("measure", ["precision", "recall", "fmeasure"])
-def test_plain_completions(rouge_type, measure):
+@pytest.mark.parametrize("copies", [1, MANY])
+def test_plain_completions(rouge_type, measure, copies):
     reward = rouge_reward(rouge_type, measure)
-    got = trl_call(reward, COMPLETIONS, reference=REFERENCES)
+    completions, references = COMPLETIONS * copies, REFERENCES * copies
+    got = trl_call(reward, completions, prompts=PROMPTS * copies, reference=references)
     assert isinstance(got, list) and all(type(x) is float for x in got)
-    assert got == expected(rouge_type, measure, COMPLETIONS, REFERENCES)
+    assert got == expected(rouge_type, measure, completions, references)
 
 
 def test_conversational_completions_score_the_last_assistant_message():
@@ -290,6 +299,9 @@ def test_each_item_alone_and_the_batch_give_score_corpus_per_item_scores(name, m
     reward = rouge_reward(measure=measure, reference_column="summary", **request)
     pairs = list(zip(REQUEST_CANDIDATES, REQUEST_REFERENCES))
     assert reward(completions=REQUEST_CANDIDATES, summary=REQUEST_REFERENCES) == want
+    assert sum(map(len, REQUEST_REFERENCES)) * 3 > INLINE_PAIRS    # the worker threads
+    assert reward(completions=REQUEST_CANDIDATES * 3, summary=REQUEST_REFERENCES * 3) == \
+        want * 3
     assert [reward(completions=[c], summary=[r])[0] for c, r in pairs] == want
     made = verl.make_compute_score(measure=measure, **request)
     assert [verl.compute_score("src", c, r, {}, measure=measure, **request)
@@ -301,9 +313,10 @@ def test_each_item_alone_and_the_batch_give_score_corpus_per_item_scores(name, m
 @pytest.mark.parametrize("request_name", ["keywords", "counting and F"])
 def test_one_completion_alone_combines_its_references_as_the_batch_does(policy, request_name):
     """One completion per call (verl, OpenRLHF) scores its references on the
-    calling thread and combines them; a batch goes through score_corpus's
-    per-item columns: the same numbers under every policy, one reference or
-    several, with rouge-score's arithmetic or another."""
+    calling thread and combines them; a batch of more than INLINE_PAIRS pairs
+    goes through score_corpus's per-item columns on the worker threads: the
+    same numbers under every policy, one reference or several, with
+    rouge-score's arithmetic or another."""
     request, _ = reward_request(request_name)
     want = score_corpus(REQUEST_CANDIDATES, REQUEST_REFERENCES, multi_ref=policy,
                         **{k: v for k, v in REQUESTS[request_name].items() if k != "multi_ref"})
@@ -315,7 +328,7 @@ def test_one_completion_alone_combines_its_references_as_the_batch_does(policy, 
     for measure in ("precision", "recall", "fmeasure"):
         reward = rouge_reward(measure=measure, **request)
         expected_values = [getattr(item[rouge_type], measure) for item in want.per_item]
-        assert reward(completions=REQUEST_CANDIDATES, reference=REQUEST_REFERENCES) == \
-            expected_values, measure
+        assert reward(completions=REQUEST_CANDIDATES * 3, reference=REQUEST_REFERENCES * 3) \
+            == expected_values * 3, measure
         assert [reward(completions=[c], reference=[r])[0] for c, r in
                 zip(REQUEST_CANDIDATES, REQUEST_REFERENCES)] == expected_values, measure

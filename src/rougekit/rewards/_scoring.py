@@ -42,6 +42,11 @@ REWARD_ROUGE_TYPE = "rougeL"
 #: The measure of a reward when none is given: F.
 REWARD_MEASURE = "fmeasure"
 
+# At most this many pairs are scored on the calling thread: the worker pool
+# would run them as one chunk (rougekit._workers.chunk_bounds: 16 at least)
+# on one thread while this one waits, the handoff costing more than the pairs.
+INLINE_PAIRS = 16
+
 # score_ids's own keywords (not ScoringOptions fields), for token-id references.
 ID_KEYWORDS = ("pad_id", "sentence_sep")
 
@@ -87,14 +92,14 @@ class RewardScorer:
         if not candidates:
             return []
         policy = self.options.multi_ref
-        if len(candidates) == 1 and policy != "pooled":
-            # One completion (a trainer that asks for rewards one at a time):
-            # its pairs scored right here, rather than on a worker thread this
-            # thread would wait for, and combined by the policy (combine_scores:
-            # item_columns' combine_columns, one item at a time).
-            scores = [self.pairs.score(ref, candidates[0])[self.rouge_type]
-                      for ref in references[0]]
-            return [float(combine_scores(policy, scores)[self.row])]
+        if policy != "pooled" and sum(map(len, references)) <= INLINE_PAIRS:
+            # A few pairs (a trainer that asks for rewards one at a time, a
+            # small batch): scored right here, rather than on a worker thread
+            # this thread would wait for, and combined by the policy
+            # (combine_scores: item_columns' combine_columns, item by item).
+            score, kind, row = self.pairs.score, self.rouge_type, self.row
+            return [float(combine_scores(policy, [score(ref, candidate)[kind] for ref in refs])
+                          [row]) for candidate, refs in zip(candidates, references)]
         return item_columns(self.options, candidates, references, threads,
                             pairs=self.pairs)[self.row].tolist()
 
