@@ -1,6 +1,6 @@
 """ROUGE as OpenRLHF's reward function file.
 
-OpenRLHF (``--reward.remote_url file.py``; before 0.10, ``--remote_rm_url``)
+OpenRLHF (``--reward.remote_url file.py``; in older versions ``--remote_rm_url``)
 loads the file, takes its ``reward_func`` and calls
 ``reward_func(queries, prompts, labels)``: lists of equal length, each query
 the prompt and the response decoded together (special tokens kept), each
