@@ -175,7 +175,7 @@ def rewards_of(outputs):
 def test_a_reward_file_of_ones_own_with_the_tokenizers_special_tokens(tmp_path):
     path = tmp_path / "reward_func.py"
     path.write_text("from rougekit.rewards.openrlhf import make_reward_func\n"
-                    "reward_func = make_reward_func('rouge1', 'recall', "
+                    "reward_func = make_reward_func('rouge1', 'precision', "
                     "special_tokens=['<eos>', '<pad>'])\n", encoding="utf-8")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -185,9 +185,9 @@ def test_a_reward_file_of_ones_own_with_the_tokenizers_special_tokens(tmp_path):
     # the response is the decoded text after the prompt, without <eos>
     responses = [tokenizer.decode(tokenizer(text=r, add_special_tokens=False)["input_ids"])
                  for r in RESPONSES]
-    assert torch.equal(rewards, expected("rouge1", "recall", responses))
+    assert torch.equal(rewards, expected("rouge1", "precision", responses))
     assert [i["score"] for i in infos] == [i["reward"] for i in infos]
-    assert [i["rouge1_recall"].item() for i in infos] == rewards.tolist()
+    assert [i["rouge1_precision"].item() for i in infos] == rewards.tolist()
 
 
 def test_the_module_itself_warns_of_special_tokens_and_scores_them_as_text():
