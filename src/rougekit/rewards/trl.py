@@ -15,8 +15,9 @@ holds the references: one string, or a list of strings, per completion.
 
 With ``asynchronous=True`` it is a coroutine function (``async def``), which
 TRL awaits on its event loop, concurrently with its other async rewards
-(``asyncio.gather``); the scoring runs on rougekit's worker threads, so the
-event loop is free meanwhile:
+(``asyncio.gather``); the scoring runs off the loop (on a thread of its
+executor, and a large batch on rougekit's worker threads), so the event
+loop is free meanwhile:
 
 >>> import asyncio
 >>> reward = rouge_reward(reference_column="summary", asynchronous=True)
@@ -125,8 +126,9 @@ def rouge_reward(rouge_type: Optional[str] = None, measure: str = REWARD_MEASURE
         return scorer.score_texts(texts, refs, threads)
 
     async def async_reward(completions: Any = None, **columns: Any) -> List[float]:
-        # On a thread of the event loop's executor, which waits for
-        # rougekit's worker threads: the loop runs other tasks meanwhile.
+        # On a thread of the event loop's executor (which scores a few pairs
+        # itself, and waits for rougekit's worker threads to score a large
+        # batch): the loop runs other tasks meanwhile.
         return await asyncio.to_thread(reward, completions, **columns)
 
     function: Callable[..., Any] = async_reward if asynchronous else reward
