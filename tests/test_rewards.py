@@ -11,7 +11,11 @@ calling code: test_rewards_verl.py, test_rewards_openrlhf.py.
 """
 import asyncio
 import dataclasses
+import functools
 import inspect
+import multiprocessing
+import pickle
+import sys
 import threading
 
 import numpy as np
@@ -146,8 +150,10 @@ def test_bad_options_are_clear_errors():
 def test_the_asynchronous_reward_is_a_coroutine_function_with_the_same_numbers():
     sync = rouge_reward("rouge2", "recall", reference_column="summaries")
     reward = rouge_reward("rouge2", "recall", reference_column="summaries", asynchronous=True)
-    # TRL's test (trl/trainer/utils.py is_async_callable): a coroutine function
-    assert inspect.iscoroutinefunction(reward) and not inspect.iscoroutinefunction(sync)
+    # TRL's test (trl/trainer/utils.py is_async_callable): the object or its __call__
+    assert is_async_callable(reward) and not is_async_callable(sync)
+    if sys.version_info >= (3, 12):     # inspect.markcoroutinefunction
+        assert inspect.iscoroutinefunction(reward)
     assert reward.__name__ == sync.__name__ == "rouge2_recall"
     refs = [["The cat sat on the mat.", "A cat sat."], ["Dogs ran fast."]]
     got = asyncio.run(reward(prompts=PROMPTS, completions=COMPLETIONS, summaries=refs))
@@ -155,6 +161,47 @@ def test_the_asynchronous_reward_is_a_coroutine_function_with_the_same_numbers()
     assert got == expected("rouge2", "recall", COMPLETIONS, refs)
     with pytest.raises(TypeError, match="asynchronous must be True or False"):
         rouge_reward(asynchronous="yes")
+
+
+def is_async_callable(func):
+    """trl/trainer/utils.py is_async_callable (TRL 1.16), how GRPOTrainer and
+    AsyncGRPOTrainer tell an async reward."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(func.__call__)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_reward_pickles_with_its_options(asynchronous):
+    """TRL's AsyncGRPOTrainer hands its reward functions to a spawned process."""
+    reward = rouge_reward("rougeLsum", "recall", reference_column="summaries",
+                          use_stemmer=True, multi_ref="mean", asynchronous=asynchronous)
+    again = pickle.loads(pickle.dumps(reward))
+    assert type(again) is type(reward) and again.__name__ == "rougeLsum_recall"
+    assert is_async_callable(again) == asynchronous
+    assert again.scorer.options == reward.scorer.options
+    refs = [["The cats sat on the mat.", "A cat sat."], ["Dogs ran fast."]]
+    call = (lambda f: asyncio.run(f(completions=COMPLETIONS, summaries=refs))) if \
+        asynchronous else (lambda f: f(completions=COMPLETIONS, summaries=refs))
+    assert call(again) == call(reward)
+    ids = rouge_reward("rougeL", pad_id=0)
+    assert pickle.loads(pickle.dumps(ids))(completions=["x"], completion_ids=[[5, 6]],
+                                           reference=[[5, 6, 0]]) == [1.0]
+
+
+def score_in_child(reward, queue):
+    queue.put(reward(completions=COMPLETIONS, reference=REFERENCES))
+
+
+def test_a_reward_runs_in_a_spawned_process():
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    reward = rouge_reward("rouge2", use_stemmer=True)
+    child = context.Process(target=score_in_child, args=(reward, queue))
+    child.start()
+    got = queue.get(timeout=300)
+    child.join()
+    assert got == expected("rouge2", "fmeasure", COMPLETIONS, REFERENCES, use_stemmer=True)
 
 
 def waiting_tokenizer(mine, other):

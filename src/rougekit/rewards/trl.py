@@ -13,8 +13,8 @@ holds the references: one string, or a list of strings, per completion.
 ...        summary=["the cat sat down", ["a dog", "the dog ran"]])
 [0.8571428571428571, 0.8]
 
-With ``asynchronous=True`` it is a coroutine function (``async def``), which
-TRL awaits on its event loop, concurrently with its other async rewards
+With ``asynchronous=True`` its call is a coroutine (``async def __call__``),
+which TRL awaits on its event loop, concurrently with its other async rewards
 (``asyncio.gather``); the scoring runs off the loop (on a thread of its
 executor, and a large batch on rougekit's worker threads), so the event
 loop is free meanwhile:
@@ -32,7 +32,8 @@ given as token ids (a sequence of ints per completion) are scored against
 ``completion_ids`` (which TRL passes too) through ``rougekit.score_ids``.
 """
 import asyncio
-from typing import Any, Callable, List, Optional
+import inspect
+from typing import Any, Callable, Dict, List, Optional
 
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
@@ -45,7 +46,7 @@ from rougekit.rewards._scoring import (
     reference_texts,
 )
 
-__all__ = ["rouge_reward"]
+__all__ = ["rouge_reward", "RougeReward", "AsyncRougeReward"]
 
 
 @takes_options("rouge_reward")
@@ -62,8 +63,8 @@ def rouge_reward(rouge_type: Optional[str] = None, measure: str = REWARD_MEASURE
         reference_column: the keyword argument (dataset column) holding the
             references: per completion a string or a list of strings (or,
             scored against ``completion_ids``, a sequence of token ids).
-        asynchronous: return a coroutine function (``async def``), which TRL
-            runs on its event loop, beside its other async rewards.
+        asynchronous: a reward whose call is a coroutine (``async def``),
+            which TRL runs on its event loop, beside its other async rewards.
         threads: worker threads (default: every core).
         options: a ``ScoringOptions`` instead of the keywords (its one rouge
             type, or ``rouge_type``).
@@ -74,8 +75,9 @@ def rouge_reward(rouge_type: Optional[str] = None, measure: str = REWARD_MEASURE
 
     Returns:
         ``f(completions, **columns) -> list[float]`` (asynchronous: a
-        coroutine function of the same arguments), named
-        ``"{rouge_type}_{measure}"`` (TRL logs rewards by ``__name__``).
+        coroutine of the same arguments), named ``"{rouge_type}_{measure}"``
+        (TRL logs rewards by ``__name__``): a ``RougeReward`` (an
+        ``AsyncRougeReward``), which pickles.
 
     Errors name the caller's arguments: ``completions``, ``completion_ids``
     and the reference column (a str given where a list is due is refused: it
@@ -94,46 +96,94 @@ def rouge_reward(rouge_type: Optional[str] = None, measure: str = REWARD_MEASURE
         raise TypeError(f"asynchronous must be True or False, not {asynchronous!r}")
     scorer = RewardScorer("rouge_reward", rouge_type, measure, options, flavor, fields,
                           token_ids=True)
-    name = scorer.name
+    kind = AsyncRougeReward if asynchronous else RougeReward
+    return kind(scorer, reference_column, threads)
 
-    def reward(completions: Any = None, **columns: Any) -> List[float]:
+
+class RougeReward:
+    """A reward function of ``rouge_reward``: ``f(completions, **columns) ->
+    list[float]``, named ``"{rouge_type}_{measure}"`` (its ``__name__``).
+
+    An object rather than a closure so that it pickles (TRL's
+    ``AsyncGRPOTrainer`` hands its reward functions to a spawned process):
+    the options, resolved, travel; the scorer is made again on the other side.
+    """
+
+    def __init__(self, scorer: RewardScorer, reference_column: str,
+                 threads: Optional[int]) -> None:
+        self.scorer = scorer
+        self.reference_column = reference_column
+        self.threads = threads
+        self.__name__ = self.__qualname__ = scorer.name
+        self.__doc__ = (f"{scorer.measure} of {scorer.rouge_type} of each completion against "
+                        f"columns[{reference_column!r}] (rougekit.rewards.rouge_reward).")
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.__name__} of column "
+                f"{self.reference_column!r}>")
+
+    def __getstate__(self) -> Dict[str, Any]:
+        scorer = self.scorer
+        return {"options": scorer.options, "measure": scorer.measure,
+                "id_keywords": scorer.id_keywords, "reference_column": self.reference_column,
+                "threads": self.threads}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        scorer = RewardScorer("rouge_reward", None, state["measure"], state["options"], None,
+                              dict(state["id_keywords"]), token_ids=True)
+        type(self).__init__(self, scorer, state["reference_column"], state["threads"])
+
+    def __call__(self, completions: Any = None, **columns: Any) -> List[float]:
+        name, column, scorer = self.__name__, self.reference_column, self.scorer
         if completions is None:
             raise TypeError(f"{name}() needs completions")
-        if reference_column not in columns:
+        if column not in columns:
             given = ", ".join(sorted(columns)) or "none"
-            raise KeyError(f"{name}: no {reference_column!r} column among the keyword "
+            raise KeyError(f"{name}: no {column!r} column among the keyword "
                            f"arguments ({given}); set reference_column=")
         completions = batch(completions, "completions")
-        references = batch(columns[reference_column], reference_column)
+        references = batch(columns[column], column)
         if len(references) != len(completions):
             raise ValueError(f"{name}: {len(completions)} completions but "
-                             f"{len(references)} {reference_column!r} entries")
+                             f"{len(references)} {column!r} entries")
         if not completions:
             return []
         if are_token_ids(references):
             ids = columns.get("completion_ids")
             if ids is None:
-                raise ValueError(f"{name}: {reference_column!r} holds token ids, which are "
+                raise ValueError(f"{name}: {column!r} holds token ids, which are "
                                  "scored against completion_ids: pass completion_ids")
-            return scorer.score_token_ids(ids, references, threads, {
-                "predictions": "completion_ids", "references": reference_column})
+            return scorer.score_token_ids(ids, references, self.threads, {
+                "predictions": "completion_ids", "references": column})
         if scorer.id_keywords:
             raise ValueError(f"{name}: {', '.join(scorer.id_keywords)} apply to token ids; "
-                             f"{reference_column!r} holds text")
+                             f"{column!r} holds text")
         texts = [completion_text(c, f"completions[{i}]") for i, c in enumerate(completions)]
-        refs = [reference_texts(r, f"{reference_column}[{i}]")
-                for i, r in enumerate(references)]
-        return scorer.score_texts(texts, refs, threads)
+        refs = [reference_texts(r, f"{column}[{i}]") for i, r in enumerate(references)]
+        return scorer.score_texts(texts, refs, self.threads)
 
-    async def async_reward(completions: Any = None, **columns: Any) -> List[float]:
+
+class AsyncRougeReward(RougeReward):
+    """``rouge_reward(..., asynchronous=True)``: a ``RougeReward`` whose call
+    is a coroutine (``async def __call__``, which TRL's ``is_async_callable``
+    looks for; on Python 3.12 and later ``inspect.iscoroutinefunction`` of
+    the object itself is true too)."""
+
+    def __init__(self, scorer: RewardScorer, reference_column: str,
+                 threads: Optional[int]) -> None:
+        super().__init__(scorer, reference_column, threads)
+        self.__doc__ = (self.__doc__ or "").replace("rouge_reward)",
+                                                    "rouge_reward, asynchronous)")
+        mark = getattr(inspect, "markcoroutinefunction", None)
+        if mark is not None:
+            mark(self)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return RougeReward.__getstate__(self)   # not the coroutine marker
+
+    async def __call__(self, completions: Any = None,  # type: ignore[override]
+                       **columns: Any) -> List[float]:
         # On a thread of the event loop's executor (which scores a few pairs
         # itself, and waits for rougekit's worker threads to score a large
         # batch): the loop runs other tasks meanwhile.
-        return await asyncio.to_thread(reward, completions, **columns)
-
-    function: Callable[..., Any] = async_reward if asynchronous else reward
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = (f"{measure} of {scorer.rouge_type} of each completion against "
-                        f"columns[{reference_column!r}] (rougekit.rewards.rouge_reward"
-                        f"{', asynchronous' if asynchronous else ''}).")
-    return function
+        return await asyncio.to_thread(RougeReward.__call__, self, completions, **columns)
