@@ -39,6 +39,8 @@ SMALL = {
     "bench_torchmetrics.py": (["--n", "40", "--reference-pairs", "10", "--repeat", "1",
                                "--state-items", "2000"], ("torch", "torchmetrics", "nltk")),
     "bench_tables_sql.py": (["--n", "200", "--repeat", "1"], ("polars", "duckdb", "pyarrow")),
+    "bench_rewards.py": (["--n", "200", "--reference-pairs", "40", "--repeat", "1",
+                          "--batches", "8,64"], ()),
 }
 # Not run here: bench_pool.py (fixed sizes of 10,000 pairs and 100,000 texts;
 # its cases are the other scripts' calls), ab_score.py, profile_score.py and

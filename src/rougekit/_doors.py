@@ -2,7 +2,8 @@
 
 A *door* is an entry point that scores: ``score_corpus``, ``RougeScorer``,
 ``score_frame``, the Dask and Spark functions, ``compute``, ``explain``,
-``audit``, ``RougeIndex``, ``deduplicate``, ``score_ids``, ``rouge_reward``,
+``audit``, ``RougeIndex``, ``deduplicate``, ``score_ids``, the rewards
+(``rouge_reward``, ``rougekit.rewards.verl``, ``rougekit.rewards.openrlhf``),
 the CLI's commands. Each takes ``options=ScoringOptions(...)``,
 ``flavor=NAME`` (with that package's own switches) and the option fields
 as keywords (CLI: flags), and hands them to ``resolve``, the one code path
@@ -75,6 +76,7 @@ def door(name: str, scopes: Tuple[str, ...], why_not: str = "", what: str = "") 
 _WHY_PER_ITEM = "it gives each row's scores, not a corpus score (rougekit.score_corpus does)"
 _WHY_EXPLAIN = ("it shows the matches of one pair as rouge-score counts them (a corpus: "
                 "rougekit.score_corpus)")
+_WHY_REWARD = "a reward is one number per completion (rougekit.score_corpus scores a corpus)"
 # The doors of this module's own users, declared where the scopes are decided.
 for _name, _scopes, _why, _what in (
         ("score_corpus", ALL, "", "a corpus score with its signature"),
@@ -98,8 +100,16 @@ for _name, _scopes, _why, _what in (
          "the texts kept by the ROUGE-L filter"),
         ("score_ids", ("types", "references"), "it scores token ids with rouge-score's "
          "arithmetic (the tokenizer's work is done)", "columns of scores of token ids"),
-        ("rouge_reward", PER_ITEM, "a reward is one number per completion",
-         "one float per completion (TRL's convention)"),
+        ("rouge_reward", PER_ITEM, _WHY_REWARD,
+         "TRL's reward function: one float per completion (asynchronous=True: async def)"),
+        ("rougekit.rewards.verl.compute_score", PER_ITEM, _WHY_REWARD,
+         "verl's custom reward function: one float per response"),
+        ("rougekit.rewards.verl.make_compute_score", PER_ITEM, _WHY_REWARD,
+         "compute_score with these options"),
+        ("rougekit.rewards.openrlhf.reward_func", PER_ITEM, _WHY_REWARD,
+         "OpenRLHF's reward_func: {\"rewards\": tensor, ...}"),
+        ("rougekit.rewards.openrlhf.make_reward_func", PER_ITEM, _WHY_REWARD,
+         "reward_func with these options"),
         ("rougekit score", ALL, "", "the corpus table, JSON or CSV"),
         ("rougekit compare", PER_ITEM, "its corpus options are the tests' own "
          "(--bootstrap, --seed, --ar-trials)", "paired significance tests"),
