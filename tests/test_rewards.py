@@ -296,7 +296,7 @@ def test_bad_batches_are_refused_naming_the_argument(call, error, message):
     (lambda f: f(completions=["x", "y"], completion_ids=[[1, 2]], summary=[[1, 2], [3, 1]]),
      "^completion_ids has 1 rows but summary has 2$"),
     (lambda f: f(completions=["x"], completion_ids=[[1, 2]], summary=[np.array([1.5, 2.0])]),
-     r"^summary must hold integer token ids, not floats \(dtype float64\)$"),
+     r"^summary\[0\] must hold integer token ids, not floats \(dtype float64\)$"),
     (lambda f: f(completions=["x"], completion_ids=[[1, 2]], summary=[[1, "a"]]),
      r"^summary\[0\]\[1\] must be an int token id, not str$"),
     # numbers in messages are plain integers, never numpy reprs (np.int64(0))

@@ -30,6 +30,7 @@ from rougekit._doors import resolve
 from rougekit._multi_ref import MULTI_REF_POLICIES, combine_scores
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import item_columns, pair_scorer
+from rougekit._spelling import option
 from rougekit.ids import score_ids
 from rougekit.rouge_scorer import MEASURES
 
@@ -75,7 +76,8 @@ class RewardScorer:
         self.id_keywords = {k: fields.pop(k) for k in ID_KEYWORDS if k in fields} \
             if token_ids else {}
         if "rouge_types" in fields:
-            raise TypeError("give rouge_type=, not rouge_types=: a reward is one number")
+            raise TypeError(f"give rouge_type=, not {option('rouge_types')}: a reward is one "
+                            "number")
         if rouge_type is not None or options is None:
             fields["rouge_types"] = (REWARD_ROUGE_TYPE if rouge_type is None else rouge_type,)
         self.options = resolve(door, options, flavor, **fields)
