@@ -18,9 +18,11 @@ from rougekit import _backend, _stages
 from rougekit._core._rouge155_numbers_py import f_measure as rouge155_f
 from rougekit._core._rouge155_numbers_py import round5
 from rougekit._flavors._flavor import Flavor, register
-from rougekit.rouge155._run import numeral_order
-from rougekit.rouge155.options import UsageError, parse_argv
 from rougekit.scoring import AggregateScore, Score
+
+# rougekit.rouge155 (the script's flags, its items' order) is imported where a
+# rouge155 flavor is used, not with every ScoringOptions: its modules are the
+# heaviest of the package to import.
 
 __all__ = ["FLAVOR", "flags_fields", "flags_of", "rouge155_score", "rouge155_averages"]
 
@@ -40,6 +42,7 @@ def flags_fields(text: str) -> Dict[str, Any]:
     [('confidence', 0.9), ('rouge_types', ('rouge1', 'rouge2', 'rougeL')),
      ('use_stemmer', True)]
     """
+    from rougekit.rouge155.options import UsageError, parse_argv
     try:
         options, command = parse_argv(text.split(), environ={})
     except UsageError as e:
@@ -114,6 +117,7 @@ def rouge155_averages(options: Any, columns: np.ndarray
     mean of ``options.bootstrap`` resample means (Perl's ``srand(0)``,
     ``srand(1)``, ...) over the items in the script's order (their numbers
     sorted as strings), rounded to 5 decimals."""
+    from rougekit.rouge155._run import numeral_order
     names = list(options.rouge_types)
     order = numeral_order(columns.shape[1])
     table = np.ascontiguousarray(columns[:, order].T)
