@@ -717,7 +717,7 @@ def test_return_tensors_pt_shares_the_columns_memory(torch):
 def test_return_tensors_pt_without_torch_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(ImportError, match="return_tensors='pt' returns PyTorch tensors: "
-                       "pip install torch"):
+                       "pip install 'rougekit\\[torch\\]'"):
         rougekit.score_ids([[1]], [[1]], return_tensors="pt")
 
 

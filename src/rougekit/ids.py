@@ -292,7 +292,7 @@ def _tensor_kind(return_tensors: Any) -> Optional[str]:
             import torch  # noqa: F401
         except ImportError:
             raise ImportError("return_tensors='pt' returns PyTorch tensors: "
-                              "pip install torch") from None
+                              "pip install 'rougekit[torch]'", name="torch") from None
     return return_tensors
 
 

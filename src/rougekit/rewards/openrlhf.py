@@ -154,7 +154,8 @@ def _rewards(scorer: RewardScorer, tokens: Optional[List[str]], threads: Optiona
         import torch
     except ImportError as exc:
         raise ImportError("rougekit.rewards.openrlhf returns torch tensors (OpenRLHF's "
-                          "convention): install torch") from exc
+                          "convention): pip install 'rougekit[torch]'",
+                          name=exc.name) from exc
     rewards = torch.tensor(values, dtype=torch.float32)
     return {"rewards": rewards, "scores": rewards, "extra_logs": {scorer.name: rewards}}
 
