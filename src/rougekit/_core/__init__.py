@@ -78,7 +78,9 @@ word, for ``_lcs``), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram
 and skip-bigram table), ``_vocab.pxd`` (the token hash table),
 ``_match_masks.pxd`` (a text's LCS masks and its hits: ``text_index``,
 ``dedup_filter``), ``_text_index.pxd`` (a ``TextIndex``'s C layout, for
-``dedup_filter``), ``_mem.pxd`` (checked array growth, the id limit),
+``dedup_filter``), ``_text_index_state.py`` (a ``TextIndex``'s contents as
+plain values, what a pickle of a ``RougeIndex`` holds, and their check on
+load: both twins write and read it), ``_mem.pxd`` (checked array growth, the id limit),
 ``_ids.pxd`` (id arrays from Python), ``_rouge155_numbers.pxd`` (the
 script's rounding and F) and ``_rouge155_corpus.pxd`` (a run's corpus as C
 arrays); and the C headers of ``include/`` (bit scans, 16-byte character
