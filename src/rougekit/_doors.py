@@ -1,7 +1,7 @@
 """Every way into rougekit takes the same options: one resolution, one table.
 
 A *door* is an entry point that scores: ``score_corpus``, ``RougeScorer``,
-``score_frame``, the Dask and Spark functions, ``compute``, ``explain``,
+``score_frame``, the Dask, Spark and Ray functions, ``compute``, ``explain``,
 ``audit``, ``RougeIndex``, ``deduplicate``, ``score_ids``, ``rouge_reward``,
 the CLI's commands. Each takes ``options=ScoringOptions(...)``,
 ``flavor=NAME`` (with that package's own switches) and the option fields
@@ -75,6 +75,8 @@ def door(name: str, scopes: Tuple[str, ...], why_not: str = "", what: str = "") 
 _WHY_PER_ITEM = "it gives each row's scores, not a corpus score (rougekit.score_corpus does)"
 _WHY_EXPLAIN = ("it shows the matches of one pair as rouge-score counts them (a corpus: "
                 "rougekit.score_corpus)")
+_WHY_INDEX = "it queries a RougeIndex, which scores with rouge-score's arithmetic"
+_WHAT_MAX = "each row's RougeIndex.max: max_fmeasure, max_index"
 # The doors of this module's own users, declared where the scopes are decided.
 for _name, _scopes, _why, _what in (
         ("score_corpus", ALL, "", "a corpus score with its signature"),
@@ -85,6 +87,11 @@ for _name, _scopes, _why, _what in (
         ("rougekit.dask.score_corpus", ALL, "", "score_corpus of the rows"),
         ("rougekit.spark.score_frame", PER_ITEM, _WHY_PER_ITEM, "score columns, lazily"),
         ("rougekit.spark.score_corpus", ALL, "", "score_corpus of the rows"),
+        ("rougekit.ray.score_dataset", PER_ITEM, _WHY_PER_ITEM, "score columns, lazily"),
+        ("rougekit.ray.score_corpus", ALL, "", "score_corpus of the rows"),
+        ("rougekit.dask.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
+        ("rougekit.spark.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
+        ("rougekit.ray.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
         ("compute", ALL, "", "Hugging Face evaluate's result (flavor evaluate)"),
         ("explain", ("types", "text"), _WHY_EXPLAIN, "one pair's tokens and matches"),
         ("audit", ALL, "", "every flavor's numbers on the same texts"),
@@ -101,7 +108,9 @@ for _name, _scopes, _why, _what in (
          "(--bootstrap, --seed, --ar-trials)", "paired significance tests"),
         ("rougekit report", ALL, "", "an HTML report"),
         ("rougekit explain", ("types", "text"), _WHY_EXPLAIN, "one pair's matches"),
-        ("rougekit audit", ALL, "", "every flavor's numbers")):
+        ("rougekit audit", ALL, "", "every flavor's numbers"),
+        ("rougekit contamination", ("types", "text"), _WHY_INDEX,
+         "the rows whose largest F against the other file reaches the threshold")):
     door(_name, _scopes, _why, _what)
 
 

@@ -82,7 +82,7 @@ def _kind(rouge_type: Any) -> int:
     return kind
 
 
-def _index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stemmer: bool,
+def index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stemmer: bool,
                    options: Optional[ScoringOptions], flavor: Optional[str],
                    fields: Dict[str, Any]) -> Tuple[ScoringOptions, int]:
     """The options of ``RougeIndex`` and ``deduplicate`` (``door``), and the
@@ -222,7 +222,7 @@ class RougeIndex:
                  tokenizer: Optional[Any] = None, use_stemmer: bool = False, *,
                  threads: Optional[int] = None, options: Optional[ScoringOptions] = None,
                  flavor: Optional[str] = None, **fields: Any) -> None:
-        self.options, self._kind = _index_options("RougeIndex", rouge_type, tokenizer,
+        self.options, self._kind = index_options("RougeIndex", rouge_type, tokenizer,
                                                   use_stemmer, options, flavor, fields)
         self.rouge_type = self.options.rouge_types[0]
         self._tokens = _Tokens(self.options)
@@ -413,7 +413,7 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
     >>> deduplicate(["a b c d", "a b c e"], threshold=0.75)
     [0, 1]
     """
-    options, _ = _index_options("deduplicate", rouge_type, tokenizer, use_stemmer, options,
+    options, _ = index_options("deduplicate", rouge_type, tokenizer, use_stemmer, options,
                                 flavor, fields)
     return _run_dedup(texts, threshold, options, against, threads, progress)[0]
 
