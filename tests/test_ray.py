@@ -279,3 +279,16 @@ def test_max_similarity_sends_the_index_to_each_actor_once(cluster, tmp_path):
         expected_max(index, texts)
     loads = loads_per_process(tmp_path)
     assert 1 <= len(loads) <= 2 and set(loads.values()) == {1}, loads
+
+
+def test_every_ray_door_takes_options_flavor_and_the_fields_of_its_scopes():
+    import inspect
+
+    from rougekit._doors import DOORS
+    from rougekit._options import option_fields
+    for name in ("score_dataset", "score_corpus", "max_similarity"):
+        params = inspect.signature(getattr(rray, name)).parameters
+        scopes = DOORS[f"rougekit.ray.{name}"].scopes
+        assert "options" in params and "flavor" in params, name
+        assert {f for f, info in option_fields().items() if info.scope in scopes} - \
+            {"rouge_types"} <= set(params), name

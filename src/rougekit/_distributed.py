@@ -238,7 +238,7 @@ def _text_column(kind: str, table: Any, column: str) -> List[Any]:
                 f"expected a str or bytes, not {type(value).__name__}"
             row = f"row {i}"
             if kind == "pandas" and not table.index.equals(_default_index(len(table))):
-                row += f" (index {table.index[i]!r})"
+                row += f" (index {table.index[i:i + 1].tolist()[0]!r})"
             raise (ValueError if missing else TypeError)(f"column {column!r}, {row}: {what}")
     return values
 
