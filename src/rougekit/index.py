@@ -196,8 +196,11 @@ class RougeIndex:
       use_stemmer: Porter-stem tokens longer than 3 characters (default
         tokenizer only, as in rouge-score).
       threads: worker threads for ``scores`` (default: all cores).
-      options, flavor, **fields: the options every scoring function takes
-        (``lang=``, ...); ``.options`` holds them.
+      options: a ``rougekit.ScoringOptions`` instead of the keywords, as
+        every scoring function takes it (``.options`` holds the options).
+      flavor: another package's ROUGE and its switches, as ``score_corpus``.
+      **fields: the option fields of how text becomes tokens (``lang=``,
+        ...).
 
     Text ids are 0, 1, 2, ... in the order texts were added. Scores are F
     against every stored text, the query being the target (module
@@ -405,8 +408,9 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
       threads: worker threads (default: all cores).
       progress: draw a progress line on stderr: True, False, or None for
         "when stderr is a terminal and the run lasts over a second".
-      options, flavor, **fields: the options every scoring function takes,
-        as ``RougeIndex``'s.
+      options: a ``rougekit.ScoringOptions``, as ``RougeIndex``'s.
+      flavor: another package's ROUGE, as ``RougeIndex``'s.
+      **fields: the option fields, as ``RougeIndex``'s.
 
     >>> deduplicate(["a b c d", "a b c e", "x y z"], threshold=0.7)
     [0, 2]

@@ -49,9 +49,13 @@ where the workers run. Needs ``pip install 'rougekit[ray]'`` (ray[data]).
 import contextlib
 from typing import Any, Iterator, List, Optional, Sequence
 
-import pyarrow as pa
-import ray
-import ray.data
+try:
+    import pyarrow as pa
+    import ray
+    import ray.data
+except ImportError as exc:
+    raise ImportError(f"rougekit.ray needs Ray Data ({exc}): pip install 'rougekit[ray]'",
+                      name=exc.name) from exc
 
 from rougekit._distributed import Job, Similarity, Summary, corpus_result, summarize
 from rougekit._doors import takes_options
