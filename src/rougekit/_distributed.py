@@ -43,7 +43,7 @@ from rougekit.corpus import CorpusResult
 from rougekit.frames import column_names, options_frame
 from rougekit.index import RougeIndex, index_options
 
-__all__ = ["Job", "Summary", "summarize", "corpus_result", "Similarity",
+__all__ = ["Job", "Summary", "RECORD_SCHEMA", "summarize", "corpus_result", "Similarity",
            "SIMILARITY_COLUMNS"]
 
 
