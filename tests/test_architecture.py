@@ -6,7 +6,9 @@
 - no source file is over 1,000 lines;
 - no module takes another's private names (``../shared/tools/private_reach.py``);
 - one home for the engines' front end: no block of six or more lines is
-  repeated between ``dask.py`` and ``spark.py``, nor within ``_engine.pyx``;
+  repeated between two of ``dask.py``, ``spark.py`` and ``ray.py``, nor within
+  ``_engine.pyx``;
+- no merge left its conflict markers in a tracked file;
 - every stage choice an option field declares has its function registered
   (``rougekit._stages``).
 """
@@ -116,6 +118,31 @@ def test_no_source_file_over_1000_lines():
     assert long == {}
 
 
+def conflict_markers(text):
+    """Lines a merge left behind: ``<<<<<<< ours`` and ``>>>>>>> theirs``."""
+    return [n for n, line in enumerate(text.splitlines(), 1)
+            if line.startswith(("<<<<<<< ", ">>>>>>> "))]
+
+
+def test_no_merge_conflict_markers():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode:
+        pytest.skip("not a git checkout")
+    found = {}
+    for name in tracked.stdout.splitlines():
+        path = ROOT / name
+        if not path.is_file() or path.suffix in {".gz", ".png", ".whl", ".so"}:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        if lines := conflict_markers(text):
+            found[name] = lines
+    assert found == {}
+    assert conflict_markers("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> branch\n") == [2, 6]
+
+
 def test_no_private_reach():
     tool = Path(os.environ.get("ROUGEKIT_SHARED", ROOT.parent / "shared")) / "tools" \
         / "private_reach.py"
@@ -149,10 +176,11 @@ def repeated_blocks(a_lines, b_lines, same_file=False):
     return [block for block in a_blocks if block in b_blocks]
 
 
-def test_dask_and_spark_share_their_front_end():
-    dask = (SRC / "dask.py").read_text(encoding="utf-8").splitlines()
-    spark = (SRC / "spark.py").read_text(encoding="utf-8").splitlines()
-    assert repeated_blocks(dask, spark) == []
+@pytest.mark.parametrize("a, b", [("dask", "spark"), ("dask", "ray"), ("spark", "ray")])
+def test_the_engines_share_their_front_end(a, b):
+    a_lines = (SRC / f"{a}.py").read_text(encoding="utf-8").splitlines()
+    b_lines = (SRC / f"{b}.py").read_text(encoding="utf-8").splitlines()
+    assert repeated_blocks(a_lines, b_lines) == []
 
 
 def test_the_engine_has_one_loop():

@@ -2,12 +2,20 @@
 processes: per-row columns equal rougekit.score_frame in this process, and
 corpus results equal rougekit.score_corpus with == (means merged from the
 partitions' MeanAggregators, the bootstrap drawn from their per-item
-columns)."""
+columns); max_similarity equals RougeIndex.max row by row, the index sent
+to each worker once."""
 import os
 
 import pytest
 
 import rougekit
+from _contamination import (
+    ShippedWords,
+    against_texts,
+    expected_max,
+    loads_per_process,
+    rows_to_check,
+)
 from _integrations import CANDIDATES, REFERENCES, TYPES, need
 from rougekit.corpus import MULTI_REF_POLICIES
 
@@ -186,3 +194,71 @@ def test_lists_turned_into_strings_are_refused(client):
         ddf = dd.from_pandas(frame, npartitions=2)
     assert rdask.score_corpus(ddf).scores == rougekit.score_corpus(
         list(frame["candidate"]), list(frame["references"])).scores
+
+
+# --- max_similarity --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def contamination():
+    against = against_texts()
+    texts = rows_to_check(against)
+    return against, texts, expected_max(rougekit.RougeIndex(against), texts)
+
+
+def test_max_similarity_equals_rouge_index_max(client, contamination):
+    """20,000 rows against 2,000 texts (duplicates, empty texts, ties)."""
+    against, texts, (ids, fmeasures) = contamination
+    ddf = dd.from_pandas(pd.DataFrame({"text": texts, "row": range(len(texts))}),
+                         npartitions=8)
+    lazy = rdask.max_similarity(ddf, "text", against=against)
+    assert list(lazy.columns) == ["text", "row", "max_fmeasure", "max_index"]
+    got = lazy.compute()
+    assert got["row"].tolist() == list(range(len(texts)))
+    assert got["max_index"].tolist() == ids and got["max_fmeasure"].tolist() == fmeasures
+    assert str(got["max_index"].dtype) == "int64" and str(got["max_fmeasure"].dtype) == \
+        "float64"
+    assert len(set(fmeasures)) > 10 and ids.count(0) > 100     # ties and empty texts met
+
+
+def test_max_similarity_options_and_refusals(client):
+    against = against_texts(300)
+    texts = rows_to_check(against, 400)
+    ddf = dd.from_pandas(pd.DataFrame({"text": texts}), npartitions=3)
+    for request in (dict(options=rougekit.ScoringOptions(rouge_types=["rouge1"],
+                                                         use_stemmer=True)),
+                    dict(rouge_type="rouge2", use_stemmer=True)):
+        got = rdask.max_similarity(ddf, "text", against, **request).compute()
+        assert (got["max_index"].tolist(), got["max_fmeasure"].tolist()) == \
+            expected_max(rougekit.RougeIndex(against, **request), texts), request
+    with pytest.raises(ValueError, match="^rougekit.dask.max_similarity does not take "
+                                         "bootstrap="):
+        rdask.max_similarity(ddf, "text", against, bootstrap=10)
+    with pytest.raises(ValueError, match="^against is empty"):
+        rdask.max_similarity(ddf, "text", [])
+    with pytest.raises(TypeError, match="^against must be a list of texts, not a single str"):
+        rdask.max_similarity(ddf, "text", "a text")
+    with pytest.raises(TypeError, match="ddf must be a dask DataFrame"):
+        rdask.max_similarity(pd.DataFrame({"text": texts}), "text", against)
+    scored = rdask.max_similarity(ddf, "text", against)
+    with pytest.raises(ValueError, match="already has column 'max_fmeasure'"):
+        rdask.max_similarity(scored, "text", against)
+    frame = pd.DataFrame({"text": ["a", None, "b"]})
+    with dask.config.set({"dataframe.convert-string": False}):
+        bad = dd.from_pandas(frame, npartitions=1)
+    with pytest.raises(ValueError, match="^column 'text', row 1: missing value"):
+        rdask.max_similarity(bad, "text", against).compute()
+
+
+def test_max_similarity_sends_the_index_to_each_worker_once(client, tmp_path):
+    """12 partitions on 2 workers: each worker loads the index once (a
+    custom tokenizer's token lists, rouge3)."""
+    against = against_texts(200)
+    texts = rows_to_check(against, 600)
+    ddf = dd.from_pandas(pd.DataFrame({"text": texts}), npartitions=12)
+    tokenizer = ShippedWords(tmp_path)
+    got = rdask.max_similarity(ddf, "text", against, "rouge3", tokenizer=tokenizer).compute()
+    assert (got["max_index"].tolist(), got["max_fmeasure"].tolist()) == \
+        expected_max(rougekit.RougeIndex(against, "rouge3", tokenizer=tokenizer), texts)
+    loads = loads_per_process(tmp_path)
+    assert set(loads) == {str(pid) for pid in client.run(os.getpid).values()}, loads
+    assert set(loads.values()) == {1}, loads

@@ -5,7 +5,7 @@ Each ```python block is run in a fresh interpreter, from the repository root;
 when a ```text block follows it directly, the printed output must equal that
 block. (Blocks that only show code, shell commands or output are other fences.)
 A block that imports an optional library (pandas, polars, pyarrow, duckdb,
-dask, pyspark, torch) is skipped where it is absent, unless ROUGEKIT_REQUIRE_INTEGRATIONS=1.
+dask, pyspark, ray, torch) is skipped where it is absent, unless ROUGEKIT_REQUIRE_INTEGRATIONS=1.
 """
 import os
 import re
@@ -20,7 +20,7 @@ from _integrations import need
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"```python\n(.*?)```\n(?:\n```text\n(.*?)```)?", re.S)
 OPTIONAL = ("pandas", "polars", "pyarrow", "duckdb", "dask", "distributed", "pyspark",
-            "torch", "torchmetrics")
+            "ray", "torch", "torchmetrics")
 
 
 def _pages():

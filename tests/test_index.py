@@ -1,11 +1,13 @@
 """RougeIndex: every F equals rouge-score's for the pair (query as target,
 stored text as prediction), on corpus sentences, near-duplicates, long texts
 and edge texts; rougeL, rouge1, rouge2; stemming on and off; bytes; custom
-tokenizers; top_k/max order; threads; errors. Also the kernels directly:
-the compiled TextIndex against its pure twin."""
+tokenizers; top_k/max order; threads; errors; pickles (what the index
+stores, loaded by either backend, checked on load). Also the kernels
+directly: the compiled TextIndex against its pure twin."""
 import importlib
 import os
 import pickle
+import pickletools
 import threading
 import types
 
@@ -242,8 +244,6 @@ def test_errors_name_the_argument():
         index.top_k("a", 1.0)
     with pytest.raises(ValueError, match="empty RougeIndex"):
         RougeIndex().max("a")
-    with pytest.raises(TypeError, match="cannot be pickled"):
-        pickle.dumps(index)
     with pytest.raises(UnicodeDecodeError):
         index.add(b"\xff\xfe")
     assert len(index) == 1
@@ -366,3 +366,172 @@ def test_kernel_is_read_only_while_a_dedup_holds_it(kernel):
     assert len(ix) == 3
     with pytest.raises(ValueError, match="closed"):
         dedup.probe(0, 1, 0, np.zeros(3, np.uint8))
+
+
+# --- pickles: what the index stores, not its texts ------------------------------------
+
+class CountingWords:
+    """Whitespace tokens, counting every call (to see a pickle load without
+    tokenizing)."""
+
+    calls = 0
+
+    def tokenize(self, text):
+        CountingWords.calls += 1
+        return text.lower().split()
+
+
+def _modules_named(data):
+    names, strings = set(), []
+    for op, arg, _ in pickletools.genops(data):
+        if op.name in ("GLOBAL", "INST"):
+            names.add(arg.split(" ")[0])
+        elif op.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE"):
+            strings.append(arg)
+        elif op.name == "STACK_GLOBAL":
+            names.add(strings[-2])
+    return names
+
+
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+@pytest.mark.parametrize("rouge_type,request_", [
+    ("rougeL", {}), ("rougeL", {"use_stemmer": True}), ("rouge1", {"use_stemmer": True}),
+    ("rouge2", {}), ("rouge3", {"use_stemmer": True}), ("rougeL", {"tokenizer": Whitespace()}),
+    ("rouge2", {"tokenizer": WordLengths()}),
+], ids=["L", "L-stem", "1-stem", "2", "3-stem", "L-words", "2-ints"])
+def test_a_pickled_index_scores_as_the_original(texts, rouge_type, request_, protocol):
+    index = RougeIndex(texts[:150], rouge_type=rouge_type, **request_)
+    index.scores("a query first: the vocabulary grows")
+    data = pickle.dumps(index, protocol=protocol)
+    assert not {m for m in _modules_named(data) if m.startswith("rougekit._core")}
+    loaded = pickle.loads(data)
+    assert type(loaded) is RougeIndex and repr(loaded) == repr(index)
+    assert loaded.options.signature() == index.options.signature()
+    assert loaded.rouge_type == rouge_type and loaded.use_stemmer == index.use_stemmer
+    for q in queries(texts):
+        assert loaded.scores(q).tolist() == index.scores(q).tolist(), q
+        assert loaded.max(q) == index.max(q)
+    # both go on storing texts alike (ids, vocabulary and n-grams continue)
+    index.extend(texts[150:])
+    loaded.extend(texts[150:])
+    for q in queries(texts)[:10]:
+        assert loaded.scores(q).tolist() == index.scores(q).tolist()
+    assert pickle.loads(pickle.dumps(loaded)).scores(texts[3]).tolist() == \
+        index.scores(texts[3]).tolist()
+
+
+def test_a_pickle_loads_without_tokenizing_and_keeps_the_threads_asked_for(texts):
+    index = RougeIndex(texts, tokenizer=CountingWords(), threads=1)
+    calls = CountingWords.calls
+    loaded = pickle.loads(pickle.dumps(index))
+    assert CountingWords.calls == calls
+    assert loaded.scores(texts[0]).tolist() == index.scores(texts[0]).tolist()
+    assert index.__getstate__()["threads"] == 1
+    # threads=None (all cores) stays "all cores" of the machine that loads it
+    assert RougeIndex(texts[:3]).__getstate__()["threads"] is None
+
+
+def test_a_damaged_pickle_is_refused():
+    state = RougeIndex(["a b", "b c"], rouge_type="rouge2").__getstate__()
+    for damaged, match in (
+            ({**state, "version": 99}, "not a RougeIndex pickle of this version"),
+            ({**state, "options": None}, "no ScoringOptions"),
+            ({**state, "options": RougeIndex(rouge_type="rouge3").options},
+             "stored with other options"),
+            ({**state, "kernel": {**state["kernel"], "offsets": np.array([0, 5])}},
+             "not a TextIndex state: offsets")):
+        index = RougeIndex.__new__(RougeIndex)
+        with pytest.raises(ValueError, match=match):
+            index.__setstate__(damaged)
+
+
+@pytest.mark.parametrize("kind", [-1, 1, 2, 4])
+@pytest.mark.parametrize("stem", [False, True], ids=["nostem", "stem"])
+def test_kernel_states_load_in_either_twin(texts, kind, stem):
+    """A state made by one twin (a pickle made with one backend) rebuilds
+    in the other: the same scores, and texts added afterwards too."""
+    kernels = _kernels()
+    built = []
+    for mod in kernels:
+        ix = mod.TextIndex(kind, stem, True)
+        ix.add_texts(texts[:120])
+        ix.set_query_text("words only queries have: zebra quagga")
+        built.append(ix)
+    rouge_type = "rougeL" if kind == -1 else f"rouge{kind}"
+    want = {q: reference_f(rouge_type, stem, q, texts) for q in queries(texts)[:12]}
+    for source in built:
+        state = pickle.loads(pickle.dumps(source.to_state()))
+        for mod in kernels:
+            ix = mod.TextIndex.from_state(state)
+            assert len(ix) == 120 and [ix.count(i) for i in range(120)] == \
+                [source.count(i) for i in range(120)]
+            ix.add_texts(texts[120:])
+            for q, f in want.items():
+                ix.set_query_text(q)
+                out = np.empty(len(texts))
+                ix.score_range(0, len(texts), out)
+                assert out.tolist() == f, q
+
+
+def test_kernel_states_of_token_lists_load_in_either_twin():
+    kernels = _kernels()
+    lists = [[1, 2, 3], ["a", 1, (2, 3)], [], [2, 2, 3, 1]]
+    for source_mod in kernels:
+        source = source_mod.TextIndex(2, False, False)
+        source.add_token_lists(lists)
+        for mod in kernels:
+            ix = mod.TextIndex.from_state(source.to_state())
+            ix.set_query_tokens([2, 3, 1, "a", 1])
+            out = np.empty(4)
+            ix.score_range(0, 4, out)
+            source.set_query_tokens([2, 3, 1, "a", 1])
+            want = np.empty(4)
+            source.score_range(0, 4, want)
+            assert out.tolist() == want.tolist()
+
+
+def _damaged_states(state):
+    """(state, what the error says) for each way a state can be wrong."""
+    units, offsets, grams = state["units"], state["offsets"], state["grams"]
+    yield [], "a dict with the keys"
+    yield {k: v for k, v in state.items() if k != "units"}, "a dict with the keys"
+    yield {**state, "format": 2}, "format 2"
+    yield {**state, "format": True}, "format True"
+    yield {**state, "kind": 0}, "kind 0"
+    yield {**state, "kind": -1}, "grams must be None"
+    yield {**state, "use_stemmer": 1}, "must be bools"
+    yield {**state, "tokens": tuple(state["tokens"])}, "tokens must be a list"
+    yield {**state, "tokens": state["tokens"] + [state["tokens"][0]]}, "listed twice"
+    yield {**state, "tokens": state["tokens"][:-1] + [b"x"]}, "must be str"
+    yield {**state, "grams": grams.astype(np.int64)}, "grams must be a 2-d int32"
+    yield {**state, "grams": grams[:, :1].copy()}, "grams must have 2 columns"
+    yield {**state, "grams": np.concatenate([grams, grams[:1]])}, "an n-gram is listed twice"
+    yield {**state, "grams": grams + len(state["tokens"])}, "grams has ids outside"
+    yield {**state, "grams": grams - 1}, "grams has ids outside"
+    yield {**state, "units": units.astype(np.int64)}, "units must be a 1-d int32"
+    yield {**state, "units": units.tolist()}, "units must be a 1-d int32"
+    yield {**state, "units": units + 1}, r"units has ids outside \[0, 2\)"
+    yield {**state, "units": units - 1}, "units has ids outside"
+    yield {**state, "offsets": offsets[::-1].copy()}, "offsets must rise"
+    yield {**state, "offsets": offsets[:-1].copy()}, "offsets must rise"
+    yield {**state, "offsets": offsets[:0].copy()}, "offsets must rise"
+    yield {**state, "offsets": np.array([0, 3, 1, 4])}, "offsets must rise"
+    yield {**state, "offsets": offsets.astype(np.int32)}, "offsets must be a 1-d int64"
+
+
+def test_kernel_refuses_a_damaged_state(kernel):
+    source = kernel.TextIndex(2, False, True)
+    source.add_texts(["a b c", "b c", "a b"])
+    state = source.to_state()
+    assert len(state["grams"]) == 2 and state["units"].tolist() == [0, 1, 1, 0]
+    for damaged, match in _damaged_states(state):
+        with pytest.raises(ValueError, match="^not a TextIndex state: .*" + match):
+            kernel.TextIndex.from_state(damaged)
+    # arrays of the other byte order are read as the numbers they hold
+    swapped = {**state, "units": state["units"].astype(">i4"),
+               "offsets": state["offsets"].astype(">i8"), "grams": state["grams"].astype(">i4")}
+    ix = kernel.TextIndex.from_state(swapped)
+    ix.set_query_text("b c")
+    out = np.empty(3)
+    ix.score_range(0, 3, out)
+    assert out.tolist() == reference_f("rouge2", False, "b c", ["a b c", "b c", "a b"])

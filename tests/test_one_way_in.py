@@ -317,7 +317,8 @@ def test_the_docs_table_of_doors_is_the_codes():
     from rougekit._doors import doors_table
     # every door module declares itself on import
     for library, module in (("dask", "rougekit.dask"), ("pyspark", "rougekit.spark"),
-                            ("polars", "rougekit.polars"), ("duckdb", "rougekit.duckdb")):
+                            ("polars", "rougekit.polars"), ("duckdb", "rougekit.duckdb"),
+                            ("ray", "rougekit.ray")):
         pytest.importorskip(library)
         __import__(module)
     from rougekit._doors import fields_table

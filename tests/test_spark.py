@@ -1,13 +1,21 @@
 """rougekit.spark on a real Spark session (local[2], Arrow record batches of
 50 rows so that partitions hold several): per-row columns equal
 rougekit.score_frame in this process, and corpus results equal
-rougekit.score_corpus on the rows in collect() order, with ==."""
+rougekit.score_corpus on the rows in collect() order, with ==; max_similarity
+equals RougeIndex.max row by row, the index broadcast."""
 import os
 import sys
 
 import pytest
 
 import rougekit
+from _contamination import (
+    ShippedWords,
+    against_texts,
+    expected_max,
+    loads_per_process,
+    rows_to_check,
+)
 from _integrations import CANDIDATES, REFERENCES, REQUIRED, TYPES, need
 
 pd = need("pandas")
@@ -35,6 +43,9 @@ def spark():
         if REQUIRED:
             raise
         pytest.skip(f"no Spark session here: {exc}")
+    # the executors' Python imports the max_similarity tests' tokenizer
+    session.sparkContext.addPyFile(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                "_contamination.py"))
     yield session
     session.stop()
 
@@ -129,3 +140,49 @@ def test_errors(spark):
     with pytest.raises(Exception, match=r"record batch 0: column 'candidate', row \d: "
                                         "missing value"):
         rspark.score_corpus(bad)
+
+
+# --- max_similarity --------------------------------------------------------------------
+
+def test_max_similarity_equals_rouge_index_max(spark):
+    """20,000 rows against 2,000 texts (duplicates, empty texts, ties)."""
+    against = against_texts()
+    texts = rows_to_check(against)
+    ids, fmeasures = expected_max(rougekit.RougeIndex(against, "rouge2", use_stemmer=True),
+                                  texts)
+    sdf = spark.createDataFrame(list(zip(texts, range(len(texts)))), "text string, row long")
+    lazy = rspark.max_similarity(sdf, "text", against=against, rouge_type="rouge2",
+                                 use_stemmer=True)
+    assert lazy.columns == ["text", "row", "max_fmeasure", "max_index"]
+    assert lazy.schema["max_index"].dataType == T.LongType()
+    got = sorted(lazy.collect(), key=lambda r: r["row"])
+    assert [r["row"] for r in got] == list(range(len(texts)))
+    assert [r["max_index"] for r in got] == ids
+    assert [r["max_fmeasure"] for r in got] == fmeasures
+    assert len(set(fmeasures)) > 10 and ids.count(0) > 100     # ties and empty texts met
+
+
+def test_max_similarity_options_refusals_and_one_load_per_worker(spark, tmp_path):
+    against = against_texts(200)
+    texts = rows_to_check(against, 600)
+    sdf = spark.createDataFrame([(t, i) for i, t in enumerate(texts)],
+                                "text string, row long").repartition(6)
+    options = rougekit.ScoringOptions(rouge_types=["rouge1"], tokenizer=ShippedWords(tmp_path))
+    got = sorted(rspark.max_similarity(sdf, "text", against, options=options).collect(),
+                 key=lambda r: r["row"])
+    assert ([r["max_index"] for r in got], [r["max_fmeasure"] for r in got]) == \
+        expected_max(rougekit.RougeIndex(against, options=options), texts)
+    # the broadcast index: loaded once by each Python worker that scored
+    loads = loads_per_process(tmp_path)
+    assert loads and set(loads.values()) == {1}, loads
+    with pytest.raises(ValueError, match="^rougekit.spark.max_similarity cannot use "
+                                         "counting='sets'"):
+        rspark.max_similarity(sdf, "text", against, flavor="pltrdy")
+    with pytest.raises(ValueError, match="^column='txt': the table has no such column"):
+        rspark.max_similarity(sdf, "txt", against)
+    with pytest.raises(ValueError, match="^against is empty"):
+        rspark.max_similarity(sdf, "text", ())
+    bad = spark.createDataFrame([("a",), (None,)], "text string")
+    with pytest.raises(Exception, match=r"record batch 0: column 'text', row \d: "
+                                        "missing value"):
+        rspark.max_similarity(bad, "text", against).collect()

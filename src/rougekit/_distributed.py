@@ -1,4 +1,5 @@
-"""What the engines beyond one process share: ``rougekit.dask``, ``rougekit.spark``.
+"""What the engines beyond one process share: ``rougekit.dask``,
+``rougekit.spark``, ``rougekit.ray``.
 
 A table split into partitions is scored in three steps. Where the call is
 made, its options are resolved and checked once, as every door's
@@ -13,24 +14,37 @@ the aggregators' exact sums merge to the same means, and every other
 aggregation and the bootstrap draw from the same per-item columns in the
 same order.
 
+A summary that travels as a table row (Spark's and Ray's) is
+``Summary.to_record`` there and ``Summary.from_record`` back.
+
+``max_similarity`` (a ``RougeIndex`` queried by every row of a text column)
+is checked where the call is made too (``Similarity.for_frame``, which
+builds the index once from ``against``); each engine sends the index to its
+workers once each (Dask scatters it, Spark broadcasts it, Ray puts it in
+its object store), where ``Similarity.frame`` adds ``max_fmeasure`` and
+``max_index`` to a partition or batch, each row's ``RougeIndex.max``.
+
 An engine's module keeps only what is its own: how its table is split, how a
-function reaches its workers, how summaries come back.
+function or an index reaches its workers, how summaries come back.
 """
 import dataclasses
-from typing import Any, Dict, List, Optional, Sequence
+import json
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from rougekit._checks import thread_count
+from rougekit._checks import as_list, thread_count
 from rougekit._doors import resolve
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import corpus_scores, item_columns, item_rows, kept_items
-from rougekit._tables import check_columns, table_kind, table_texts
+from rougekit._tables import check_columns, column_list, table_kind, table_texts
 from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
 from rougekit.frames import column_names, options_frame
+from rougekit.index import RougeIndex, index_options
 
-__all__ = ["Job", "Summary", "summarize", "corpus_result"]
+__all__ = ["Job", "Summary", "RECORD_SCHEMA", "summarize", "corpus_result", "Similarity",
+           "SIMILARITY_COLUMNS"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +109,25 @@ class Summary:
     aggregator: MeanAggregator
     items: Optional[np.ndarray]     # (3 * types, n_items) when kept
 
+    def to_record(self) -> Dict[str, Any]:
+        """The summary as one table row (``RECORD_SCHEMA``): the
+        aggregator's exact sums as JSON, the items' float64 bytes or None."""
+        return {"n_items": self.n_items,
+                "aggregator": json.dumps(self.aggregator.to_dict()),
+                "items": None if self.items is None else self.items.tobytes()}
+
+    @classmethod
+    def from_record(cls, record: Any, job: "Job") -> "Summary":
+        """The summary of a row ``to_record`` wrote (a dict or a row)."""
+        items = record["items"]
+        return cls(record["n_items"], MeanAggregator.from_dict(json.loads(record["aggregator"])),
+                   None if items is None else np.frombuffer(items, dtype=np.float64)
+                   .reshape(3 * len(job.rouge_types), -1))
+
+
+#: The columns of ``Summary.to_record``'s row, as Spark's DDL.
+RECORD_SCHEMA = "n_items long, aggregator string, items binary"
+
 
 def summarize(table: Any, job: Job) -> Summary:
     """The ``Summary`` of a pandas, polars or pyarrow table's rows."""
@@ -129,3 +162,105 @@ def corpus_result(summaries: Sequence[Summary], job: Job, per_item: bool) -> Cor
         scores=scores, intervals=intervals,
         per_item=item_rows(items, scoring.names) if per_item and items is not None else None,
         n_items=n_items, signature=scoring.signature())
+
+
+# --- max_similarity: a RougeIndex queried by a column --------------------------------
+
+#: The columns max_similarity adds: the largest F against ``against`` (float64)
+#: and the position in ``against`` of the text that gives it (int64; the first
+#: on ties), each row's ``RougeIndex.max``.
+SIMILARITY_COLUMNS = ("max_fmeasure", "max_index")
+
+
+@dataclasses.dataclass(frozen=True)
+class Similarity:
+    """A ``max_similarity`` call, checked where it is made; picklable, sent
+    to the workers (the index goes its own way: once to each worker)."""
+
+    column: str
+
+    @classmethod
+    def for_frame(cls, door: str, columns: Sequence[Any], column: str, against: Any,
+                  rouge_type: Optional[str], threads: Optional[int],
+                  options: Optional[ScoringOptions], flavor: Optional[str],
+                  fields: Dict[str, Any]) -> Tuple["Similarity", RougeIndex]:
+        """The call of an engine's ``max_similarity`` (``door``: its name),
+        and the ``RougeIndex`` of ``against`` with its options (those of
+        ``RougeIndex``, refused by the door's name) and ``threads``."""
+        scoring, _ = index_options(door, rouge_type, fields.pop("tokenizer", None),
+                                   fields.pop("use_stemmer", False), options, flavor, fields)
+        if threads is not None:
+            thread_count(threads)
+        existing = list(columns)
+        if not isinstance(column, str):
+            raise TypeError(f"column must be a column name (str), not {type(column).__name__}")
+        if column not in existing:
+            shown = ", ".join(repr(c) for c in existing[:10])
+            raise ValueError(f"column={column!r}: the table has no such column (its columns: "
+                             f"{shown}{', ...' if len(existing) > 10 else ''})")
+        clash = [name for name in SIMILARITY_COLUMNS if name in existing]
+        if clash:
+            raise ValueError(f"the table already has column {clash[0]!r}, which "
+                             f"{door} would add; drop or rename it first")
+        texts = as_list(against, "against", "a list of texts")
+        if not texts:
+            raise ValueError(f"against is empty: {door} needs at least one text to compare "
+                             "each row with")
+        return cls(column), RougeIndex(texts, options=scoring, threads=threads)
+
+    def frame(self, table: Any, index: RougeIndex) -> Any:
+        """A pandas, polars or pyarrow table with ``max_fmeasure`` and
+        ``max_index`` added: each row's ``index.max`` of its text."""
+        kind = table_kind(table)
+        texts = _text_column(kind, table, self.column)
+        fmeasures = np.empty(len(texts), dtype=np.float64)
+        ids = np.empty(len(texts), dtype=np.int64)
+        for i, text in enumerate(texts):
+            ids[i], fmeasures[i] = index.max(text)
+        return _with_similarity(kind, table, fmeasures, ids)
+
+
+def _text_column(kind: str, table: Any, column: str) -> List[Any]:
+    """The column's values, each a str or bytes (errors name the row)."""
+    if column not in column_list(kind, table):
+        raise ValueError(f"column={column!r}: the table has no such column")
+    if kind == "pandas":
+        values = table[column].tolist()
+    elif kind == "polars":
+        values = table.get_column(column).to_list()
+    else:
+        values = table.column(column).to_pylist()
+    for i, value in enumerate(values):
+        if not isinstance(value, (str, bytes)):
+            missing = value is None or (isinstance(value, float) and value != value) \
+                or type(value).__name__ in ("NAType", "NaTType")
+            what = f"missing value ({value!r})" if missing else \
+                f"expected a str or bytes, not {type(value).__name__}"
+            row = f"row {i}"
+            if kind == "pandas" and not table.index.equals(_default_index(len(table))):
+                row += f" (index {table.index[i:i + 1].tolist()[0]!r})"
+            raise (ValueError if missing else TypeError)(f"column {column!r}, {row}: {what}")
+    return values
+
+
+def _default_index(n: int) -> Any:
+    import pandas as pd
+    return pd.RangeIndex(n)
+
+
+def _with_similarity(kind: str, table: Any, fmeasures: np.ndarray, ids: np.ndarray) -> Any:
+    columns = dict(zip(SIMILARITY_COLUMNS, (fmeasures, ids)))
+    if kind == "pandas":
+        return table.assign(**columns)
+    if kind == "polars":
+        import polars as pl
+        return table.with_columns([pl.Series(name, values) for name, values in columns.items()])
+    import pyarrow as pa
+    schema, arrays = table.schema, list(table.columns)
+    for name, values in columns.items():
+        array = pa.array(values)
+        schema = schema.append(pa.field(name, array.type))
+        arrays.append(array)
+    if kind == "arrow-table":
+        return pa.Table.from_arrays(arrays, schema=schema)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)

@@ -1,7 +1,7 @@
 """Every way into rougekit takes the same options: one resolution, one table.
 
 A *door* is an entry point that scores: ``score_corpus``, ``RougeScorer``,
-``score_frame``, the Dask and Spark functions, ``compute``, ``explain``,
+``score_frame``, the Dask, Spark and Ray functions, ``compute``, ``explain``,
 ``audit``, ``RougeIndex``, ``deduplicate``, ``score_ids``, the rewards
 (``rouge_reward``, ``rougekit.rewards.verl``, ``rougekit.rewards.openrlhf``),
 the CLI's commands. Each takes ``options=ScoringOptions(...)``,
@@ -77,6 +77,8 @@ _WHY_PER_ITEM = "it gives each row's scores, not a corpus score (rougekit.score_
 _WHY_EXPLAIN = ("it shows the matches of one pair as rouge-score counts them (a corpus: "
                 "rougekit.score_corpus)")
 _WHY_REWARD = "a reward is one number per completion (rougekit.score_corpus scores a corpus)"
+_WHY_INDEX = "it queries a RougeIndex, which scores with rouge-score's arithmetic"
+_WHAT_MAX = "each row's RougeIndex.max: max_fmeasure, max_index"
 # The doors of this module's own users, declared where the scopes are decided.
 for _name, _scopes, _why, _what in (
         ("score_corpus", ALL, "", "a corpus score with its signature"),
@@ -91,6 +93,11 @@ for _name, _scopes, _why, _what in (
          "polars: a struct of score_frame's columns per row (import rougekit.polars)"),
         ("rougekit.duckdb.register", PER_ITEM, _WHY_PER_ITEM,
          "SQL functions rouge_score(c, r, type), rouge_scores(c, r) on a DuckDB connection"),
+        ("rougekit.ray.score_dataset", PER_ITEM, _WHY_PER_ITEM, "score columns, lazily"),
+        ("rougekit.ray.score_corpus", ALL, "", "score_corpus of the rows"),
+        ("rougekit.dask.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
+        ("rougekit.spark.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
+        ("rougekit.ray.max_similarity", ("types", "text"), _WHY_INDEX, _WHAT_MAX),
         ("compute", ALL, "", "Hugging Face evaluate's result (flavor evaluate)"),
         ("explain", ("types", "text"), _WHY_EXPLAIN, "one pair's tokens and matches"),
         ("audit", ALL, "", "every flavor's numbers on the same texts"),
@@ -115,7 +122,9 @@ for _name, _scopes, _why, _what in (
          "(--bootstrap, --seed, --ar-trials)", "paired significance tests"),
         ("rougekit report", ALL, "", "an HTML report"),
         ("rougekit explain", ("types", "text"), _WHY_EXPLAIN, "one pair's matches"),
-        ("rougekit audit", ALL, "", "every flavor's numbers")):
+        ("rougekit audit", ALL, "", "every flavor's numbers"),
+        ("rougekit contamination", ("types", "text"), _WHY_INDEX,
+         "the rows whose largest F against the other file reaches the threshold")):
     door(_name, _scopes, _why, _what)
 
 

@@ -72,6 +72,7 @@ import numpy as np
 
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import one_line
+from rougekit._cli_contamination import add_contamination_parser
 from rougekit._cli_options import (
     add_option_flags,
     options_of,
@@ -749,6 +750,7 @@ def build_parser():
     explain.add_argument("--format", choices=["text", "json"], default="text")
     explain.set_defaults(func=cmd_explain)
 
+    add_contamination_parser(sub)
     add_compat_parser(sub)
 
     # Handled by main() before argparse (the script's options, its parsing).

@@ -4,7 +4,10 @@
 any Dask operation); ``score_corpus(ddf)`` computes the corpus scores and
 returns the ``CorpusResult`` that ``rougekit.score_corpus`` gives for the
 same rows, equal with ``==`` (``per_item`` aside: see below), with the same
-options (``options=``, ``flavor=`` and its switches, the option fields)::
+options (``options=``, ``flavor=`` and its switches, the option fields);
+``max_similarity(ddf, column, against=texts)`` adds each row's largest F
+against ``texts`` and the position of the text that gives it, as
+``RougeIndex(texts).max`` (contamination checks)::
 
     import dask.dataframe as dd
     import rougekit.dask
@@ -24,6 +27,11 @@ resamples them there as ``score_corpus`` does; ``per_item=True``
 also fills ``CorpusResult.per_item`` (otherwise None: a list of dicts per
 row is rarely wanted at cluster scale).
 
+``max_similarity`` builds the ``RougeIndex`` of ``against`` once, on the
+client, and sends it to each worker once (``client.scatter(...,
+broadcast=True)`` with a ``distributed`` client; Dask's local schedulers
+share it), as it stores it: token ids, not the texts.
+
 ``threads`` is per partition: a partition is one Dask task, and the
 cluster's parallelism comes from running tasks side by side, so the default
 is 1; pass more to let each task use more cores.
@@ -37,18 +45,19 @@ dask[distributed] for a cluster); computes on whatever scheduler is active
 (a ``distributed.Client``, or Dask's default).
 """
 import ast
+import uuid
 from typing import Any, Optional, Sequence
 
 import dask
 import dask.dataframe as dd
 import pandas as pd
 
-from rougekit._distributed import Job, corpus_result, summarize
+from rougekit._distributed import Job, Similarity, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
 from rougekit.corpus import CorpusResult
 
-__all__ = ["score_frame", "score_corpus"]
+__all__ = ["score_frame", "score_corpus", "max_similarity"]
 
 
 def _check_frame(ddf: Any) -> None:
@@ -128,3 +137,37 @@ def score_corpus(ddf: Any, rouge_types: Optional[Sequence[str]] = None,
                          references, threads, per_item, options, flavor, fields)
     tasks = [dask.delayed(_summarize_partition)(part, job) for part in ddf.to_delayed()]
     return corpus_result(dask.compute(*tasks), job, per_item)
+
+
+def _shipped(index: Any) -> Any:
+    """The index as the tasks' argument: scattered to every worker of the
+    ``distributed`` client in use, once (a future); for Dask's local
+    schedulers, which share it, a delayed of its own name (which spares
+    Dask from pickling it to name the tasks)."""
+    try:
+        from distributed import default_client
+        client = default_client()
+    except (ImportError, ValueError):      # no distributed, or no client
+        return dask.delayed(index, name=f"rougekit-index-{uuid.uuid4().hex}",
+                            traverse=False)
+    return client.scatter(index, broadcast=True, hash=False)
+
+
+@takes_options("rougekit.dask.max_similarity")
+def max_similarity(ddf: Any, column: str, against: Sequence[Any],
+                   rouge_type: Optional[str] = None, *,
+                   options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                   threads: Optional[int] = 1, **fields: Any) -> Any:
+    """``ddf`` with ``max_fmeasure`` (float64) and ``max_index`` (int64)
+    added to each partition: for each row, ``RougeIndex(against).max`` of
+    its ``column`` (the largest F against the texts of ``against``, and the
+    position of the first text that gives it), lazily. ``rouge_type`` and
+    the options are ``RougeIndex``'s (``"rougeL"`` by default; how text
+    becomes tokens: ``use_stemmer``, ``tokenizer``, ``lang``, ...). The
+    index is built now, once, and sent to each worker once."""
+    _check_frame(ddf)
+    similarity, index = Similarity.for_frame("rougekit.dask.max_similarity", list(ddf.columns),
+                                             column, against, rouge_type, threads, options,
+                                             flavor, fields)
+    return ddf.map_partitions(similarity.frame, _shipped(index),
+                              meta=similarity.frame(ddf._meta, index))

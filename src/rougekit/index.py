@@ -67,6 +67,9 @@ _ADD_BUDGET = 1_000_000
 _TEXT_COST = 32
 _ADD_TEXT_COST = 200           # tokenizing has a larger cost per text
 
+# What RougeIndex.__getstate__ writes (its kernel's part: _core/_text_index_state).
+_PICKLE_VERSION = 1
+
 # --- arguments ----------------------------------------------------------------------
 
 def _kind(rouge_type: Any) -> int:
@@ -79,7 +82,7 @@ def _kind(rouge_type: Any) -> int:
     return kind
 
 
-def _index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stemmer: bool,
+def index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stemmer: bool,
                    options: Optional[ScoringOptions], flavor: Optional[str],
                    fields: Dict[str, Any]) -> Tuple[ScoringOptions, int]:
     """The options of ``RougeIndex`` and ``deduplicate`` (``door``), and the
@@ -201,12 +204,19 @@ class RougeIndex:
     Text ids are 0, 1, 2, ... in the order texts were added. Scores are F
     against every stored text, the query being the target (module
     docstring), each equal to rouge-score's F for that pair. One index may
-    be shared between threads; its calls take turns.
+    be shared between threads; its calls take turns. It pickles as what it
+    stores (token ids, vocabulary, options; not the texts) and loads with
+    either backend without tokenizing again: build it once, send it to
+    every worker (``rougekit.dask.max_similarity`` and its Spark and Ray
+    twins do).
 
     >>> index = RougeIndex(rouge_type="rouge1")
     >>> index.add("the cat sat"), index.add("the dog")
     (0, 1)
     >>> index.max("the cat")
+    (0, 0.8)
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(index)).max("the cat")
     (0, 0.8)
     """
 
@@ -214,12 +224,13 @@ class RougeIndex:
                  tokenizer: Optional[Any] = None, use_stemmer: bool = False, *,
                  threads: Optional[int] = None, options: Optional[ScoringOptions] = None,
                  flavor: Optional[str] = None, **fields: Any) -> None:
-        self.options, self._kind = _index_options("RougeIndex", rouge_type, tokenizer,
+        self.options, self._kind = index_options("RougeIndex", rouge_type, tokenizer,
                                                   use_stemmer, options, flavor, fields)
         self.rouge_type = self.options.rouge_types[0]
         self._tokens = _Tokens(self.options)
         self.use_stemmer = self._tokens.stemming
         self._threads = thread_count(threads)
+        self._threads_asked = threads     # what a pickle keeps: None stays all cores
         self._kernel = self._tokens.kernel(self._kind)
         self._costs = array("q")     # each stored text's cost (_Tokens.costs_of)
         self._cum = np.zeros(0, dtype=np.int64)
@@ -227,9 +238,42 @@ class RougeIndex:
         self._lock = threading.Lock()
         self.extend(texts)
 
-    def __reduce__(self) -> Any:
-        raise TypeError("a RougeIndex cannot be pickled (it keeps token ids, not the "
-                        "texts); build one from the texts where it is needed")
+    def __getstate__(self) -> Dict[str, Any]:
+        """What a pickle holds: the options, the threads asked for and what
+        the kernel stores (``TextIndex.to_state``: the stored texts' token
+        ids, the vocabulary, the n-grams; not the texts), from which
+        ``__setstate__`` rebuilds the index with the backend in use, without
+        tokenizing again (so an index is built once and sent to a cluster's
+        workers: ``rougekit.dask.max_similarity``)."""
+        with self._lock:
+            kernel = self._kernel.to_state()
+        return {"version": _PICKLE_VERSION, "options": self.options,
+                "threads": self._threads_asked, "kernel": kernel}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        if type(state) is not dict or state.get("version") != _PICKLE_VERSION:
+            raise ValueError("not a RougeIndex pickle of this version of rougekit")
+        options = state["options"]
+        if not isinstance(options, ScoringOptions):
+            raise ValueError("not a RougeIndex pickle: its options are no ScoringOptions")
+        self.options, self._kind = options, _kind(options.rouge_types[0])
+        self.rouge_type = options.rouge_types[0]
+        self._tokens = _Tokens(options)
+        self.use_stemmer = self._tokens.stemming
+        self._threads_asked = state["threads"]
+        self._threads = thread_count(self._threads_asked)
+        kernel = _backend.text_index.TextIndex.from_state(state["kernel"])
+        if (kernel.kind, kernel.default_tokens) != (self._kind, self._tokens.default) or \
+                state["kernel"]["use_stemmer"] != (self.use_stemmer and self._tokens.default):
+            raise ValueError("not a RougeIndex pickle: its texts were stored with other "
+                             "options than its own")
+        self._kernel = kernel
+        # each text's cost as its units say (_cumulative_costs), not its characters
+        self._costs = array("q", (6 * np.diff(state["kernel"]["offsets"]) + _TEXT_COST)
+                            .astype(np.int64).tobytes())
+        self._cum = np.zeros(0, dtype=np.int64)
+        self._total = 0
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._kernel)
@@ -374,7 +418,7 @@ def deduplicate(texts: Sequence[Text], threshold: float = 0.7,
     >>> deduplicate(["a b c d", "a b c e"], threshold=0.75)
     [0, 1]
     """
-    options, _ = _index_options("deduplicate", rouge_type, tokenizer, use_stemmer, options,
+    options, _ = index_options("deduplicate", rouge_type, tokenizer, use_stemmer, options,
                                 flavor, fields)
     return _run_dedup(texts, threshold, options, against, threads, progress)[0]
 

@@ -26,27 +26,28 @@ driver aggregates and resamples as ``score_corpus`` does (and with another
 aggregation than the mean, a flavor's, too). ``CorpusResult.per_item`` is None
 unless ``per_item=True``.
 
+``max_similarity(sdf, column, against=texts)`` adds each row's largest F
+against ``texts`` and the position of the text that gives it, as
+``RougeIndex(texts).max`` (contamination checks): the index is built once,
+on the driver, and broadcast (``SparkContext.broadcast``): each executor's
+Python worker loads it once, as it stores it (token ids, not the texts).
+
 ``threads`` is per task (default 1: Spark runs one task per core).
 rougekit must be installed where the executors run Python. Needs
 ``pip install 'rougekit[spark]'`` (pyspark, pyarrow, pandas) and Java.
 """
 import contextlib
-import json
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-import numpy as np
-
-from rougekit._distributed import Job, Summary, corpus_result, summarize
+from rougekit._distributed import RECORD_SCHEMA, Job, Similarity, Summary, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
-from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
 
-__all__ = ["score_frame", "score_corpus"]
+__all__ = ["score_frame", "score_corpus", "max_similarity"]
 
 # One row per record batch of score_corpus: where it was, and its summary.
-_SUMMARY_SCHEMA = ("partition long, batch long, n_items long, aggregator string, "
-                   "items binary")
+_SUMMARY_SCHEMA = "partition long, batch long, " + RECORD_SCHEMA
 
 
 @contextlib.contextmanager
@@ -90,13 +91,15 @@ def score_frame(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
     schema = StructType(list(sdf.schema.fields) + [StructField(name, DoubleType(), True)
                                                    for name in job.column_names()])
 
-    def score_batches(batches: Iterator[Any]) -> Iterator[Any]:
-        for number, batch in enumerate(batches):
-            with _where(number):
-                scored = job.frame(batch)
-            yield scored
+    return sdf.mapInArrow(lambda batches: _each_batch(batches, job.frame), schema)
 
-    return sdf.mapInArrow(score_batches, schema)
+
+def _each_batch(batches: Iterator[Any], score: Callable[[Any], Any]) -> Iterator[Any]:
+    """``score`` of each record batch, a bad row's error naming where it is."""
+    for number, batch in enumerate(batches):
+        with _where(number):
+            scored = score(batch)
+        yield scored
 
 
 @takes_options("rougekit.spark.score_corpus")
@@ -119,19 +122,38 @@ def score_corpus(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
         partition = _partition()
         for number, batch in enumerate(batches):
             with _where(number):
-                summary = summarize(batch, job)
-            items = summary.items.tobytes() if summary.items is not None else None
-            yield pa.RecordBatch.from_pydict({
-                "partition": [partition], "batch": [number], "n_items": [summary.n_items],
-                "aggregator": [json.dumps(summary.aggregator.to_dict())],
-                "items": [items]})
+                record = summarize(batch, job).to_record()
+            yield pa.RecordBatch.from_pylist([{"partition": partition, "batch": number,
+                                               **record}])
 
     rows = sdf.mapInArrow(summarize_batches, _SUMMARY_SCHEMA).collect()
     rows.sort(key=lambda row: (row["partition"], row["batch"]))
-    width = 3 * len(job.rouge_types)
-    summaries = [Summary(row["n_items"],
-                         MeanAggregator.from_dict(json.loads(row["aggregator"])),
-                         None if row["items"] is None else
-                         np.frombuffer(row["items"], dtype=np.float64).reshape(width, -1))
-                 for row in rows]
-    return corpus_result(summaries, job, per_item)
+    return corpus_result([Summary.from_record(row, job) for row in rows], job, per_item)
+
+
+@takes_options("rougekit.spark.max_similarity")
+def max_similarity(sdf: Any, column: str, against: Sequence[Any],
+                   rouge_type: Optional[str] = None, *,
+                   options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
+                   threads: Optional[int] = 1, **fields: Any) -> Any:
+    """``sdf`` with ``max_fmeasure`` (double) and ``max_index`` (long)
+    added: for each row, ``RougeIndex(against).max`` of its ``column`` (the
+    largest F against the texts of ``against``, and the position of the
+    first text that gives it), lazily. ``rouge_type`` and the options are
+    ``RougeIndex``'s (``"rougeL"`` by default; how text becomes tokens:
+    ``use_stemmer``, ``tokenizer``, ``lang``, ...). The index is built now,
+    once, and broadcast."""
+    from pyspark.sql.types import DoubleType, LongType, StructField, StructType
+    _check_frame(sdf)
+    similarity, index = Similarity.for_frame("rougekit.spark.max_similarity", sdf.columns,
+                                             column, against, rouge_type, threads, options,
+                                             flavor, fields)
+    shipped = sdf.sparkSession.sparkContext.broadcast(index)
+    schema = StructType(list(sdf.schema.fields) + [StructField("max_fmeasure", DoubleType()),
+                                                   StructField("max_index", LongType())])
+
+    def max_batches(batches: Iterator[Any]) -> Iterator[Any]:
+        loaded = shipped.value                 # once per Python worker
+        return _each_batch(batches, lambda batch: similarity.frame(batch, loaded))
+
+    return sdf.mapInArrow(max_batches, schema)

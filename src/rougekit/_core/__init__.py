@@ -7,30 +7,6 @@ Which of the two runs is decided once, by ``rougekit._backend`` for every name
 of ``_backend.KERNELS``; nothing else imports a compiled module, so
 ``ROUGEKIT_PURE_PYTHON=1`` loads no extension.
 
-``tokenizer``  rouge-score's default tokens of a str, straight to ids in a
-               hash table that caches each token's Porter stem; sentence
-               breaks kept for rougeLsum
-``porter``     NLTK's Porter stemmer (``stem``) and a stem memo
-               (``StemCache``)
-``lcs``        bit-parallel LCS length, rouge-score's LCS positions, union
-               LCS and rougeLsum's hits (length and hits on token lists too)
-``overlap``    clipped n-gram overlap through an exact id table; the same on
-               token lists and on rouge-score's Counters
-``engine``     a whole (target, prediction) pair: tokens, stems, the
-               kernels above, P/R/F in rouge-score's order of operations
-               (``RougeScorer.score`` and ``score_batch``)
-``index``      many texts as ids: one query scored against all
-               (``RougeIndex``), the greedy de-duplication filter
-               (``deduplicate``)
-``ids_score``  token-id rows read in place from int32/int64 arrays (2-D
-               padded, or values and offsets), each pair's ids numbered
-               densely, the kernels above, P/R/F into columns
-               (``score_ids``)
-``alignment``  both sides' positions of the LCS rouge-score's table walk
-               picks and of rougeLsum's hits, in linear memory
-               (``explain``)
-=============  ============================================================
-=======
 ================  =========================================================
 ``tokenizer``     rouge-score's default tokens of a str, straight to ids in
                   a hash table that caches each token's Porter stem;
@@ -78,7 +54,9 @@ word, for ``_lcs``), ``_grams.pxd`` (64-bit keys to dense ids: the n-gram
 and skip-bigram table), ``_vocab.pxd`` (the token hash table),
 ``_match_masks.pxd`` (a text's LCS masks and its hits: ``text_index``,
 ``dedup_filter``), ``_text_index.pxd`` (a ``TextIndex``'s C layout, for
-``dedup_filter``), ``_mem.pxd`` (checked array growth, the id limit),
+``dedup_filter``), ``_text_index_state.py`` (a ``TextIndex``'s contents as
+plain values, what a pickle of a ``RougeIndex`` holds, and their check on
+load: both twins write and read it), ``_mem.pxd`` (checked array growth, the id limit),
 ``_ids.pxd`` (id arrays from Python), ``_rouge155_numbers.pxd`` (the
 script's rounding and F) and ``_rouge155_corpus.pxd`` (a run's corpus as C
 arrays); and the C headers of ``include/`` (bit scans, 16-byte character

@@ -3,7 +3,7 @@
 holds a read of the index (``state``); and rouge-score's F of h common units
 (inline), which the index scores and the filter compares with its threshold.
 """
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 
 from rougekit._core._grams cimport GramTable
 from rougekit._core._match_masks cimport Masks
@@ -56,3 +56,7 @@ cdef class TextIndex:
     cdef int32_t* _token_ids_of(self, object tokens, bint add, Py_ssize_t* n_out) except NULL
     cdef int _after_add(self, Py_ssize_t ntexts0, Py_ssize_t nunits0, bint ok) except -1
     cdef int _set_query(self, const int32_t* tok, Py_ssize_t m) except -1
+    cdef _copy_out(self, int32_t[::1] units, int64_t[::1] offsets)
+    cdef _gram_rows(self)
+    cdef _intern_rows(self, const int32_t[:, ::1] rows)
+    cdef _copy_in(self, const int32_t[::1] units, const int64_t[::1] offsets)

@@ -20,16 +20,22 @@ GIL released, so threads scoring different ranges run in parallel. P, R and
 F are computed in C by ``_prf.pxd``, with rouge-score's expressions in its
 order of operations, so every F equals rouge-score's.
 
+``to_state()`` gives what an index stores as plain values (token strings or
+tokens, n-grams as token ids, units, offsets: ``_text_index_state``, the
+same for both twins), from which ``TextIndex.from_state`` rebuilds it
+without tokenizing anything, after checking every id and offset.
+
 Several threads may read an index at once (``score_range``, a live
 ``_dedup_filter.Dedup``); changing it (adding texts, setting the query)
 needs it unread. A call that would break that raises RuntimeError instead of
 waiting; ``rougekit.index`` serializes its own calls with a lock.
 """
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from rougekit._core._grams cimport GramTable, gram_find, gram_intern, gram_table_free
+from rougekit._core._grams cimport (GRAM_EMPTY, GramTable, gram_find, gram_intern,
+                                    gram_table_free)
 from rougekit._core._kinds cimport ROUGE_L
 from rougekit._core._match_masks cimport (Masks, PairScratch, masked_lcs_hits,
                                            masked_ngram_hits, masks_build, masks_clear,
@@ -39,6 +45,10 @@ from rougekit._core._mem cimport MAX_IDS, grow_array
 from rougekit._core._tokenizer cimport (TokenBuf, str_buffer, tokbuf_free, tokbuf_init,
                                          tokenize_text)
 from rougekit._core._vocab cimport Vocab, vocab_free, vocab_init, vocab_intern
+
+import numpy as np
+
+from rougekit._core import _text_index_state
 
 cdef extern from "compat.h" nogil:
     int rk_rw_try_read(long* s)
@@ -174,6 +184,127 @@ cdef class TextIndex:
     def unit_space(self):
         """One more than the largest unit id in use."""
         return self.unit_id_bound()
+
+    # -- the stored texts as plain values -------------------------------------------
+
+    def to_state(self):
+        """What the index stores, as plain values (``_text_index_state``);
+        the query is not part of it."""
+        cdef Py_ssize_t i
+        if not rk_rw_try_read(&self.state):
+            raise RuntimeError("this index is being changed by another thread")
+        try:
+            if self.default_tokens:
+                tokens = []
+                for i in range(self.vocab.n):
+                    tokens.append((self.vocab.pool + self.vocab.off[i])[:self.vocab.size[i]]
+                                  .decode("utf-8"))
+            else:
+                tokens = list(self.token_ids)     # inserted in id order
+            units = np.empty(self.nunits, dtype=np.int32)
+            offsets = np.empty(self.ntexts + 1, dtype=np.int64)
+            self._copy_out(units, offsets)
+            grams = self._gram_rows() if self.ngrams else None
+        finally:
+            rk_rw_read_done(&self.state)
+        return {"format": _text_index_state.FORMAT, "kind": self.kind,
+                "use_stemmer": bool(self.stem), "default_tokens": bool(self.default_tokens),
+                "tokens": tokens, "grams": grams, "units": units, "offsets": offsets}
+
+    cdef _copy_out(self, int32_t[::1] units, int64_t[::1] offsets):
+        cdef Py_ssize_t i
+        if self.nunits:
+            memcpy(&units[0], self.units, self.nunits * sizeof(int32_t))
+        for i in range(self.ntexts + 1):
+            offsets[i] = self.off[i]
+
+    cdef _gram_rows(self):
+        """The token ids of each n-gram id (n = kind): each level's table
+        read into (id of the first n-1 tokens, last token) by id, then
+        followed down from the top level."""
+        cdef Py_ssize_t levels = self.ngrams, lev, s, g, width = 0
+        cdef int32_t id_, p
+        cdef const GramTable* t
+        for lev in range(levels):
+            width = max(width, self.grams[lev].n)
+        parent_arr = np.empty((levels, width), dtype=np.int32)
+        last_arr = np.empty((levels, width), dtype=np.int32)
+        rows_arr = np.empty((self.grams[levels - 1].n, self.kind), dtype=np.int32)
+        cdef int32_t[:, ::1] parent = parent_arr, last = last_arr, rows = rows_arr
+        for lev in range(levels):
+            t = &self.grams[lev]
+            for s in range(t.cap):
+                if t.keys[s] == GRAM_EMPTY:
+                    continue
+                id_ = t.ids[s]
+                if not 0 <= id_ < t.n:
+                    raise RuntimeError("corrupt n-gram table")
+                parent[lev, id_] = <int32_t>(t.keys[s] >> 32)
+                last[lev, id_] = <int32_t>(t.keys[s] & 0xFFFFFFFF)
+        for g in range(rows.shape[0]):
+            p = <int32_t>g
+            for lev in range(levels - 1, -1, -1):
+                if not 0 <= p < self.grams[lev].n:
+                    raise RuntimeError("corrupt n-gram table")
+                rows[g, lev + 1] = last[lev, p]
+                p = parent[lev, p]
+            rows[g, 0] = p
+        return rows_arr
+
+    @staticmethod
+    def from_state(state):
+        """The index a state describes (made by either twin's ``to_state``),
+        after checking it (``_text_index_state.checked``): ValueError when
+        it is not one."""
+        kind, stem, default, tokens, grams, units, offsets = _text_index_state.checked(state)
+        cdef TextIndex index = TextIndex(kind, stem, default)
+        cdef Py_ssize_t i
+        cdef int32_t g
+        cdef bytes raw
+        if default:
+            for i in range(len(tokens)):
+                raw = (<str>tokens[i]).encode("utf-8")
+                g = vocab_intern(&index.vocab, raw, len(raw))
+                if g < 0:
+                    raise MemoryError()
+                if g != i:
+                    raise ValueError("not a TextIndex state: a token is listed twice")
+        else:
+            index.token_ids = {t: i for i, t in enumerate(tokens)}
+            index.ntoken_ids = len(tokens)
+        if grams is not None:
+            index._intern_rows(grams)
+        index._copy_in(units, offsets)
+        return index
+
+    cdef _intern_rows(self, const int32_t[:, ::1] rows):
+        """Each n-gram given as its token ids gets the next id (checked
+        distinct), its prefixes interned level by level."""
+        cdef Py_ssize_t i, lev
+        cdef int32_t v
+        for i in range(rows.shape[0]):
+            v = rows[i, 0]
+            for lev in range(self.ngrams):
+                v = gram_intern(&self.grams[lev], _gram_key(v, rows[i, lev + 1]))
+                if v < 0:
+                    raise MemoryError()
+            if v != i:
+                raise ValueError("not a TextIndex state: an n-gram is listed twice")
+
+    cdef _copy_in(self, const int32_t[::1] units, const int64_t[::1] offsets):
+        cdef Py_ssize_t i, nunits = units.shape[0], ntexts = offsets.shape[0] - 1
+        if (grow_array(<void**>&self.units, &self.units_cap, nunits + 1, sizeof(int32_t), -1) < 0
+                or grow_array(<void**>&self.off, &self.off_cap, ntexts + 2,
+                              sizeof(Py_ssize_t), -1) < 0):
+            raise MemoryError()
+        if nunits:
+            memcpy(self.units, &units[0], nunits * sizeof(int32_t))
+        for i in range(ntexts + 1):
+            self.off[i] = <Py_ssize_t>offsets[i]
+        self.nunits = nunits
+        self.ntexts = ntexts
+        if masks_cover(&self.mk, self.unit_id_bound()) < 0:
+            raise MemoryError()
 
     # -- tokens to units ---------------------------------------------------------
 

@@ -9,6 +9,9 @@ the query is the *target*, the stored text the *prediction* (as in
 Self-Instruct's ``scorer.score(new_instruction, existing)``), so
 ``P = hits / len(stored)`` and ``R = hits / len(query)``; F is symmetric.
 ``_dedup_filter_py`` runs the de-duplication filter over an index's texts.
+``to_state()`` gives what an index stores as plain values, from which
+``TextIndex.from_state`` rebuilds it without tokenizing anything
+(``_text_index_state``: the format, the same for both twins, and its check).
 
 >>> index = TextIndex(KIND_L, False, True)
 >>> index.add_texts(["the cat sat on the mat", "a dog"])
@@ -20,8 +23,12 @@ Self-Instruct's ``scorer.score(new_instruction, existing)``), so
 >>> out
 [0.6666666666666666, 0.0]
 """
+from itertools import chain
 from typing import Any, Dict, Hashable, List, Sequence
 
+import numpy as np
+
+from rougekit._core import _text_index_state
 from rougekit._core._ids_py import MAX_IDS, check_range
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._lcs_py import lcs_of_masks
@@ -88,6 +95,34 @@ class TextIndex:
     def unit_space(self) -> int:
         """One more than the largest unit id in use."""
         return len(self._ngram_ids) if self.kind > 1 else len(self._token_ids)
+
+    # -- the stored texts as plain values ---------------------------------------
+
+    def to_state(self) -> Dict[str, Any]:
+        """What the index stores, as plain values (``_text_index_state``);
+        the query is not part of it."""
+        units = np.fromiter(chain.from_iterable(self.units), dtype=np.int32)
+        grams = None
+        if self.kind > 1:
+            grams = np.array(list(self._ngram_ids), dtype=np.int32).reshape(-1, self.kind)
+        return {"format": _text_index_state.FORMAT, "kind": self.kind,
+                "use_stemmer": self._stems is not None,
+                "default_tokens": self.default_tokens, "tokens": list(self._token_ids),
+                "grams": grams, "units": units,
+                "offsets": _text_index_state.offsets_of([len(u) for u in self.units])}
+
+    @staticmethod
+    def from_state(state: Dict[str, Any]) -> "TextIndex":
+        """The index a state describes (made by either twin's ``to_state``), after
+        checking it: ValueError when it is not one."""
+        kind, stem, default, tokens, grams, units, offsets = _text_index_state.checked(state)
+        index = TextIndex(kind, stem, default)
+        index._token_ids = {t: i for i, t in enumerate(tokens)}
+        if grams is not None:
+            index._ngram_ids = {tuple(row): i for i, row in enumerate(grams.tolist())}
+        flat, bounds = units.tolist(), offsets.tolist()
+        index.units = [tuple(flat[lo:hi]) for lo, hi in zip(bounds, bounds[1:])]
+        return index
 
     # -- tokens to units ------------------------------------------------------
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""rougekit.ray on a 2-CPU Ray local cluster beside rougekit in one process.
+
+The shared pairs (``make_pairs.py --n 200000``: the candidate and its first
+reference) are scored for rouge1, rouge2, rougeL and rougeLsum
+
+  in-process   RougeScorer.score_columns(references, candidates) and
+               rougekit.score_corpus(...), all cores (threads=None)
+  Ray          rougekit.ray.score_dataset(ds) materialized in the object
+               store, and rougekit.ray.score_corpus(ds), on a local cluster
+               of --cpus CPUs (ray.init(num_cpus=...); threads=1 per task)
+
+with the Ray dataset made from the same table (``--blocks`` Arrow blocks)
+and materialized in the object store before timing, so the clock sees
+scoring, scheduling and moving results, not the first transfer of the
+texts. The scored dataset stays in the object store (as it would be written
+out in parallel); the corpus result comes back to the driver. Rounds
+alternate after a warm-up round (which also starts Ray's worker processes);
+the best time of each is kept. The Ray results are checked equal to the
+in-process ones (== on every score column; the CorpusResult's scores,
+n_items and signature). Target: Ray's score_dataset throughput >= 0.7x
+in-process score_columns.
+
+usage (from the repository root, after ``python setup.py build_ext --inplace``):
+
+    PYTHONPATH=src python benchmarks/bench_ray.py [--n 200000] [--cpus 2]
+        [--blocks 8] [--repeat 3] [--seed 13]
+"""
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from bench import command_line, cpu_model, dist_version, git_revision, load_pairs, log, shared_dir  # noqa: E402,E501
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+TARGET = 0.7
+
+
+def _timed_batch(batch):
+    """One Ray task's batch scored as score_dataset scores it, with its
+    start and end."""
+    import pyarrow as pa
+
+    import rougekit
+    start = time.time()
+    rougekit.score_frame(batch, TYPES, threads=1)
+    return pa.table({"start": [start], "end": [time.time()]})
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=200000)
+    ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--blocks", type=int, default=8)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--shared")
+    args = ap.parse_args(argv)
+
+    import pyarrow as pa
+    import ray
+    import ray.data
+
+    import rougekit
+    import rougekit.ray
+
+    log(f"making {args.n} pairs ...")
+    pairs = load_pairs(shared_dir(args.shared), args.n, args.seed)
+    candidates = [p["candidate"] for p in pairs]
+    references = [p["references"][0] for p in pairs]
+    table = pa.table({"candidate": candidates, "references": references})
+    scorer = rougekit.RougeScorer(TYPES)
+
+    ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False,
+             configure_logging=False)
+    try:
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = False
+        step = -(-len(table) // args.blocks)
+        ds = ray.data.from_arrow([table.slice(k, step) for k in range(0, len(table), step)])
+        ds = ds.materialize()
+        results: dict = {}
+        runs = {
+            "score_dataset": {
+                "in-process": lambda: scorer.score_columns(references, candidates),
+                "Ray": lambda: rougekit.ray.score_dataset(ds, TYPES).materialize()},
+            "score_corpus": {
+                "in-process": lambda: rougekit.score_corpus(candidates, references, TYPES),
+                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES)},
+        }
+        times = {(task, way): [] for task, ways in runs.items() for way in ways}
+        for _ in range(1 + args.repeat):             # a warm-up round, then timed ones
+            for task, ways in runs.items():
+                for way, run in ways.items():
+                    log(f"{task} {way} ...")
+                    results.pop((task, way), None)   # free the last round's result first
+                    t0 = time.perf_counter()
+                    results[task, way] = run()
+                    times[task, way].append(time.perf_counter() - t0)
+
+        # What each Ray task runs (score_frame on an Arrow table, one thread),
+        # here on all cores; and how many tasks Ray ran at once: each batch's
+        # start and end, recorded by the task.
+        t0 = time.perf_counter()
+        rougekit.score_frame(table, TYPES)
+        frame_rate = len(table) / (time.perf_counter() - t0)
+        spans = ds.map_batches(_timed_batch, batch_format="pyarrow").take_all()
+        wall = max(r["end"] for r in spans) - min(r["start"] for r in spans)
+        at_once = sum(r["end"] - r["start"] for r in spans) / wall
+
+        local = results["score_dataset", "in-process"]
+        remote = pa.concat_tables(ray.get(results["score_dataset", "Ray"].to_arrow_refs()))
+        for column in rougekit.frames.column_names(TYPES):
+            if remote.column(column).to_pylist() != local[column].tolist():
+                sys.exit(f"bench: Ray's {column} differs from in-process")
+        a, b = results["score_corpus", "in-process"], results["score_corpus", "Ray"]
+        if (a.scores, a.n_items, a.signature) != (b.scores, b.n_items, b.signature):
+            sys.exit("bench: Ray's corpus result differs from in-process")
+    finally:
+        ray.shutdown()
+
+    best = {key: min(ts[1:]) for key, ts in times.items()}
+    print("# rougekit.ray beside one process\n")
+    print(f"- command: `{command_line()}`; git {git_revision()}")
+    print(f"- CPU: {cpu_model()}; {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+          f"ray {dist_version('ray')}, pyarrow {pa.__version__}; rougekit "
+          f"{rougekit.__version__} (BACKEND={rougekit.BACKEND})")
+    print(f"- {len(table):,} rows from make_pairs.py --n {args.n} --seed {args.seed} (the "
+          f"candidate and its first reference); types {'+'.join(TYPES)}; Ray: a local "
+          f"cluster of {args.cpus} CPUs, {args.blocks} Arrow blocks materialized in the "
+          f"object store, the scored dataset materialized there too; in-process: "
+          f"RougeScorer.score_columns and score_corpus on all {os.cpu_count()} cores; best "
+          f"of {args.repeat} alternating rounds after a warm-up round")
+    print("- results checked equal (score columns ==, corpus scores ==)\n")
+    print("| task | in-process rows/s | Ray rows/s | Ray / in-process |")
+    print("|---|---:|---:|---:|")
+    ratios = {}
+    for task in runs:
+        local_rate = len(table) / best[task, "in-process"]
+        ray_rate = len(table) / best[task, "Ray"]
+        ratios[task] = ray_rate / local_rate
+        print(f"| {task} | {local_rate:,.0f} | {ray_rate:,.0f} | {ratios[task]:.2f}x |")
+    print(f"\nIn-process rougekit.score_frame on the same Arrow table (what each Ray task "
+          f"runs, on its batch): {frame_rate:,.0f} rows/s. Ray ran {at_once:.2f} tasks at "
+          f"once on average over its {len(spans)} batches (their busy time over the span "
+          "from the first start to the last end).")
+    met = ratios["score_dataset"] >= TARGET
+    print(f"\nRay score_dataset >= {TARGET:g}x in-process score_columns: "
+          f"{ratios['score_dataset']:.2f}x, {'MET' if met else 'NOT MET'}")
+
+
+if __name__ == "__main__":
+    main()
