@@ -138,8 +138,9 @@ def score_dataset(ds: Any, rouge_types: Optional[Sequence[str]] = None,
     lazy ``ray.data.Dataset`` (input columns, then
     ``"{rouge_type}_{measure}"`` as float64). The options are
     ``rougekit.score_frame``'s, checked now with the column names (which Ray
-    may compute the first block to learn); the texts when it is computed. ``batch_size``: rows per batch (Ray's
-    ``map_batches``; None, its default, is a whole block)."""
+    may compute the first block to learn); the texts when it is computed.
+    ``batch_size``: rows per batch (Ray's ``map_batches``; None, its default,
+    is a whole block)."""
     columns = _columns(ds)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
