@@ -24,7 +24,7 @@ in-process score_columns.
 usage (from the repository root, after ``python setup.py build_ext --inplace``):
 
     PYTHONPATH=src python benchmarks/bench_ray.py [--n 200000] [--cpus 2]
-        [--blocks 8] [--repeat 3] [--seed 13]
+        [--blocks 8] [--repeat 3] [--seed 13] [--threads 1]
 """
 import argparse
 import os
@@ -58,6 +58,8 @@ def main(argv=None):
     ap.add_argument("--blocks", type=int, default=8)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads= of each Ray task (score_dataset's default: 1)")
     ap.add_argument("--shared")
     args = ap.parse_args(argv)
 
@@ -87,10 +89,11 @@ def main(argv=None):
         runs = {
             "score_dataset": {
                 "in-process": lambda: scorer.score_columns(references, candidates),
-                "Ray": lambda: rougekit.ray.score_dataset(ds, TYPES).materialize()},
+                "Ray": lambda: rougekit.ray.score_dataset(ds, TYPES,
+                                                          threads=args.threads).materialize()},
             "score_corpus": {
                 "in-process": lambda: rougekit.score_corpus(candidates, references, TYPES),
-                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES)},
+                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES, threads=args.threads)},
         }
         times = {(task, way): [] for task, ways in runs.items() for way in ways}
         for _ in range(1 + args.repeat):             # a warm-up round, then timed ones
@@ -131,7 +134,8 @@ def main(argv=None):
           f"{rougekit.__version__} (BACKEND={rougekit.BACKEND})")
     print(f"- {len(table):,} rows from make_pairs.py --n {args.n} --seed {args.seed} (the "
           f"candidate and its first reference); types {'+'.join(TYPES)}; Ray: a local "
-          f"cluster of {args.cpus} CPUs, {args.blocks} Arrow blocks materialized in the "
+          f"cluster of {args.cpus} CPUs, threads={args.threads} per task, {args.blocks} Arrow "
+          f"blocks materialized in the "
           f"object store, the scored dataset materialized there too; in-process: "
           f"RougeScorer.score_columns and score_corpus on all {os.cpu_count()} cores; best "
           f"of {args.repeat} alternating rounds after a warm-up round")

@@ -479,16 +479,18 @@ def _counts(options: ScoringOptions, kind: int, cand: _Tokenized, ref: _Tokenize
     return hits, cand_total, ref_total
 
 
-def kept_items(options: ScoringOptions, candidates: List[str], references: List[List[str]],
-               none_left: bool = False) -> Tuple[List[str], List[List[str]]]:
+def kept_items(options: ScoringOptions, candidates: List[str], references: Sequence[Any],
+               none_left: bool = False) -> Tuple[List[str], List[Any]]:
     """The items the options score: all, or with ``skip_empty`` those whose
     candidate and references are all non-empty strings (pltrdy's
     ``ignore_empty``); a ValueError if none is left (unless ``none_left``:
-    one partition of many)."""
+    one partition of many). ``references``: each item's list, or one str per
+    item (as ``item_columns`` takes them)."""
     if not options.skip_empty:
         return candidates, references
     kept = [k for k, (c, refs) in enumerate(zip(candidates, references))
-            if len(c) > 0 and all(len(r) > 0 for r in refs)]
+            if len(c) > 0 and (len(refs) > 0 if isinstance(refs, str)
+                               else all(len(r) > 0 for r in refs))]
     if not kept and not none_left:
         raise ValueError(f"no item is left to score: every one has an empty candidate or "
                          f"reference ({option('skip_empty', True)})")

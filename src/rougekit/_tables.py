@@ -9,7 +9,7 @@ float64 score columns to a new table of the same kind.
 """
 import math
 import sys
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -69,8 +69,9 @@ def _column(kind: str, df: Any, name: str) -> List[Any]:
 
 
 def table_texts(kind: str, df: Any, candidate: str, references: str
-           ) -> Tuple[List[str], List[List[str]]]:
-    """The candidates and each row's list of references, checked."""
+                ) -> Tuple[List[str], Union[List[str], List[List[str]]]]:
+    """The candidates and the references, checked: one str per row when every
+    row has one, else each row's list of references."""
     check_columns(column_list(kind, df), candidate, references)
     where = _row_names(kind, df)
     return (_candidates(_column(kind, df, candidate), candidate, where),
@@ -118,7 +119,11 @@ def _candidates(values: List[Any], column: str, where: Callable[[int], str]) -> 
 
 
 def _references(values: List[Any], column: str, where: Callable[[int], str]
-                ) -> List[List[str]]:
+                ) -> Union[List[str], List[List[str]]]:
+    """Each row's references: the column itself when every row holds one str
+    (``item_columns`` scores such a column as it is), else a list per row."""
+    if all(type(v) is str for v in values):
+        return values
     what = "a str or a non-empty list of str"
     out = []
     for i, value in enumerate(values):
