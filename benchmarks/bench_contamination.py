@@ -175,18 +175,14 @@ def run_ray(test, train, args, timed):
              configure_logging=False)
     try:
         ray.data.DataContext.get_current().enable_progress_bars = False
-        table = pa.table({"text": train})
+        table = pa.table({"row": range(len(train)), "text": train})
         step = -(-len(table) // args.partitions)
         ds = ray.data.from_arrow([table.slice(k, step)
                                   for k in range(0, len(table), step)]).materialize()
         out = timed(lambda: rougekit.ray.max_similarity(
             ds, "text", test, compute=ray.data.ActorPoolStrategy(size=2)).materialize())
-        context = ray.data.DataContext.get_current()
-        context.execution_options.preserve_order = True     # rows back in order
-        try:
-            got = pa.concat_tables(ray.get(out.to_arrow_refs()))
-        finally:
-            context.execution_options.preserve_order = False
+        # the blocks as they finished: the rows back in order by their number
+        got = pa.concat_tables(ray.get(out.to_arrow_refs())).sort_by("row")
         return got.column("max_index").to_pylist(), got.column("max_fmeasure").to_pylist()
     finally:
         ray.shutdown()
