@@ -132,8 +132,49 @@ def _door(name: Any) -> Door:
     return name if isinstance(name, Door) else DOORS[name]
 
 
+#: Resolutions already made: (door, id(options), flavor, the keywords with
+#: their types) -> (options, result). Only plain values are keys (str, bool,
+#: int, float, None, tuples of str), so a key never stands for another
+#: request; a hit also needs the same ``options`` object. Bounded: cleared
+#: when full. A scorer made per pair (as rouge-score's users often do) skips
+#: the checks it passed before: about half the time of RougeScorer().
+_RESOLVED: Dict[Any, Tuple[Optional[ScoringOptions], ScoringOptions]] = {}
+_RESOLVED_MAX = 512
+_PLAIN = (str, bool, int, float, type(None))
+
+
+def _resolution_key(door_name: Any, options: Optional[ScoringOptions],
+                    flavor: Optional[str], given: Dict[str, Any]) -> Optional[Tuple[Any, ...]]:
+    if type(door_name) is not str or not (flavor is None or type(flavor) is str):
+        return None
+    items = []
+    for name, value in given.items():
+        if type(value) not in _PLAIN and not (
+                type(value) is tuple and all(type(v) is str for v in value)):
+            return None
+        items.append((name, type(value), value))
+    return (door_name, id(options), flavor, tuple(items))
+
+
 def resolve(door_name: Any, options: Optional[ScoringOptions] = None,
             flavor: Optional[str] = None, **given: Any) -> ScoringOptions:
+    """The options a door scores with (``_resolve``), remembered for plain
+    requests (``_RESOLVED``)."""
+    key = _resolution_key(door_name, options, flavor, given)
+    if key is not None:
+        hit = _RESOLVED.get(key)
+        if hit is not None and hit[0] is options:
+            return hit[1]
+    resolved = _resolve(door_name, options, flavor, given)
+    if key is not None:
+        if len(_RESOLVED) >= _RESOLVED_MAX:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (options, resolved)
+    return resolved
+
+
+def _resolve(door_name: Any, options: Optional[ScoringOptions],
+             flavor: Optional[str], given: Dict[str, Any]) -> ScoringOptions:
     """The options a door scores with: ``options``, or the defaults, with
     the ``flavor`` and the keywords the caller gave (``given``: option
     fields, and with a flavor its package's switches, ``use_aggregator``,

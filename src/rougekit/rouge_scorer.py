@@ -356,7 +356,7 @@ def _canonical_names(types):
     """The option names of parsed rouge types (rouge-score also takes
     "rouge1\\n" and bytes): "rouge1" .. "rouge9", "rougeL", "rougeLsum"."""
     names = {ROUGE_L: "rougeL", ROUGE_LSUM: "rougeLsum"}
-    return list(dict.fromkeys(names.get(kind, f"rouge{kind}") for _, kind in types))
+    return tuple(dict.fromkeys(names.get(kind, f"rouge{kind}") for _, kind in types))
 
 
 def _options_of_state(state, rule):
