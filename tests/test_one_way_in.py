@@ -383,3 +383,46 @@ def test_the_evaluate_flavor_prints_the_same_numbers_everywhere(items_file):
     again = score_corpus(CANDIDATES, REFERENCES, flavor="evaluate", seed="numpy-global")
     assert first.scores == again.scores != expected.scores
     assert "seed:numpy-global" in first.signature
+
+
+# --- resolutions remembered: the same answer as a fresh one -------------------------------
+
+def _outcome(call):
+    try:
+        return ("ok", call())
+    except (TypeError, ValueError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def test_a_remembered_resolution_answers_as_a_fresh_one(monkeypatch):
+    from rougekit import _doors
+    same = ScoringOptions(use_stemmer=True)
+    requests = [
+        ("RougeScorer", None, None, {"use_stemmer": True}),
+        ("RougeScorer", None, None, {"use_stemmer": 1}),       # 1 == True, another request
+        ("RougeScorer", None, None, {"bootstrap": 1000}),      # outside the door's scopes
+        ("score_corpus", None, None, {"bootstrap": 1000}),
+        ("score_corpus", None, None, {"bootstrap": 1000.0}),
+        ("score_corpus", same, None, {}),
+        ("score_corpus", ScoringOptions(use_stemmer=True), None, {"use_stemmer": False}),
+        ("score_corpus", None, "rouge-score", {"use_stemmer": True}),
+        ("score_corpus", None, "rouge-score", {"use_aggregator": True}),
+        ("score_corpus", None, None, {"rouge_types": ("rouge1", "rougeL")}),
+        ("explain", None, None, {"bootstrap": 10}),
+    ]
+    fresh = []
+    for door, options, flavor, given in requests:
+        _doors._RESOLVED.clear()
+        fresh.append(_outcome(lambda: _doors.resolve(door, options, flavor, **given)))
+    _doors._RESOLVED.clear()
+    for _ in range(2):          # the second pass answers from what the first remembered
+        again = [_outcome(lambda: _doors.resolve(door, options, flavor, **given))
+                 for door, options, flavor, given in requests]
+        assert again == fresh
+    assert _doors._RESOLVED, "plain requests are remembered"
+    # bounded: a full memory starts again
+    monkeypatch.setattr(_doors, "_RESOLVED_MAX", 3)
+    _doors._RESOLVED.clear()
+    for seed in range(10):
+        _doors.resolve("score_corpus", seed=seed)
+        assert len(_doors._RESOLVED) <= 3
