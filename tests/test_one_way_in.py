@@ -408,6 +408,8 @@ def test_a_remembered_resolution_answers_as_a_fresh_one(monkeypatch):
         ("score_corpus", None, "rouge-score", {"use_stemmer": True}),
         ("score_corpus", None, "rouge-score", {"use_aggregator": True}),
         ("score_corpus", None, None, {"rouge_types": ("rouge1", "rougeL")}),
+        ("score_corpus", None, None, {"rouge_types": ["rouge1", "rougeL"]}),
+        ("score_corpus", None, None, {"rouge_types": ["rouge1", "rougeX"]}),
         ("explain", None, None, {"bootstrap": 10}),
     ]
     fresh = []

@@ -134,7 +134,7 @@ def _door(name: Any) -> Door:
 
 #: Resolutions already made: (door, id(options), flavor, the keywords with
 #: their types) -> (options, result). Only plain values are keys (str, bool,
-#: int, float, None, tuples of str), so a key never stands for another
+#: int, float, None, tuples and lists of str), so a key never stands for another
 #: request; a hit also needs the same ``options`` object. Bounded: cleared
 #: when full. A scorer made per pair (as rouge-score's users often do) skips
 #: the checks it passed before: about half the time of RougeScorer().
@@ -149,10 +149,12 @@ def _resolution_key(door_name: Any, options: Optional[ScoringOptions],
         return None
     items = []
     for name, value in given.items():
-        if type(value) not in _PLAIN and not (
-                type(value) is tuple and all(type(v) is str for v in value)):
+        kind = type(value)
+        if kind in (tuple, list) and all(type(v) is str for v in value):
+            value = tuple(value)        # rouge_types=[...]: the key holds a copy
+        elif kind not in _PLAIN:
             return None
-        items.append((name, type(value), value))
+        items.append((name, kind, value))
     return (door_name, id(options), flavor, tuple(items))
 
 

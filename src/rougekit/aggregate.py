@@ -102,18 +102,24 @@ def exact_mean(values: Iterable[Any]) -> float:
     return sum(fixed) / (len(fixed) << _SCALE_BITS)
 
 
+_FEW = 100
+
+
 def _fixed_sum(values: Any) -> int:
     """``sum(_fixed(v) for v in values)`` for a 1-D array of floats, vectorized.
 
     Each double is m * 2**(e - 53) with m an integer below 2**53
     (``numpy.frexp``); the m of equal e are summed exactly in int64 (in
     halves of 26 and 27 bits, so no sum can overflow), and only one Python
-    int per distinct exponent is shifted into place.
+    int per distinct exponent is shifted into place. Up to ``_FEW`` values
+    the plain sum is quicker (a corpus of a few items: 3 us against 57 for 5).
     """
     x = np.asarray(values, dtype=np.float64).ravel()
     if not np.isfinite(x).all():
         bad = x[~np.isfinite(x)][0]
         raise ValueError(f"scores must be finite numbers, got {bad!r}")
+    if x.size <= _FEW:
+        return sum(_fixed(v) for v in x.tolist())
     fraction, exponent = np.frexp(x)
     mantissa = (fraction * 2.0 ** 53).astype(np.int64)     # exact: |m| < 2**53
     total = 0
