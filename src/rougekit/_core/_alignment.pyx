@@ -21,7 +21,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from cpython.pyport cimport PY_SSIZE_T_MAX
 
-from rougekit._core._ids cimport check_total, ids_from
+from rougekit._core._ids cimport check_total, ids_from, sentence_ids_from
 from rougekit._core._lcs cimport lcs_advance, lcs_zeros_below
 from rougekit._core._mem cimport grow_array, unmark
 
@@ -386,39 +386,6 @@ cdef int raise_for(Py_ssize_t status) except -1:
 # Python entry points. Token ids must be ints in [0, number of tokens given):
 # the Python layer numbers tokens densely per text pair.
 
-cdef Py_ssize_t* flatten(list sents, int32_t** tok_out, Py_ssize_t bound,
-                         str name) except NULL:
-    """The sentences' ids side by side in a new array (*tok_out), and the
-    offsets of each sentence (returned; ns + 1 of them). Caller frees both."""
-    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
-    for k in range(ns):
-        total += len(sents[k])
-    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
-    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
-    cdef int32_t* part
-    if offs == NULL or tok == NULL:
-        free(offs)
-        free(tok)
-        raise MemoryError()
-    try:
-        for k in range(ns):
-            offs[k] = off
-            part = ids_from(sents[k], &n, bound, name)
-            if n > total - off:  # a sentence grew under us
-                free(part)
-                raise ValueError(f"{name} changed size while being read")
-            memcpy(tok + off, part, n * sizeof(int32_t))
-            free(part)
-            off += n
-        offs[ns] = off
-    except BaseException:
-        free(offs)
-        free(tok)
-        raise
-    tok_out[0] = tok
-    return offs
-
-
 def lcs_alignment(ref, can):
     """The LCS rouge-score's table walk picks (``_backtrack_norec`` on
     ``_lcs_table(ref, can)``), as ``(ref positions, can positions)``, both
@@ -473,11 +440,11 @@ def summary_lcs_alignment(refs, cands):
     cdef int32_t* rtok = NULL
     cdef int32_t* ctok = NULL
     cdef Py_ssize_t* coff = NULL
-    cdef Py_ssize_t* roff = flatten(refs, &rtok, bound, "refs")
+    cdef Py_ssize_t* roff = sentence_ids_from(refs, &rtok, bound, "refs")
     cdef int32_t* hit_ref = NULL
     cdef int32_t* hit_can = NULL
     try:
-        coff = flatten(cands, &ctok, bound, "cands")
+        coff = sentence_ids_from(cands, &ctok, bound, "cands")
         hit_ref = <int32_t*>malloc((roff[nr] + 1) * sizeof(int32_t))
         hit_can = <int32_t*>malloc((roff[nr] + 1) * sizeof(int32_t))
         if hit_ref == NULL or hit_can == NULL:

@@ -1,6 +1,6 @@
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 from cpython.number cimport PyNumber_Index
 
 from rougekit._core._mem cimport ID_LIMIT
@@ -33,6 +33,40 @@ cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
         raise
     n_out[0] = n
     return out
+
+
+cdef inline Py_ssize_t* sentence_ids_from(list sents, int32_t** tok_out, Py_ssize_t bound,
+                                         str name) except NULL:
+    """The sentences' ids (each a sequence of ints in [0, bound), read by
+    ``ids_from``) side by side in a new array (*tok_out), and the offsets of
+    each sentence (returned; ns + 1 of them). Caller frees both."""
+    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
+    for k in range(ns):
+        total += len(sents[k])
+    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
+    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
+    cdef int32_t* part
+    if offs == NULL or tok == NULL:
+        free(offs)
+        free(tok)
+        raise MemoryError()
+    try:
+        for k in range(ns):
+            offs[k] = off
+            part = ids_from(sents[k], &n, bound, name)
+            if n > total - off:  # a sentence grew under us
+                free(part)
+                raise ValueError(f"{name} changed size while being read")
+            memcpy(tok + off, part, n * sizeof(int32_t))
+            free(part)
+            off += n
+        offs[ns] = off
+    except BaseException:
+        free(offs)
+        free(tok)
+        raise
+    tok_out[0] = tok
+    return offs
 
 
 cdef inline Py_ssize_t check_total(Py_ssize_t total) except -1:

@@ -19,7 +19,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from rougekit._core._ids cimport (TokenTable, check_total, ids_from, ids_of_tokens,
-                                 token_table_free, token_table_init)
+                                 sentence_ids_from, token_table_free, token_table_init)
 from rougekit._core._mem cimport grow_array, unmark
 
 from rougekit._core._lcs_one_word cimport columns_one_word, union_one_word, union_segments
@@ -743,38 +743,6 @@ def lcs_indices(ref, can):
     return union_lcs(ref, [can])
 
 
-cdef Py_ssize_t* _flatten(list sents, int32_t** tok_out, Py_ssize_t bound,
-                          str name) except NULL:
-    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
-    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
-    if offs == NULL:
-        raise MemoryError()
-    for k in range(ns):
-        total += len(sents[k])
-    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
-    cdef int32_t* part
-    if tok == NULL:
-        free(offs)
-        raise MemoryError()
-    try:
-        for k in range(ns):
-            offs[k] = off
-            part = ids_from(sents[k], &n, bound, name)
-            if n > total - off:  # the sequence grew under us
-                free(part)
-                raise ValueError(f"{name} changed size while being read")
-            memcpy(tok + off, part, n * sizeof(int32_t))
-            free(part)
-            off += n
-        offs[ns] = off
-    except BaseException:
-        free(offs)
-        free(tok)
-        raise
-    tok_out[0] = tok
-    return offs
-
-
 def summary_lcs_hits(refs, cands):
     """rouge-score's summary-level LCS hit count for tokenized sentences.
 
@@ -791,10 +759,10 @@ def summary_lcs_hits(refs, cands):
     check_total(bound)
     cdef int32_t* rtok = NULL
     cdef int32_t* ctok = NULL
-    cdef Py_ssize_t* roff = _flatten(refs, &rtok, bound, "refs")
+    cdef Py_ssize_t* roff = sentence_ids_from(refs, &rtok, bound, "refs")
     cdef Py_ssize_t* coff = NULL
     try:
-        coff = _flatten(cands, &ctok, bound, "cands")
+        coff = sentence_ids_from(cands, &ctok, bound, "cands")
         with nogil:
             hits = summary_hits_ids(rtok, roff, nr, ctok, coff, nc, bound)
         if hits < 0:
