@@ -428,3 +428,16 @@ def test_a_remembered_resolution_answers_as_a_fresh_one(monkeypatch):
     for seed in range(10):
         _doors.resolve("score_corpus", seed=seed)
         assert len(_doors._RESOLVED) <= 3
+
+
+def test_remembered_options_do_not_share_a_tokenizer():
+    # a tokenizer keeps state (each warning once, its caches): equal requests
+    # get their own, and so warn as often as before resolutions were remembered
+    from rougekit import _doors
+    _doors._RESOLVED.clear()
+    for _ in range(3):
+        with pytest.warns(rougekit.TokenizationWarning, match="has no stemmer"):
+            rougekit.RougeScorer(["rouge1"], use_stemmer=True, lang="korean")
+    a = _doors.resolve("score_corpus", use_stemmer=True)
+    b = _doors.resolve("score_corpus", use_stemmer=True)
+    assert a == b and a.tokenizer_object is not b.tokenizer_object

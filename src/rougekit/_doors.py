@@ -136,8 +136,10 @@ def _door(name: Any) -> Door:
 #: their types) -> (options, result). Only plain values are keys (str, bool,
 #: int, float, None, tuples and lists of str), so a key never stands for another
 #: request; a hit also needs the same ``options`` object. Bounded: cleared
-#: when full. A scorer made per pair (as rouge-score's users often do) skips
-#: the checks it passed before: about half the time of RougeScorer().
+#: when full. A hit is handed out as ``copy()``: equal options with a
+#: tokenizer of their own, so warnings and caches are per request as before.
+#: A scorer made per pair (as rouge-score's users often do) skips the checks
+#: it passed before.
 _RESOLVED: Dict[Any, Tuple[Optional[ScoringOptions], ScoringOptions]] = {}
 _RESOLVED_MAX = 512
 _PLAIN = (str, bool, int, float, type(None))
@@ -166,7 +168,7 @@ def resolve(door_name: Any, options: Optional[ScoringOptions] = None,
     if key is not None:
         hit = _RESOLVED.get(key)
         if hit is not None and hit[0] is options:
-            return hit[1]
+            return hit[1].copy()
     resolved = _resolve(door_name, options, flavor, given)
     if key is not None:
         if len(_RESOLVED) >= _RESOLVED_MAX:

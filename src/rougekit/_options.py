@@ -205,6 +205,21 @@ class ScoringOptions:
             self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords,
             self.remove_stopwords))
 
+    def copy(self) -> "ScoringOptions":
+        """The same options with a tokenizer of their own (made when first
+        asked for), as new options would have: a tokenizer keeps state (each
+        warning once, its caches), which callers of equal options do not share.
+
+        >>> a = ScoringOptions(use_stemmer=True)
+        >>> b = a.copy()
+        >>> b == a, b.tokenizer_object is a.tokenizer_object
+        (True, False)
+        """
+        new = object.__new__(ScoringOptions)
+        new.__dict__.update(self.__dict__)
+        object.__setattr__(new, "_tokenizer", None)     # made when first asked for
+        return new
+
     # The resolved tokenizer is not pickled: it is rebuilt from the fields.
     def __getstate__(self) -> Dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -231,6 +246,10 @@ class ScoringOptions:
     @property
     def tokenizer_object(self) -> Any:
         """The tokenizer the options resolve to (an object with ``tokenize``)."""
+        if self._tokenizer is None:  # type: ignore[attr-defined]
+            object.__setattr__(self, "_tokenizer", resolve_tokenizer(
+                self.tokenizer, self.use_stemmer, self.lang, self.stem_stopwords,
+                self.remove_stopwords))
         return self._tokenizer  # type: ignore[attr-defined]
 
     @property

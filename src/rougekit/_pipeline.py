@@ -480,7 +480,7 @@ def _counts(options: ScoringOptions, kind: int, cand: _Tokenized, ref: _Tokenize
 
 
 def kept_items(options: ScoringOptions, candidates: List[str], references: Sequence[Any],
-               none_left: bool = False) -> Tuple[List[str], List[Any]]:
+               none_left: bool = False) -> Tuple[List[str], Any]:
     """The items the options score: all, or with ``skip_empty`` those whose
     candidate and references are all non-empty strings (pltrdy's
     ``ignore_empty``); a ValueError if none is left (unless ``none_left``:
