@@ -441,3 +441,5 @@ def test_remembered_options_do_not_share_a_tokenizer():
     a = _doors.resolve("score_corpus", use_stemmer=True)
     b = _doors.resolve("score_corpus", use_stemmer=True)
     assert a == b and a.tokenizer_object is not b.tokenizer_object
+    # nor is a caller's tokenizer (and its stem cache) kept alive by the memory
+    assert all(vars(entry[1])["_tokenizer"] is None for entry in _doors._RESOLVED.values())

@@ -173,7 +173,8 @@ def resolve(door_name: Any, options: Optional[ScoringOptions] = None,
     if key is not None:
         if len(_RESOLVED) >= _RESOLVED_MAX:
             _RESOLVED.clear()
-        _RESOLVED[key] = (options, resolved)
+        # kept without a tokenizer: the caller's, and its caches, stay the caller's
+        _RESOLVED[key] = (options, resolved.copy())
     return resolved
 
 
