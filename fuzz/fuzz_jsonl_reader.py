@@ -36,18 +36,15 @@ Usage:
 The random loop mutates seed inputs (``seed_inputs``): valid files of each
 mode, and the cases of tests/test_readers.py. See fuzz/README.md.
 """
-import argparse
 import contextlib
-import hashlib
 import io
 import json
 import os
-import random
 import re
-import signal
 import sys
 import tempfile
-import time
+
+import _driver
 
 MODES = ["read_jsonl", "read_jsonl compare", "read_lines", "score", "compare"]
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -260,114 +257,14 @@ DICTIONARY = [b"{", b"}", b"[", b"]", b'"', b":", b",", b"\n", b"\r\n", b"\r", b
               b"\x01", b"\x02", b"\x03", b'{"a":' * 20, b"[" * 40, b"]" * 40, b"0" * 30]
 
 
-def _mutate(rng, data):
-    data = bytearray(data)
-    for _ in range(rng.randrange(1, 8)):
-        op = rng.randrange(6)
-        pos = rng.randrange(2, len(data) + 1) if len(data) > 2 else len(data)
-        if op == 0 and len(data) > 2:
-            del data[pos:pos + rng.randrange(1, 16)]
-        elif op == 1:
-            data[pos:pos] = rng.choice(DICTIONARY)
-        elif op == 2 and len(data) > 2:
-            data[min(pos, len(data) - 1)] = rng.randrange(256)
-        elif op == 3:
-            data[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8)))
-        elif op == 4 and len(data) > 3:
-            lo = rng.randrange(2, len(data))
-            data[pos:pos] = data[lo:lo + rng.randrange(1, 64)]
-        elif op == 5 and len(data) > 1:
-            data[rng.randrange(2)] = rng.randrange(1, 256)
-    return bytes(data[:20000])
-
-
-def _save(data, directory):
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, "crash-jsonl-" + hashlib.sha1(data).hexdigest())
-    with open(path, "wb") as f:
-        f.write(data)
-    return path
-
-
-class CaseTimeout(BaseException):
-    """A case ran longer than --case-seconds."""
-
-
-def _timed_out(signum, frame):
-    raise CaseTimeout("one case ran longer than the limit (--case-seconds)")
-
-
-def random_loop(iterations, seed, seconds, crash_dir, case_seconds):
-    signal.signal(signal.SIGALRM, _timed_out)
-    rng = random.Random(seed)
-    seeds = seed_inputs()
-    for data in seeds:                  # the seeds themselves must hold
-        test_one_input(data)
-    t0 = time.monotonic()
-    done = 0
-    for done in range(1, iterations + 1):
-        data = _mutate(rng, rng.choice(seeds))
-        signal.setitimer(signal.ITIMER_REAL, case_seconds)
-        try:
-            test_one_input(data)
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except BaseException:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            path = _save(data, crash_dir)
-            print("fuzz_jsonl_reader: FAILED on iteration %d (seed %d); input saved to %s; "
-                  "replay: python %s --input %s" % (done, seed, path, sys.argv[0], path),
-                  file=sys.stderr)
-            raise
-        if seconds and time.monotonic() - t0 > seconds:
-            break
-    print("fuzz_jsonl_reader: %d cases, seed %d, %.1f s: every file read as the independent "
-          "reading reads it or refused in one line naming it; every command exit 0 or one "
-          "line and exit 2" % (done, seed, time.monotonic() - t0))
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--iterations", type=int,
-                        help="run a seeded random loop of N mutated cases (no atheris)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=0,
-                        help="stop the random loop after this many seconds")
-    parser.add_argument("--case-seconds", type=float, default=20,
-                        help="the longest one case may take in the random loop")
-    parser.add_argument("--input", help="replay one saved input file")
-    parser.add_argument("--write-seeds", metavar="DIR",
-                        help="write the seed inputs into DIR (an atheris corpus)")
-    parser.add_argument("--crash-dir", default=os.path.join(
-        tempfile.gettempdir(), "rougekit-fuzz-crashes"))
-    args, rest = parser.parse_known_args()
-    if args.write_seeds:
-        os.makedirs(args.write_seeds, exist_ok=True)
-        for data in seed_inputs():
-            with open(os.path.join(args.write_seeds, hashlib.sha1(data).hexdigest()),
-                      "wb") as f:
-                f.write(data)
-        return
-    if args.input:
-        with open(args.input, "rb") as f:
-            data = f.read()
-        print(decode_case(data)[0])
-        test_one_input(data)
-        print("fuzz_jsonl_reader: the case holds")
-        return
-    if args.iterations is not None:
-        random_loop(args.iterations, args.seed, args.seconds, args.crash_dir,
-                    args.case_seconds)
-        return
-    try:
-        import atheris
-    except ImportError:
-        sys.exit("fuzz_jsonl_reader: atheris is not installed (pip install atheris); "
-                 "or run the plain loop: --iterations N --seed S")
-    with atheris.instrument_imports(include=["rougekit"]):
-        from rougekit import _readers, cli  # noqa: F401
-    atheris.Setup([sys.argv[0]] + rest, test_one_input)
-    atheris.Fuzz()
+TARGET = _driver.Target(
+    name="fuzz_jsonl_reader", test_one_input=test_one_input, seed_inputs=seed_inputs,
+    dictionary=DICTIONARY, header=2, header_min=1, crash_prefix="crash-jsonl-",
+    describe=lambda data: decode_case(data)[0],
+    holds="every file read as the independent reading reads it or refused in one line "
+          "naming it; every command exit 0 or one line and exit 2",
+    instrument=lambda: (__import__("rougekit._readers"), __import__("rougekit.cli")))
 
 
 if __name__ == "__main__":
-    main()
+    _driver.main(TARGET, __doc__.split("\n\n")[0])

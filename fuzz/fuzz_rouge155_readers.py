@@ -29,16 +29,12 @@ The random loop mutates seed inputs made like the tests' (``seed_inputs``):
 the valid configuration, file list, summaries and option strings of
 tests/test_rouge155_*.py. See fuzz/README.md.
 """
-import argparse
 import contextlib
-import hashlib
 import io
 import os
-import random
-import signal
-import sys
 import tempfile
-import time
+
+import _driver
 
 FORMATS = ["SEE", "SPL", "ISI", "SIMPLE"]
 MODES = ["config", "file-list", "peer", "model", "options"]
@@ -153,113 +149,13 @@ DICTIONARY = [b"<EVAL ID=\"1\">", b"</EVAL>", b"<PEERS>", b"<MODELS>", b"<P ID=\
               b"nan", b"-1", b"999999999999999999999", b"<X>" * 50, b"</X>" * 50]
 
 
-def _mutate(rng, data):
-    data = bytearray(data)
-    for _ in range(rng.randrange(1, 8)):
-        op = rng.randrange(6)
-        pos = rng.randrange(len(data) + 1)
-        if op == 0 and data:
-            del data[pos:pos + rng.randrange(1, 16)]
-        elif op == 1:
-            data[pos:pos] = rng.choice(DICTIONARY)
-        elif op == 2 and data:
-            data[min(pos, len(data) - 1)] = rng.randrange(256)
-        elif op == 3:
-            data[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8)))
-        elif op == 4 and len(data) > 2:
-            lo = rng.randrange(2, len(data))
-            data[pos:pos] = data[lo:lo + rng.randrange(1, 64)]
-        elif op == 5 and len(data) > 1:
-            data[rng.randrange(2)] = rng.randrange(256)
-    return bytes(data[:20000])
-
-
-def _save(data, directory):
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, "crash155-" + hashlib.sha1(data).hexdigest())
-    with open(path, "wb") as f:
-        f.write(data)
-    return path
-
-
-class CaseTimeout(BaseException):
-    """A case ran longer than --case-seconds."""
-
-
-def _timed_out(signum, frame):
-    raise CaseTimeout("one case ran longer than the limit (--case-seconds)")
-
-
-def random_loop(iterations, seed, seconds, crash_dir, case_seconds):
-    signal.signal(signal.SIGALRM, _timed_out)
-    rng = random.Random(seed)
-    seeds = seed_inputs()
-    for data in seeds:                  # the seeds themselves must run clean
-        test_one_input(data)
-    t0 = time.monotonic()
-    done = 0
-    for done in range(1, iterations + 1):
-        data = _mutate(rng, rng.choice(seeds))
-        signal.setitimer(signal.ITIMER_REAL, case_seconds)
-        try:
-            test_one_input(data)
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except BaseException:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            path = _save(data, crash_dir)
-            print("fuzz_rouge155_readers: FAILED on iteration %d (seed %d); input saved to "
-                  "%s; replay: python %s --input %s" % (done, seed, path, sys.argv[0], path),
-                  file=sys.stderr)
-            raise
-        if seconds and time.monotonic() - t0 > seconds:
-            break
-    print("fuzz_rouge155_readers: %d cases, seed %d, %.1f s: every one exit 0 or one line "
-          "and exit 2" % (done, seed, time.monotonic() - t0))
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--iterations", type=int,
-                        help="run a seeded random loop of N mutated cases (no atheris)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=0,
-                        help="stop the random loop after this many seconds")
-    parser.add_argument("--case-seconds", type=float, default=20,
-                        help="the longest one case may take in the random loop")
-    parser.add_argument("--input", help="replay one saved input file")
-    parser.add_argument("--write-seeds", metavar="DIR",
-                        help="write the seed inputs into DIR (an atheris corpus)")
-    parser.add_argument("--crash-dir", default=os.path.join(
-        tempfile.gettempdir(), "rougekit-fuzz-crashes"))
-    args, rest = parser.parse_known_args()
-    if args.write_seeds:
-        os.makedirs(args.write_seeds, exist_ok=True)
-        for data in seed_inputs():
-            with open(os.path.join(args.write_seeds, hashlib.sha1(data).hexdigest()),
-                      "wb") as f:
-                f.write(data)
-        return
-    if args.input:
-        with open(args.input, "rb") as f:
-            data = f.read()
-        print(decode_case(data)[:2])
-        test_one_input(data)
-        print("fuzz_rouge155_readers: exit 0 or one line and exit 2")
-        return
-    if args.iterations is not None:
-        random_loop(args.iterations, args.seed, args.seconds, args.crash_dir,
-                    args.case_seconds)
-        return
-    try:
-        import atheris
-    except ImportError:
-        sys.exit("fuzz_rouge155_readers: atheris is not installed (pip install atheris); "
-                 "or run the plain loop: --iterations N --seed S")
-    with atheris.instrument_imports(include=["rougekit"]):
-        from rougekit.rouge155 import cli  # noqa: F401
-    atheris.Setup([sys.argv[0]] + rest, test_one_input)
-    atheris.Fuzz()
+TARGET = _driver.Target(
+    name="fuzz_rouge155_readers", test_one_input=test_one_input, seed_inputs=seed_inputs,
+    dictionary=DICTIONARY, header=0, header_min=0, crash_prefix="crash155-",
+    describe=lambda data: decode_case(data)[:2],
+    holds="every one exit 0 or one line and exit 2",
+    instrument=lambda: __import__("rougekit.rouge155.cli"))
 
 
 if __name__ == "__main__":
-    main()
+    _driver.main(TARGET, __doc__.split("\n\n")[0])
