@@ -5,6 +5,7 @@ engines' shared ``max_similarity`` step on one process's tables, each row
 exit status 2. (The engines on their clusters: test_dask.py,
 test_spark.py, test_ray.py.)"""
 import json
+import sys
 
 import pytest
 
@@ -113,6 +114,17 @@ def test_fields_line_ends_and_blank_lines(tmp_path):
     rows = flagged((tmp_path / "all.jsonl").read_text(encoding="utf-8"))
     assert [(r["line"], r["text"], r["max_index"], r["max_fmeasure"]) for r in rows] == \
         [(1, "the cat sat", 0, 1.0), (2, "", 0, 0.0), (3, "x", 2, 1.0)]
+    # a byte order mark is not part of the first text; a number of any length in a
+    # field that is not read is no error
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b'\xef\xbb\xbf{"text": "the cat sat", "n": ' + b"9" * 5000 + b"}\n")
+    bom_lines = tmp_path / "bom.txt"
+    bom_lines.write_bytes(b"\xef\xbb\xbfthe cat sat\n")
+    done = run_cli("contamination", "--texts", marked, "--against", bom_lines,
+                   "--threshold", "0.5")
+    assert done.returncode == 0, done.stderr
+    assert [(r["text"], r["against"]) for r in flagged(done.stdout)] == \
+        [("the cat sat", "the cat sat")]
 
 
 def bad_inputs(tmp_path):
@@ -127,19 +139,31 @@ def bad_inputs(tmp_path):
     not_str = tmp_path / "notstr.jsonl"
     not_str.write_text('{"text": 3}\n', encoding="utf-8")
     empty = write_lines(tmp_path / "empty.txt", [])
+    # the readers of every command: nesting past the recursion limit, a lone surrogate
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"text": "a", "x": ' + "[" * 100000 + "]" * 100000 + "}\n",
+                    encoding="utf-8")
+    surrogate = tmp_path / "surrogate.jsonl"
+    surrogate.write_text('{"text": "a \\ud800"}\n', encoding="utf-8")
     return [
         (["--texts", tmp_path / "missing.txt", "--against", good],
          f"cannot read {tmp_path / 'missing.txt'}: No such file or directory"),
         (["--texts", bad_utf8, "--against", good],
-         f"{bad_utf8} line 3 is not UTF-8 (byte offset 12)"),
+         f"{bad_utf8} line 3: not UTF-8 (invalid byte 0xff at offset 12)"),
         (["--texts", not_json, "--against", good],
-         f"{not_json} line 2: not valid JSON (Expecting value)"),
+         f"{not_json} line 2: not valid JSON (Expecting value, column 10)"),
         (["--texts", good, "--against", a_list],
-         f"{a_list} line 1: expected a JSON object, got list"),
+         f"{a_list} line 1: expected a JSON object, got an array"),
+        (["--texts", deep, "--against", good],
+         f"{deep} line 1: JSON nested too deeply to read (arrays or objects about "
+         f"{sys.getrecursionlimit()} levels deep)"),
+        (["--texts", good, "--against", surrogate],
+         f'{surrogate} line 1: "text" holds a lone surrogate (\\ud800, character 2): not '
+         "a character, and not text UTF-8 can hold"),
         (["--texts", no_field, "--against", good],
          f'{no_field} line 1: missing field "text" (--field, --against-field name another)'),
         (["--texts", not_str, "--against", good],
-         f'{not_str} line 1: "text" must be a string, not int'),
+         f'{not_str} line 1: "text" must be a string, not a number'),
         (["--texts", good, "--against", empty],
          f"--against {empty} has no texts to compare with"),
         (["--texts", good, "--against", good, "--rouge-types", "rouge1,rougeL"],

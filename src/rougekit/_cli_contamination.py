@@ -33,6 +33,7 @@ import sys
 from rougekit._checks import one_line
 from rougekit._cli_options import add_option_flags, options_of, positive_int
 from rougekit._progress import Progress
+from rougekit._readers import InputError, check_characters, json_object, json_type, read_lines
 from rougekit._spelling import option
 from rougekit.index import RougeIndex
 
@@ -40,10 +41,6 @@ __all__ = ["add_contamination_parser", "cmd_contamination"]
 
 DOOR = "rougekit contamination"
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
-
-
-class InputError(Exception):
-    """A problem with the command's input: one line on stderr, exit 2."""
 
 
 def _threshold(text):
@@ -135,20 +132,7 @@ def _run(args):
 def _read(path, field):
     """[(line number, text, the line as read)] of a file: JSON Lines (the
     field's string) or one text per line (module docstring)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        content = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        number = data.count(b"\n", 0, e.start) + 1
-        raise InputError(f"{path} line {number} is not UTF-8 (byte offset {e.start})") from None
-    if content.endswith("\n"):
-        content = content[:-1]
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in content.split("\n")] \
-        if content else []
+    lines = read_lines(path)
     if field is None and not path.lower().endswith(JSONL_SUFFIXES):
         return [(number, line, line) for number, line in enumerate(lines, 1)]
     field = field or "text"
@@ -157,19 +141,14 @@ def _read(path, field):
         if not line.strip():
             continue
         where = f"{path} line {number}"
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{where}: not valid JSON ({e.msg})") from None
-        if not isinstance(item, dict):
-            raise InputError(f"{where}: expected a JSON object, got {type(item).__name__}")
+        item = json_object(line, where)
         if field not in item:
             raise InputError(f'{where}: missing field "{field}" (--field, --against-field '
                              "name another)")
         if not isinstance(item[field], str):
             raise InputError(f'{where}: "{field}" must be a string, not '
-                             f"{type(item[field]).__name__}")
-        rows.append((number, item[field], line))
+                             f"{json_type(item[field])}")
+        rows.append((number, check_characters(item[field], where, f'"{field}"'), line))
     return rows
 
 

@@ -39,12 +39,13 @@ import json
 import os
 import re
 import sys
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from rougekit._progress import Progress
 
 __all__ = ["InputError", "read_text", "read_lines", "read_parallel", "read_jsonl",
-           "text_argument", "JSONL_FIELDS", "COMPARE_FIELDS"]
+           "json_object", "json_type", "check_characters", "text_argument", "JSONL_FIELDS",
+           "COMPARE_FIELDS"]
 
 #: The texts of an item of ``rougekit score --jsonl`` (and report, audit).
 JSONL_FIELDS = ("candidate",)
@@ -126,9 +127,10 @@ def read_jsonl(path: str, text_fields: Sequence[str] = JSONL_FIELDS
     return texts, references
 
 
-def _read_item(line: str, where: str, text_fields: Sequence[str],
-               texts: List[List[str]], references: List[List[str]]) -> None:
-    """Appends one JSONL item's texts and references, checked."""
+def json_object(line: str, where: str) -> Dict[str, Any]:
+    """One line of a JSON Lines file, which must hold a JSON object; whatever
+    Python raises underneath (nesting past the recursion limit, numbers of
+    any length: read as floats) is an InputError naming ``where``."""
     try:
         item = _DECODER.decode(line)
     except json.JSONDecodeError as e:
@@ -137,14 +139,32 @@ def _read_item(line: str, where: str, text_fields: Sequence[str],
         raise InputError(f"{where}: JSON nested too deeply to read (arrays or objects "
                          f"about {sys.getrecursionlimit()} levels deep)") from None
     if not isinstance(item, dict):
-        raise InputError(f"{where}: expected a JSON object, got {_json_type(item)}")
+        raise InputError(f"{where}: expected a JSON object, got {json_type(item)}")
+    return item
+
+
+def check_characters(text: str, where: str, name: str) -> str:
+    """``text`` (the string ``name`` of a JSON line), refused when it holds a
+    lone surrogate: not a character, and not text UTF-8 can hold."""
+    found = _SURROGATE.search(text)
+    if found:
+        raise InputError(f"{where}: {name} holds a lone surrogate "
+                         f"(\\u{ord(found.group()):04x}, character {found.start()}): "
+                         "not a character, and not text UTF-8 can hold")
+    return text
+
+
+def _read_item(line: str, where: str, text_fields: Sequence[str],
+               texts: List[List[str]], references: List[List[str]]) -> None:
+    """Appends one JSONL item's texts and references, checked."""
+    item = json_object(line, where)
     for field in (*text_fields, "references"):
         if field not in item:
             raise InputError(f'{where}: missing field "{field}"')
     for field in text_fields:
         if not isinstance(item[field], str):
             raise InputError(f'{where}: "{field}" must be a string, not '
-                             f"{_json_type(item[field])}")
+                             f"{json_type(item[field])}")
     refs = item["references"]
     if isinstance(refs, str):
         refs = [refs]
@@ -158,17 +178,13 @@ def _read_item(line: str, where: str, text_fields: Sequence[str],
         else:
             named.append(('"references"', refs[0]))
         for name, text in named:
-            found = _SURROGATE.search(text)
-            if found:
-                raise InputError(f"{where}: {name} holds a lone surrogate "
-                                 f"(\\u{ord(found.group()):04x}, character {found.start()}): "
-                                 "not a character, and not text UTF-8 can hold")
+            check_characters(text, where, name)
     for column, field in zip(texts, text_fields):
         column.append(item[field])
     references.append(refs)
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     """What a decoded JSON value is, in JSON's words."""
     if value is None:
         return "null"
