@@ -37,7 +37,13 @@ from rougekit._checks import as_list, thread_count
 from rougekit._doors import resolve
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import corpus_scores, item_columns, item_rows, kept_items
-from rougekit._tables import check_columns, column_list, table_kind, table_texts
+from rougekit._tables import (
+    check_columns,
+    check_named_columns,
+    column_list,
+    table_kind,
+    table_texts,
+)
 from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
 from rougekit.frames import column_names, options_frame
@@ -191,17 +197,7 @@ class Similarity:
                                    fields.pop("use_stemmer", False), options, flavor, fields)
         if threads is not None:
             thread_count(threads)
-        existing = list(columns)
-        if not isinstance(column, str):
-            raise TypeError(f"column must be a column name (str), not {type(column).__name__}")
-        if column not in existing:
-            shown = ", ".join(repr(c) for c in existing[:10])
-            raise ValueError(f"column={column!r}: the table has no such column (its columns: "
-                             f"{shown}{', ...' if len(existing) > 10 else ''})")
-        clash = [name for name in SIMILARITY_COLUMNS if name in existing]
-        if clash:
-            raise ValueError(f"the table already has column {clash[0]!r}, which "
-                             f"{door} would add; drop or rename it first")
+        check_named_columns(columns, (("column", column),), SIMILARITY_COLUMNS, door)
         texts = as_list(against, "against", "a list of texts")
         if not texts:
             raise ValueError(f"against is empty: {door} needs at least one text to compare "

@@ -13,7 +13,8 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 
-__all__ = ["check_columns", "table_kind", "column_list", "table_texts", "with_columns"]
+__all__ = ["check_columns", "check_named_columns", "table_kind", "column_list", "table_texts",
+           "with_columns"]
 
 
 def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
@@ -21,8 +22,17 @@ def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
     """Errors naming the argument: ``candidate`` or ``references`` that is
     not a column of a table with columns ``existing``, or a column of
     ``added`` that the table already has."""
+    check_named_columns(existing, (("candidate", candidate), ("references", references)),
+                        added, "the scores")
+
+
+def check_named_columns(existing: Sequence[Any], named: Sequence[Tuple[str, Any]],
+                        added: Sequence[str], adder: str) -> None:
+    """``check_columns`` for any arguments: each ``(argument, column name)``
+    of ``named`` must name a column of ``existing``; no column of ``added``
+    (what ``adder`` would add) may be there already."""
     existing = list(existing)
-    for role, name in (("candidate", candidate), ("references", references)):
+    for role, name in named:
         if not isinstance(name, str):
             raise TypeError(f"{role} must be a column name (str), not {type(name).__name__}")
         if name not in existing:
@@ -31,7 +41,7 @@ def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
                              f"{shown}{', ...' if len(existing) > 10 else ''})")
     clash = [name for name in added if name in existing]
     if clash:
-        raise ValueError(f"the table already has column {clash[0]!r}, which the scores "
+        raise ValueError(f"the table already has column {clash[0]!r}, which {adder} "
                          "would add; drop or rename it first")
 
 
