@@ -163,7 +163,7 @@ def _cpu_seconds(fn, *args):
 
 
 def test_tiny_vocabulary_is_fast():
-    """Match masks come from a table for frequent ids (ColIndex, _MatchMasks),
+    """Match masks come from a table for frequent ids (ColIndex, MatchMasks),
     not from walking their columns row after row: O(n*m/64) however small the
     vocabulary, for the LCS length and for the marked LCS (rougeL/rougeLsum).
     Measured as a ratio, in CPU time, against the same sizes over 5,000

@@ -15,7 +15,7 @@ from collections import Counter
 from math import isqrt
 
 from rougekit._core._ids_py import as_seq, check_ids, check_total
-from rougekit._core._lcs_py import lcs_step
+from rougekit._core._lcs_py import MatchMasks, lcs_step
 
 __all__ = ["lcs_alignment", "summary_lcs_alignment"]
 
@@ -26,47 +26,11 @@ _FULL_TABLE_WORDS = 1048576
 _DENSE_BUDGET_WORDS = 1048576
 
 
-def _mask(columns, n):
-    """The int with the bits of ``columns`` (below n) set."""
-    if len(columns) <= 2:
-        m = 0
-        for j in columns:
-            m |= 1 << j
-        return m
-    bits = bytearray((n + 7) >> 3)
-    for j in columns:
-        bits[j >> 3] |= 1 << (j & 7)
-    return int.from_bytes(bits, "little")
-
-
-class _ColumnMasks:
-    """``get(t)``: the match mask of ``t`` over the columns ``can``, bit j set
-    where ``can[j] == t`` (0 when t is not there). The masks of the tokens
-    holding at least thr columns are kept, thr the least power of two that
-    keeps them within ``_DENSE_BUDGET_WORDS``; the others are made when a
-    row asks."""
-
-    __slots__ = ("n", "columns", "dense")
-
-    def __init__(self, can):
-        self.n = n = len(can)
-        columns: dict = {}
-        for j, t in enumerate(can):
-            columns.setdefault(t, []).append(j)
-        words = (n + 63) >> 6
-        thr, nd = 1, len(columns)
-        while nd > 0 and nd > _DENSE_BUDGET_WORDS // words:
-            thr *= 2
-            nd = sum(1 for c in columns.values() if len(c) >= thr)
-        self.columns = columns
-        self.dense = {t: _mask(c, n) for t, c in columns.items() if len(c) >= thr}
-
-    def get(self, t):
-        m = self.dense.get(t)
-        if m is None:
-            c = self.columns.get(t)
-            m = _mask(c, self.n) if c else 0
-        return m
+def _column_masks(can):
+    """The match masks over the columns ``can``, every token's kept while
+    they fit ``_DENSE_BUDGET_WORDS`` (the most frequent first), as the
+    compiled kernel keeps them."""
+    return MatchMasks(can, dense_min=1, budget_words=_DENSE_BUDGET_WORDS)
 
 
 def _align(ref, can, masks):
@@ -157,7 +121,7 @@ def lcs_alignment(ref, can):
     check_ids(can, bound, "can")
     if not ref or not can:
         return [], []
-    return _align(ref, can, _ColumnMasks(can))
+    return _align(ref, can, _column_masks(can))
 
 
 def summary_lcs_alignment(refs, cands):
@@ -199,9 +163,9 @@ def summary_lcs_alignment(refs, cands):
     can_start = 0
     for c in cands:
         if c:
-            masks = _ColumnMasks(c)
+            masks = _column_masks(c)
             for start, r, left in zip(ref_starts, refs, open_):
-                if left.keys().isdisjoint(masks.columns):
+                if masks.holds_none_of(left):
                     continue
                 for i, j in zip(*_align(r, c, masks)):
                     if partner[start + i] < 0:

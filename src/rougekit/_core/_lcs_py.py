@@ -35,7 +35,12 @@ _DENSE_MIN = 8
 _DENSE_BUDGET_WORDS = 4194304
 
 
-def _mask_of(columns, n):
+def mask_of(columns, n):
+    """The int with the bits of ``columns`` (column numbers below ``n``) set.
+
+    >>> bin(mask_of([0, 2, 5], 6))
+    '0b100101'
+    """
     if len(columns) <= 2:
         m = 0
         for j in columns:
@@ -47,25 +52,34 @@ def _mask_of(columns, n):
     return int.from_bytes(bits, "little")
 
 
-class _MatchMasks:
+class MatchMasks:
     """Match masks over the columns ``b``: ``get(t)`` has bit j set where
-    ``b[j] == t`` (0 when t is not in b)."""
+    ``b[j] == t`` (0 when t is not in b). The masks of the tokens holding at
+    least ``thr`` columns are made once, ``thr`` the least power-of-two
+    multiple of ``dense_min`` that keeps them within ``budget_words`` 64-bit
+    words; the others are made when a row asks (what the compiled kernels'
+    column indexes do, each with its own two numbers).
+
+    >>> masks = MatchMasks([4, 7, 4])
+    >>> masks.get(4), masks.get(7), masks.get(9)
+    (5, 2, 0)
+    """
 
     __slots__ = ("n", "dense", "sparse")
 
-    def __init__(self, b):
+    def __init__(self, b, dense_min=_DENSE_MIN, budget_words=_DENSE_BUDGET_WORDS):
         self.n = n = len(b)
         columns: dict = {}
         for j, t in enumerate(b):
             columns.setdefault(t, []).append(j)
         words = (n + 63) >> 6
-        thr = _DENSE_MIN
+        thr = dense_min
         while True:
             nd = sum(1 for c in columns.values() if len(c) >= thr)
-            if nd * words <= _DENSE_BUDGET_WORDS:
+            if nd * words <= budget_words:
                 break
             thr *= 2
-        self.dense = {t: _mask_of(c, n) for t, c in columns.items() if len(c) >= thr}
+        self.dense = {t: mask_of(c, n) for t, c in columns.items() if len(c) >= thr}
         self.sparse = {t: c for t, c in columns.items() if len(c) < thr}
 
     def get(self, t):
@@ -73,7 +87,11 @@ class _MatchMasks:
         if m is not None:
             return m
         c = self.sparse.get(t)
-        return _mask_of(c, self.n) if c is not None else 0
+        return mask_of(c, self.n) if c is not None else 0
+
+    def holds_none_of(self, tokens):
+        """True when no token of ``tokens`` is among the columns."""
+        return all(t not in self.dense and t not in self.sparse for t in tokens)
 
 
 def lcs_step(S, m, full):
@@ -108,7 +126,7 @@ def lcs_length(a, b):
     _check_ids(b, bound, "b")
     if not a or not b:
         return 0
-    return lcs_of_masks(_MatchMasks(b), len(b), a)
+    return lcs_of_masks(MatchMasks(b), len(b), a)
 
 
 def _mark_lcs(ref, can, marks):
@@ -116,7 +134,7 @@ def _mark_lcs(ref, can, marks):
     m, n = len(ref), len(can)
     if not m or not n:
         return
-    masks = _MatchMasks(can)
+    masks = MatchMasks(can)
     full = (1 << n) - 1
     words = (n + 63) >> 6
     K = m + 1 if (m + 1) * words <= _FULL_TABLE_WORDS else max(isqrt(m + 1), 1) + 1
