@@ -228,7 +228,7 @@ def test_duckdb_functions_with_nulls_and_non_ascii():
     n = len(TARGETS)
     want = want_columns(ALL_TYPES, True, TARGETS, PREDICTIONS)
     same(np.array([[s[name] for name in names] for s, _ in rows[:n]]).T, want)
-    same(np.array([[l[m] for m in MEASURES] for _, l in rows[:n]]).T,
+    same(np.array([[one[m] for m in MEASURES] for _, one in rows[:n]]).T,
          want[3 * ALL_TYPES.index("rougeL"):][:3])
     assert rows[n:] == [(None, None), (None, None)]
 

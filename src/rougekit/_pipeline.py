@@ -63,9 +63,8 @@ from rougekit.scoring import AggregateScore, Score
 from rougekit.tokenize import ensure_str
 
 __all__ = ["PairScorer", "pair_scorer", "scorer_tokenizer", "check_texts", "kept_items",
-           "item_columns", "reads_arrow", "arrow_item_columns", "item_rows", "corpus_scores", "score_of",
-           "ngram_score",
-           "lcs_score", "summary_lcs_score", "ScoringOptions"]
+           "item_columns", "reads_arrow", "arrow_item_columns", "item_rows", "corpus_scores",
+           "score_of", "ngram_score", "lcs_score", "summary_lcs_score", "ScoringOptions"]
 
 
 # --- 1. the tokenizer ----------------------------------------------------------------

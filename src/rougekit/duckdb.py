@@ -180,15 +180,16 @@ class _ScoreOne:
     def __call__(self, candidates: Any, references: Any, rouge_types: Any) -> Any:
         types = rouge_types.to_pylist()
         first = types[0] if types else None
-        constant = first is not None and types.count(first) == len(types)
-        if constant:
-            matrix = _arrow_scores(self.scorer(first), self.reader, candidates, references)
+        # a constant
+        one = self.scorer(first) if first is not None and types.count(first) == len(types) \
+            else None
+        if one is not None:
+            matrix = _arrow_scores(one, self.reader, candidates, references)
             if matrix is not None:
                 return _struct_array(list(MEASURES), matrix, ~np.isnan(matrix[0]))
         cands, refs, valid = self.reader.rows(candidates, references)
-        if constant:
-            return _struct_array(list(MEASURES), self.scorer(first).columns(cands, refs, valid),
-                                 valid)
+        if one is not None:
+            return _struct_array(list(MEASURES), one.columns(cands, refs, valid), valid)
         out = np.full((3, len(cands)), np.nan)
         for rouge_type in sorted(set(types) - {None}, key=types.index):
             rows = [i for i, t in enumerate(types) if t == rouge_type]

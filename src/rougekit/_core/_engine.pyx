@@ -14,6 +14,12 @@ rouge-score's to the last bit (``_prf_py`` is the Python definition and the
 specification).
 ``_engine_py`` is the pure-Python twin.
 
+``score_arrow_into`` reads its pairs from two Arrow string arrays (their
+offsets and UTF-8 data buffers, the offsets checked first): a text whose
+bytes are all ASCII is scored where it lies, as a 1-byte text (what a str of
+those characters holds), any other is decoded to a str and scored as one, so
+the numbers, fallbacks and letter checks are the str path's.
+
 An engine holds mutable state (its vocabulary and stem cache) and is used by
 one thread at a time, which an atomic "in use" flag enforces whether or not
 the GIL is enabled: ``score`` on an engine that another thread is using calls
