@@ -244,3 +244,13 @@ def test_letters_are_checked_as_for_lists():
             scorer.score_columns(column(targets), column(predictions), threads=2)
         found = [w for w in caught if issubclass(w.category, rougekit.TokenizationWarning)]
         assert len(found) == 1 and found[0].filename == __file__
+
+
+def test_sentences_on_one_line_are_checked_as_for_lists():
+    text = "The cat sat on the mat. Then it ran away. It came back later."
+    for column in (list, pa.array):
+        scorer = rouge_scorer.RougeScorer(["rougeLsum"])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            scorer.score_columns(column([text] * 3), column(["the cat"] * 3))
+        assert [w.category for w in caught] == [rougekit.SentenceSplitWarning]
