@@ -638,10 +638,12 @@ def arrow_item_columns(options: ScoringOptions, candidates: List[Any], reference
         return None
     rule = _stages.MULTI_REF_RULES[options.multi_ref]
     matrix = pairs.score_arrow_matrix(references, candidates, threads)
+    # (one reference per item, as an array: a list of ints per call costs a
+    # DuckDB vector's share)
     if not (has_nulls(candidates) or has_nulls(references)):
-        return rule(matrix, [1] * matrix.shape[1])
+        return rule(matrix, np.ones(matrix.shape[1], dtype=np.int64))
     scored = ~np.isnan(matrix[0]) if len(matrix) else np.zeros(matrix.shape[1], bool)
-    matrix[:, scored] = rule(matrix[:, scored], [1] * int(scored.sum()))
+    matrix[:, scored] = rule(matrix[:, scored], np.ones(int(scored.sum()), dtype=np.int64))
     return matrix
 
 

@@ -229,10 +229,14 @@ def _arrow_scores(scorer: BatchScorer, reader: _Reader, candidates: Any, referen
 
 def _struct_array(names: List[str], matrix: np.ndarray, valid: np.ndarray) -> Any:
     """The Arrow struct of float64 fields ``names`` (the rows of ``matrix``),
-    null where not ``valid``; the fields are the float64 rows themselves."""
+    null where not ``valid``; the fields are the float64 rows themselves
+    (slices of one Arrow array over the matrix: a call per vector, not one
+    per field)."""
     mask = None if valid.all() else pa.array(~valid)
-    return pa.StructArray.from_arrays([pa.array(row) for row in matrix], names=names,
-                                      mask=mask)
+    n = matrix.shape[1]
+    values = pa.array(np.ascontiguousarray(matrix).reshape(-1))
+    return pa.StructArray.from_arrays([values.slice(k * n, n) for k in range(len(names))],
+                                      names=names, mask=mask)
 
 
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
