@@ -20,7 +20,8 @@ from rougekit._arrow_texts import aligned, string_chunks
 from rougekit.frames import column_names
 from rougekit.rouge_scorer import MEASURES
 
-pytestmark = [pytest.mark.backend, pytest.mark.kernel, pytest.mark.threads,
+# (kernel, the sanitizer step, marks the tests that run no DuckDB nor polars)
+pytestmark = [pytest.mark.backend, pytest.mark.threads,
               pytest.mark.filterwarnings("ignore::rougekit.TokenizationWarning"),
               pytest.mark.filterwarnings("ignore::rougekit.SentenceSplitWarning")]
 
@@ -65,6 +66,7 @@ def engine(types, use_stemmer=False):
     return rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)._pairs.new_engine()
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
 @pytest.mark.parametrize("types", TYPE_SETS, ids=["+".join(t) for t in TYPE_SETS])
 @pytest.mark.parametrize("string_type", ["string", "large_string"])
@@ -78,6 +80,7 @@ def test_engine_equals_score_columns(types, use_stemmer, string_type):
     same(got, want)
 
 
+@pytest.mark.kernel
 def test_engine_nulls_are_nan_and_rows_outside_the_range_untouched():
     targets = ["the cat sat", None, "caf\u00e9 cat", "", "a b", "x"]
     predictions = ["the cat", "a", None, "b", "a b c", "y"]
@@ -91,6 +94,7 @@ def test_engine_nulls_are_nan_and_rows_outside_the_range_untouched():
                                    predictions[3:5]))
 
 
+@pytest.mark.kernel
 def test_engine_reads_sliced_arrays():
     # offsets that do not start at 0, and different ones on each side
     t = pa.array(["pad"] * 3 + TARGETS).slice(3, len(TARGETS))
@@ -102,6 +106,7 @@ def test_engine_reads_sliced_arrays():
     same(got, want)
 
 
+@pytest.mark.kernel
 def test_engine_reports_texts_that_may_have_lost_letters():
     russian = TEXTS[-1]
     sus = []
@@ -118,6 +123,7 @@ def malformed(offsets, data=b"hello world"):
         [None, pa.py_buffer(np.array(offsets, dtype=np.int32).tobytes()), pa.py_buffer(data)])
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("offsets", [[0, 5, 3], [0, -4, 5], [3, 9, 5], [0, 5, 4, 11]],
                          ids=["not-monotone", "negative", "past-the-end-then-back",
                               "backwards-inside"])
@@ -133,6 +139,7 @@ def test_malformed_offsets_are_an_error_not_a_crash(offsets):
         rouge_scorer.RougeScorer(["rouge1"]).score_columns(bad, good)
 
 
+@pytest.mark.kernel
 def test_engine_refuses_other_arrays_and_ranges():
     e = engine(["rouge1"])
     cancel = _backend.engine.Cancel()
@@ -155,6 +162,7 @@ def chunked(texts, cuts, string_type="string"):
                             type=getattr(pa, string_type)())
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
 def test_score_columns_of_arrow_columns(use_stemmer):
     want = want_columns(ALL_TYPES, use_stemmer, TARGETS, PREDICTIONS)
@@ -169,6 +177,7 @@ def test_score_columns_of_arrow_columns(use_stemmer):
             same(matrix_of(scorer.score_columns(targets, predictions, threads=threads)), want)
 
 
+@pytest.mark.kernel
 def test_aligned_pieces_cover_every_row_once():
     a = string_chunks(chunked(TARGETS, [5, 5, 100]))
     b = string_chunks(chunked(PREDICTIONS, [7, 200]))
@@ -193,6 +202,7 @@ def test_score_frame_of_pyarrow_and_polars_tables():
         same(np.vstack([column(name) for name in names]), want)
 
 
+@pytest.mark.kernel
 def test_score_frame_null_is_still_an_error_naming_the_row():
     table = pa.table({"candidate": ["a", None], "references": ["a", "b"]})
     with pytest.raises(ValueError, match="'candidate', row 1: missing value"):
@@ -233,6 +243,7 @@ def test_duckdb_functions_with_nulls_and_non_ascii():
     assert rows[n:] == [(None, None), (None, None)]
 
 
+@pytest.mark.kernel
 def test_letters_are_checked_as_for_lists():
     russian = TEXTS[-1]
     targets = ["the cat sat"] * 50 + [russian] * 3
@@ -246,6 +257,7 @@ def test_letters_are_checked_as_for_lists():
         assert len(found) == 1 and found[0].filename == __file__
 
 
+@pytest.mark.kernel
 def test_sentences_on_one_line_are_checked_as_for_lists():
     text = "The cat sat on the mat. Then it ran away. It came back later."
     for column in (list, pa.array):
