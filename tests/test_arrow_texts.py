@@ -140,6 +140,14 @@ def test_malformed_offsets_are_an_error_not_a_crash(offsets):
 
 
 @pytest.mark.kernel
+def test_engine_reads_arrays_without_rows():
+    empty = pa.array(["a", "b"]).slice(2, 0)
+    for t in (pa.array([], pa.string()), empty):
+        assert engine(["rouge1"]).score_arrow_into(t, pa.array([], pa.large_string()), 0, 0,
+                                                   np.zeros((3, 0)), _backend.engine.Cancel())
+
+
+@pytest.mark.kernel
 def test_engine_refuses_other_arrays_and_ranges():
     e = engine(["rouge1"])
     cancel = _backend.engine.Cancel()
