@@ -17,6 +17,8 @@ from _helpers import ALL_TYPES
 from _integrations import need
 from rougekit import _backend, rouge_scorer
 from rougekit._arrow_texts import aligned, string_chunks
+from rougekit._options import ScoringOptions
+from rougekit._pipeline import pair_scorer
 from rougekit.frames import column_names
 from rougekit.rouge_scorer import MEASURES
 
@@ -63,7 +65,8 @@ def same(got, want):
 # --- the engine -----------------------------------------------------------------------
 
 def engine(types, use_stemmer=False):
-    return rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)._pairs.new_engine()
+    """An engine of the backend under test, as the pipeline makes them."""
+    return pair_scorer(ScoringOptions(rouge_types=types, use_stemmer=use_stemmer)).new_engine()
 
 
 @pytest.mark.kernel
