@@ -4,11 +4,16 @@ functions (``rougekit.duckdb``) share.
 
 Polars calls an expression's function once per batch of rows (the whole
 column in memory, a morsel in the streaming engine), DuckDB a function once
-per vector of 2,048 rows. Each door reads its batch's two columns into
-lists, with None for a missing value; ``BatchScorer.columns`` scores the rows
-that have both a candidate and references (the door's ``valid`` mask, read
-from the columns' validity) through ``item_columns`` (the compiled path, on
-``threads``) and gives NaN for the others, which the door turns into nulls.
+per vector of 2,048 rows. A batch of two Arrow string columns (one
+reference per row) goes to ``BatchScorer.arrow_columns`` as it is: the
+engine reads the texts where they lie (``arrow_item_columns``), NaN for a
+row with a null. Otherwise (a list of references per row, options the
+engine does not score) the door reads the two columns into lists, with None
+for a missing value; ``BatchScorer.columns`` scores the rows that have both
+a candidate and references (the door's ``valid`` mask, read from the
+columns' validity) through ``item_columns`` (the compiled path, on
+``threads``) and gives NaN for the others. The door turns the NaN rows into
+nulls.
 
 A ``BatchScorer`` keeps one ``PairScorer`` for all its batches: a new one per
 batch would start every batch with cold token tables and stem caches, so
@@ -30,7 +35,13 @@ import numpy as np
 
 from rougekit._checks import thread_count
 from rougekit._options import ScoringOptions
-from rougekit._pipeline import PairScorer, item_columns, pair_scorer
+from rougekit._pipeline import (
+    PairScorer,
+    arrow_item_columns,
+    item_columns,
+    pair_scorer,
+    reads_arrow,
+)
 
 __all__ = ["BatchScorer", "lists_of", "shown"]
 
@@ -60,6 +71,22 @@ class BatchScorer:
                 if self._pairs is None:
                     self._pairs = pair_scorer(self.options)
         return self._pairs
+
+    @property
+    def reads_arrow(self) -> bool:
+        """Whether ``arrow_columns`` scores with these options (else it
+        gives None): a door that has Arrow string columns then hands them
+        over as they are, rather than reading them into lists."""
+        return reads_arrow(self.options, self.pairs)
+
+    def arrow_columns(self, candidates: List[Any], references: List[Any]
+                      ) -> Optional[np.ndarray]:
+        """``columns`` of two Arrow string columns, one reference per row
+        (``rougekit._arrow_texts.string_chunks``: their arrays), read where
+        they lie: NaN where either is null. None when the options do not
+        score that way (``reads_arrow``)."""
+        return arrow_item_columns(self.options, candidates, references, self.threads,
+                                  self.pairs)
 
     def columns(self, candidates: Sequence[Optional[str]], references: Sequence[Any],
                 valid: np.ndarray) -> np.ndarray:

@@ -38,6 +38,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from rougekit import _backend, _stages, tokenizers
+from rougekit._arrow_texts import aligned, first_texts, has_nulls, string_chunks
 from rougekit._bootstrap import corpus_intervals
 from rougekit._checks import as_list, thread_count
 from rougekit._core._prf_py import lcs_prf, ngram_prf
@@ -62,8 +63,8 @@ from rougekit.scoring import AggregateScore, Score
 from rougekit.tokenize import ensure_str
 
 __all__ = ["PairScorer", "pair_scorer", "scorer_tokenizer", "check_texts", "kept_items",
-           "item_columns", "item_rows", "corpus_scores", "score_of", "ngram_score",
-           "lcs_score", "summary_lcs_score", "ScoringOptions"]
+           "item_columns", "reads_arrow", "arrow_item_columns", "item_rows", "corpus_scores",
+           "score_of", "ngram_score", "lcs_score", "summary_lcs_score", "ScoringOptions"]
 
 
 # --- 1. the tokenizer ----------------------------------------------------------------
@@ -370,6 +371,11 @@ class PairScorer:
                      threads: Optional[int]) -> np.ndarray:
         """The scores of each pair as an array of shape (3 * types, pairs):
         P, R and F of each rouge type in turn (0.0 for rouge-score's int 0)."""
+        if self.engine is not None:
+            arrow_t, arrow_p = string_chunks(targets), string_chunks(predictions)
+            if arrow_t is not None and arrow_p is not None and \
+                    not has_nulls(arrow_t) and not has_nulls(arrow_p):
+                return self.score_arrow_matrix(arrow_t, arrow_p, threads)
         targets, predictions, threads = self.check_pairs(targets, predictions, threads)
         if self.type_error is not None:
             raise ValueError(*self.type_error.args)
@@ -390,6 +396,66 @@ class PairScorer:
             map_chunks(len(targets), threads, run)
             self.check_letters_of(targets, predictions)
         return out
+
+    def score_arrow_matrix(self, targets: List[Any], predictions: List[Any],
+                           threads: Optional[int]) -> np.ndarray:
+        """``score_matrix`` of two Arrow string columns (``string_chunks``:
+        their arrays, in order), which the engine reads where they lie
+        (``Engine.score_arrow_into``), with NaN for a row where either is
+        null. Only for a scorer with the engine."""
+        if self.engine is None:
+            raise ValueError("score_arrow_matrix needs the engine")
+        n, m = sum(map(len, targets)), sum(map(len, predictions))
+        if n != m:
+            raise ValueError(f"targets and predictions differ in length: {n} and {m}")
+        threads = thread_count(threads)
+        if self.type_error is not None and n:
+            raise ValueError(*self.type_error.args)
+        pieces = aligned(targets, predictions)
+        if self.lines_to_check > 0:
+            self.check_lines(first_texts(pieces))
+        check = self.letter_check
+        # per piece, chunk start -> the rows' texts that may have lost letters
+        suspicious: List[Dict[int, List[int]]] = []
+        matrices = []
+        for target_array, prediction_array in pieces:
+            out = np.zeros((3 * len(self.types or []), len(target_array)))
+            suspicious.append({})
+            map_chunks(len(target_array), threads,
+                       self._arrow_chunk(target_array, prediction_array, out, suspicious[-1]))
+            matrices.append(out)
+        if check is not None:
+            # here, in order, rather than in the worker threads
+            self._check_arrow_letters(pieces, suspicious)
+        if len(matrices) == 1:
+            return matrices[0]
+        return np.concatenate(matrices, axis=1) if matrices else \
+            np.zeros((3 * len(self.types or []), 0))
+
+    def _check_arrow_letters(self, pieces: List[Tuple[Any, Any]],
+                             suspicious: List[Dict[int, List[int]]]) -> None:
+        """The "no silent zeros" check of the texts score_arrow_into found
+        (``2 * row`` a target, ``2 * row + 1`` a prediction), in order,
+        until it warns."""
+        check = self.letter_check
+        assert check is not None
+        for (target_array, prediction_array), found in zip(pieces, suspicious):
+            for lo in sorted(found):
+                for k in found[lo]:
+                    array = target_array if k % 2 == 0 else prediction_array
+                    if not check(array[k // 2].as_py()):
+                        return
+
+    def _arrow_chunk(self, targets: Any, predictions: Any, out: np.ndarray,
+                     suspicious: Dict[int, List[int]]) -> Any:
+        """``map_chunks``' function for one piece of ``score_arrow_matrix``."""
+        check = self.letter_check
+
+        def run(lo, hi, cancel):
+            sus = None if check is None or check.done else suspicious.setdefault(lo, [])
+            self.worker_engine().score_arrow_into(targets, predictions, lo, hi, out, cancel,
+                                                  sus)
+        return run
 
     def check_letters_of(self, targets: List[Any], predictions: List[Any]) -> None:
         """The "no silent zeros" check (rougekit._letters) of texts the
@@ -546,6 +612,39 @@ def item_columns(options: ScoringOptions, candidates: List[str],
                         for j in range(len(refs)))
     flat = np.array(rows, dtype=np.float64).reshape(len(rows), 3 * len(types)).T.copy()
     return flat if pools else rule(flat, per_item)
+
+
+def reads_arrow(options: ScoringOptions, pairs: PairScorer) -> bool:
+    """Whether ``arrow_item_columns`` scores with these options and pair
+    scorer: through the engine, the references' scores combined as scores
+    (every multi-reference rule but "pooled")."""
+    rule = _stages.MULTI_REF_RULES[options.multi_ref]
+    return pairs.engine is not None and not getattr(rule, "pools_counts", False)
+
+
+def arrow_item_columns(options: ScoringOptions, candidates: List[Any], references: List[Any],
+                       threads: Optional[int] = None,
+                       pairs: Optional[PairScorer] = None) -> Optional[np.ndarray]:
+    """``item_columns`` of two Arrow string columns, one reference per row
+    (``rougekit._arrow_texts.string_chunks``: their arrays), which the
+    engine reads where they lie; NaN for a row where either is null. None
+    when these options do not score through the engine: the caller then
+    reads the columns as lists for ``item_columns``."""
+    if threads is not None:
+        thread_count(threads)
+    if pairs is None:
+        pairs = pair_scorer(options)
+    if not reads_arrow(options, pairs):
+        return None
+    rule = _stages.MULTI_REF_RULES[options.multi_ref]
+    matrix = pairs.score_arrow_matrix(references, candidates, threads)
+    # (one reference per item, as an array: a list of ints per call costs a
+    # DuckDB vector's share)
+    if not (has_nulls(candidates) or has_nulls(references)):
+        return rule(matrix, np.ones(matrix.shape[1], dtype=np.int64))
+    scored = ~np.isnan(matrix[0]) if len(matrix) else np.zeros(matrix.shape[1], bool)
+    matrix[:, scored] = rule(matrix[:, scored], np.ones(int(scored.sum()), dtype=np.int64))
+    return matrix
 
 
 def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:

@@ -4,17 +4,20 @@ DataFrames, pyarrow Tables and RecordBatches.
 A table of a library means that library is imported already: its module is
 looked up in ``sys.modules``, never imported here. ``table_kind`` names the
 kind of a table, ``table_texts`` reads its candidate and references columns
-(checked, errors naming the column and the row), ``with_columns`` adds
+(checked, errors naming the column and the row), ``arrow_texts`` gives two
+string columns of polars or pyarrow as Arrow arrays, ``with_columns`` adds
 float64 score columns to a new table of the same kind.
 """
 import math
 import sys
-from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from rougekit._arrow_texts import has_nulls, string_chunks
+
 __all__ = ["check_columns", "check_named_columns", "table_kind", "column_list", "table_texts",
-           "with_columns"]
+           "arrow_texts", "with_columns"]
 
 
 def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
@@ -86,6 +89,22 @@ def table_texts(kind: str, df: Any, candidate: str, references: str
     where = _row_names(kind, df)
     return (_candidates(_column(kind, df, candidate), candidate, where),
             _references(_column(kind, df, references), references, where))
+
+
+def arrow_texts(kind: str, df: Any, candidate: str, references: str
+                ) -> Optional[Tuple[List[Any], List[Any]]]:
+    """The candidates and references as Arrow string arrays
+    (``rougekit._arrow_texts.string_chunks``), for the engine to read where
+    they lie: when the table is polars or pyarrow and both columns are
+    strings without a null (one reference per row). None otherwise:
+    ``table_texts`` reads them (and names the row of a null)."""
+    if kind == "pandas":
+        return None
+    get = df.get_column if kind == "polars" else df.column
+    cands, refs = string_chunks(get(candidate)), string_chunks(get(references))
+    if cands is None or refs is None or has_nulls(cands) or has_nulls(refs):
+        return None
+    return cands, refs
 
 
 def _row_names(kind: str, df: Any) -> Callable[[int], str]:

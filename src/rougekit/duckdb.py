@@ -53,6 +53,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from rougekit._arrow_texts import string_chunks
 from rougekit._batches import BatchScorer, lists_of, shown
 from rougekit._doors import resolve, takes_options
 from rougekit._options import ScoringOptions
@@ -102,6 +103,27 @@ class _Reader:
         if present:
             valid &= np.concatenate(present)
         return cands, refs, valid
+
+    def arrow_rows(self, candidates: Any, references: Any
+                   ) -> Optional[Tuple[List[Any], List[Any]]]:
+        """The two arguments as Arrow string arrays (``string_chunks``),
+        when every row has one reference (a VARCHAR): for the engine to read
+        where they lie. None otherwise (``rows`` reads them)."""
+        cands = string_chunks(candidates)
+        chunks = references.chunks if isinstance(references, pa.ChunkedArray) \
+            else [references]
+        refs = []
+        for chunk in chunks:
+            if not isinstance(chunk, pa.UnionArray) or chunk.type.mode != "sparse":
+                return None
+            one = chunk.field(0)
+            if len(one) != len(chunk) or chunk.type_codes.to_numpy(zero_copy_only=False).any():
+                return None
+            refs.append(one)
+        strings = string_chunks(pa.chunked_array(refs, type=refs[0].type)) if refs else None
+        if cands is None or strings is None:
+            return None
+        return cands, strings
 
     def union(self, array: Any, cands: List[Optional[str]]) -> Tuple[List[Any], np.ndarray]:
         if not isinstance(array, pa.UnionArray):      # not DuckDB's doing: be plain
@@ -156,12 +178,18 @@ class _ScoreOne:
         return scorer
 
     def __call__(self, candidates: Any, references: Any, rouge_types: Any) -> Any:
-        cands, refs, valid = self.reader.rows(candidates, references)
         types = rouge_types.to_pylist()
         first = types[0] if types else None
-        if all(t == first for t in types) and first is not None:    # a constant
-            return _struct_array(list(MEASURES), self.scorer(first).columns(cands, refs, valid),
-                                 valid)
+        # a constant
+        one = self.scorer(first) if first is not None and types.count(first) == len(types) \
+            else None
+        if one is not None:
+            matrix = _arrow_scores(one, self.reader, candidates, references)
+            if matrix is not None:
+                return _struct_array(list(MEASURES), matrix, ~np.isnan(matrix[0]))
+        cands, refs, valid = self.reader.rows(candidates, references)
+        if one is not None:
+            return _struct_array(list(MEASURES), one.columns(cands, refs, valid), valid)
         out = np.full((3, len(cands)), np.nan)
         for rouge_type in sorted(set(types) - {None}, key=types.index):
             rows = [i for i, t in enumerate(types) if t == rouge_type]
@@ -181,16 +209,34 @@ class _ScoreAll:
         self.names = column_names(options.rouge_types)
 
     def __call__(self, candidates: Any, references: Any) -> Any:
+        matrix = _arrow_scores(self.scorer, self.reader, candidates, references)
+        if matrix is not None:
+            return _struct_array(self.names, matrix, ~np.isnan(matrix[0]))
         cands, refs, valid = self.reader.rows(candidates, references)
         return _struct_array(self.names, self.scorer.columns(cands, refs, valid), valid)
 
 
+def _arrow_scores(scorer: BatchScorer, reader: _Reader, candidates: Any, references: Any
+                  ) -> Optional[np.ndarray]:
+    """The scores of a vector whose rows have one reference each, read by
+    the engine where they lie (NaN for a NULL); None for any other vector
+    or options the engine does not score."""
+    if not scorer.reads_arrow:
+        return None
+    columns = reader.arrow_rows(candidates, references)
+    return None if columns is None else scorer.arrow_columns(*columns)
+
+
 def _struct_array(names: List[str], matrix: np.ndarray, valid: np.ndarray) -> Any:
     """The Arrow struct of float64 fields ``names`` (the rows of ``matrix``),
-    null where not ``valid``; the fields are the float64 rows themselves."""
+    null where not ``valid``; the fields are the float64 rows themselves
+    (slices of one Arrow array over the matrix: a call per vector, not one
+    per field)."""
     mask = None if valid.all() else pa.array(~valid)
-    return pa.StructArray.from_arrays([pa.array(row) for row in matrix], names=names,
-                                      mask=mask)
+    n = matrix.shape[1]
+    values = pa.array(np.ascontiguousarray(matrix).reshape(-1))
+    return pa.StructArray.from_arrays([values.slice(k * n, n) for k in range(len(names))],
+                                      names=names, mask=mask)
 
 
 _PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -30,8 +30,15 @@ from typing import Any, List, Optional, Sequence, TypeVar
 
 from rougekit._doors import resolve, takes_options
 from rougekit._options import ScoringOptions
-from rougekit._pipeline import item_columns
-from rougekit._tables import check_columns, column_list, table_kind, table_texts, with_columns
+from rougekit._pipeline import arrow_item_columns, item_columns
+from rougekit._tables import (
+    arrow_texts,
+    check_columns,
+    column_list,
+    table_kind,
+    table_texts,
+    with_columns,
+)
 from rougekit.rouge_scorer import MEASURES
 
 __all__ = ["score_frame", "column_names", "check_columns"]
@@ -90,5 +97,9 @@ def options_frame(df: Table, options: ScoringOptions, candidate: str = "candidat
     kind = table_kind(df)
     names = column_names(options.rouge_types)
     check_columns(column_list(kind, df), candidate, references, names)
-    cands, refs = table_texts(kind, df, candidate, references)
-    return with_columns(kind, df, names, item_columns(options, cands, refs, threads))
+    arrow = arrow_texts(kind, df, candidate, references)
+    matrix = arrow_item_columns(options, *arrow, threads) if arrow is not None else None
+    if matrix is None:
+        cands, refs = table_texts(kind, df, candidate, references)
+        matrix = item_columns(options, cands, refs, threads)
+    return with_columns(kind, df, names, matrix)

@@ -22,11 +22,14 @@ switches, the option fields of a row's scores (a corpus field is refused, as
 by ``score_frame``); they are checked when the expression is built.
 
 Scoring is one Python call per batch of rows (``Expr.map_batches``; the whole
-column in memory, each morsel in the streaming engine), never one per row:
-the batch's strings are read out of the columns (``Series.to_list``, a list
-column flattened first) and scored through the compiled path on ``threads``
-(default all cores), and the struct is built from the float64 columns. One
-``PairScorer`` serves every batch of the expression (``rougekit._batches``).
+column in memory, each morsel in the streaming engine), never one per row,
+through the compiled path on ``threads`` (default all cores); the struct is
+built from the float64 columns. Two String columns go to the engine as Arrow
+(``Series.to_arrow``), which reads each ASCII text where it lies, no Python
+str made; other columns (a list of references, Categorical) and options the
+engine does not score are read out as strings (``Series.to_list``, a list
+column flattened first). One ``PairScorer`` serves every batch of the
+expression (``rougekit._batches``).
 
 Columns: the candidates a String column (Categorical and Enum are read as
 their strings); the references a String column (one per row) or a list of
@@ -47,6 +50,7 @@ from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
+from rougekit._arrow_texts import string_chunks
 from rougekit._batches import BatchScorer, lists_of, shown
 from rougekit._doors import resolve, takes_options
 from rougekit._options import ScoringOptions
@@ -88,18 +92,33 @@ class _ScoreBatch:
     def __call__(self, batch: pl.Series) -> pl.Series:
         cand_column = batch.struct.field("candidate")
         refs_column = batch.struct.field("references")
-        cands = self._candidates(cand_column)
-        refs = self._references(refs_column, cands)
-        if not len(batch):
-            return pl.Series(batch.name, [], dtype=self.dtype())
+        matrix = self._arrow_matrix(cand_column, refs_column)
+        if matrix is None:
+            cands = self._candidates(cand_column)
+            refs = self._references(refs_column, cands)
+            if not len(batch):
+                return pl.Series(batch.name, [], dtype=self.dtype())
         valid = (cand_column.is_not_null() & refs_column.is_not_null()).to_numpy()
-        matrix = self.scorer.columns(cands, refs, valid)
+        if matrix is None:
+            matrix = self.scorer.columns(cands, refs, valid)
         scores = pl.DataFrame([pl.Series(name, values) for name, values
                                in zip(self.names, matrix)]).to_struct(batch.name)
         if valid.all():
             return scores
         return pl.DataFrame({"scores": scores, "valid": valid}).select(
             pl.when("valid").then("scores").alias(batch.name)).to_series()
+
+    def _arrow_matrix(self, cand_column: pl.Series, refs_column: pl.Series
+                      ) -> Optional[np.ndarray]:
+        """The scores of two String columns, read as Arrow where they lie
+        (``BatchScorer.arrow_columns``); None for other columns or options."""
+        if not (len(cand_column) and cand_column.dtype == pl.String
+                and refs_column.dtype == pl.String and self.scorer.reads_arrow):
+            return None
+        cands, refs = string_chunks(cand_column), string_chunks(refs_column)
+        if cands is None or refs is None:
+            return None
+        return self.scorer.arrow_columns(cands, refs)
 
     def _candidates(self, column: pl.Series) -> List[Optional[str]]:
         dtype = column.dtype

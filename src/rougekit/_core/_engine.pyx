@@ -14,6 +14,12 @@ rouge-score's to the last bit (``_prf_py`` is the Python definition and the
 specification).
 ``_engine_py`` is the pure-Python twin.
 
+``score_arrow_into`` reads its pairs from two Arrow string arrays (their
+offsets and UTF-8 data buffers, the offsets checked first): a text whose
+bytes are all ASCII is scored where it lies, as a 1-byte text (what a str of
+those characters holds), any other is decoded to a str and scored as one, so
+the numbers, fallbacks and letter checks are the str path's.
+
 An engine holds mutable state (its vocabulary and stem cache) and is used by
 one thread at a time, which an atomic "in use" flag enforces whether or not
 the GIL is enabled: ``score`` on an engine that another thread is using calls
@@ -32,9 +38,11 @@ one compare.
 """
 cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
-from libc.stdint cimport UINT32_MAX, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport UINT32_MAX, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
+
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from rougekit._core._kinds cimport ROUGE_L, ROUGE_LSUM
 from rougekit._core._mem cimport MAX_IDS, grow_array, grow_to
@@ -107,6 +115,7 @@ cdef enum:
     RC_OK = 0
     RC_NOMEM = -1
     RC_FALLBACK = -2
+    RC_NULL = -3        # (score_arrow_into: a row with a null, not scored)
 
 
 # Start the vocabulary afresh past this many distinct tokens, so a
@@ -365,16 +374,9 @@ cdef class Engine:
         whatever other threads do to the caller's lists, and str buffers
         never move: so reading them without the GIL is safe). rcs[i] is left
         RC_FALLBACK where pair i is not two str (for the caller to give to
-        ``fallback``). Pair i's P, R and F of type k go to
-        out[i * out_step + 3k : + 3] and its int zeros to iz[i * iz_step + k]
-        (steps 0: one buffer for every pair); with ``columns``, also to
-        columns[c * stride + col0 + i] for c < 3 * ntypes (score_pair leaves
-        0.0 in out where iz is set). With ``sus``, sus[i] gets bit 0 (target)
-        and bit 1 (prediction) for each text of pair i scored here that may
-        have lost most of its letters (module docstring). Returns 1 when
-        ``cancel`` was set before the end, else 0."""
-        cdef Py_ssize_t n = len(ts), i, c, ncol = 3 * self.ntypes
-        cdef int rc = 0
+        ``fallback``). The other arguments are ``_score_buffers``'. Returns
+        1 when ``cancel`` was set before the end, else 0."""
+        cdef Py_ssize_t n = len(ts), i
         cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
         cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
         cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
@@ -390,42 +392,69 @@ cdef class Engine:
                     _buffer(ps[i], &kinds[2 * i + 1], &datas[2 * i + 1], &lens[2 * i + 1])
                     rcs[i] = RC_OK
                     if sus != NULL:
-                        # the texts that are not ASCII (cleared below where
-                        # the text kept enough)
+                        # the texts that are not ASCII (cleared where the
+                        # text kept enough)
                         sus[i] = ((not PyUnicode_IS_ASCII(ts[i]))
                                   | ((not PyUnicode_IS_ASCII(ps[i])) << 1))
-            if not rk_flag_try_acquire(&self.busy):
-                raise RuntimeError("this Engine is in use by another thread")
-            with nogil:
-                for i in range(n):
-                    if rk_flag_get(&cancel.flag):
-                        rc = 1
-                        break
-                    if rcs[i] == RC_FALLBACK:
-                        continue
-                    rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
-                                             kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
-                                             out + i * out_step, iz + i * iz_step)
-                    if rcs[i] == RC_NOMEM:
-                        rc = -1
-                        break
-                    if sus != NULL and sus[i]:
-                        if rcs[i] != RC_OK:
-                            sus[i] = 0
-                        else:
-                            sus[i] &= ((2 * tokbuf_kept(&self.tt) < lens[2 * i])
-                                       | ((2 * tokbuf_kept(&self.tp) < lens[2 * i + 1]) << 1))
-                    if columns != NULL and rcs[i] == RC_OK:
-                        for c in range(ncol):
-                            columns[c * stride + col0 + i] = out[i * out_step + c]
-                rk_flag_release(&self.busy)
-            if rc == -1:
-                raise MemoryError()
-            return rc
+            return self._score_buffers(n, kinds, datas, lens, cancel, rcs, out, out_step,
+                                       iz, iz_step, sus, columns, stride, col0)
         finally:
             free(kinds)
             free(datas)
             free(lens)
+
+    cdef int _score_buffers(self, Py_ssize_t n, const int* kinds, const void** datas,
+                            const Py_ssize_t* lens, Cancel cancel, int* rcs,
+                            double* out, Py_ssize_t out_step, char* iz, Py_ssize_t iz_step,
+                            char* sus, double* columns, Py_ssize_t stride,
+                            Py_ssize_t col0) except -1:
+        """Scores, in order and with the GIL released, the pairs i < n with
+        rcs[i] == RC_OK: the target's text is (kinds[2i], datas[2i],
+        lens[2i]) (score_pair's kind, data and length), the prediction's
+        the same at 2i + 1; the buffers must stay put for the call. rcs[i]
+        becomes score_pair's return code (RC_FALLBACK: for the caller to
+        give to ``fallback``); the other pairs are left as they are. Pair
+        i's P, R and F of type k go to out[i * out_step + 3k : + 3] and its
+        int zeros to iz[i * iz_step + k] (steps 0: one buffer for every
+        pair); with ``columns``, also to columns[c * stride + col0 + i] for
+        c < 3 * ntypes (score_pair leaves 0.0 in out where iz is set). With
+        ``sus``, the caller sets sus[i] bit 0 (target) and bit 1
+        (prediction) for each text that is not ASCII; those that kept
+        enough of their characters are cleared here, leaving the texts that
+        may have lost most of their letters (module docstring). Returns 1
+        when ``cancel`` was set before the end, else 0."""
+        cdef Py_ssize_t i, c, ncol = 3 * self.ntypes
+        cdef int rc = 0
+        if not rk_flag_try_acquire(&self.busy):
+            raise RuntimeError("this Engine is in use by another thread")
+        with nogil:
+            for i in range(n):
+                if rk_flag_get(&cancel.flag):
+                    rc = 1
+                    break
+                if rcs[i] != RC_OK:
+                    if sus != NULL:
+                        sus[i] = 0
+                    continue
+                rcs[i] = self.score_pair(kinds[2 * i], datas[2 * i], lens[2 * i],
+                                         kinds[2 * i + 1], datas[2 * i + 1], lens[2 * i + 1],
+                                         out + i * out_step, iz + i * iz_step)
+                if rcs[i] == RC_NOMEM:
+                    rc = -1
+                    break
+                if sus != NULL and sus[i]:
+                    if rcs[i] != RC_OK:
+                        sus[i] = 0
+                    else:
+                        sus[i] &= ((2 * tokbuf_kept(&self.tt) < lens[2 * i])
+                                   | ((2 * tokbuf_kept(&self.tp) < lens[2 * i + 1]) << 1))
+                if columns != NULL and rcs[i] == RC_OK:
+                    for c in range(ncol):
+                        columns[c * stride + col0 + i] = out[i * out_step + c]
+            rk_flag_release(&self.busy)
+        if rc == -1:
+            raise MemoryError()
+        return rc
 
     def score_range(self, targets, predictions, Cancel cancel not None, list suspicious=None):
         """Scores the pairs of two equally long sequences, with the GIL
@@ -518,6 +547,110 @@ cdef class Engine:
             free(iz)
             free(rcs)
 
+    def score_arrow_into(self, targets, predictions, Py_ssize_t lo, Py_ssize_t hi,
+                         double[:, ::1] out not None, Cancel cancel not None,
+                         list suspicious=None):
+        """``score_into`` for two Arrow string arrays (pyarrow ``string`` or
+        ``large_string`` Arrays, sliced or not): rows ``lo`` to ``hi - 1``
+        into the columns ``lo:hi`` of ``out``, the numbers ``score_into``
+        gives for the same rows as str. A row where either is null gets NaN.
+        A text whose UTF-8 bytes are all ASCII is read where it lies in the
+        Arrow data buffer (1 byte a character, no copy); any other is
+        decoded to a str and scored as one. Offsets that are not monotone or
+        point outside the data buffer are a ValueError. With a list
+        ``suspicious``, appends ``2 * r`` (target) and ``2 * r + 1``
+        (prediction), r the row, for each text scored here that may have
+        lost most of its letters (module docstring), in order. Returns
+        False when ``cancel`` was set before the end, True otherwise."""
+        cdef ArrowStrings ta, pa_
+        cdef Py_ssize_t nty = self.ntypes, n, i, c, stride, r, k
+        cdef bint decode = False
+        cdef object text
+        cdef list decoded = []      # the str of the rows read as str, alive for the call
+        cdef const char* data
+        cdef Py_ssize_t length
+        cdef double nan = float("nan")
+        # (the buffers stay alive while these lists hold them)
+        cdef list t_buffers = _arrow_strings(targets, "targets", &ta)
+        cdef list p_buffers = _arrow_strings(predictions, "predictions", &pa_)
+        if not 0 <= lo <= hi or hi > ta.length or hi > pa_.length:
+            raise ValueError(f"lo={lo}, hi={hi} is not a range of rows "
+                             f"({ta.length} targets, {pa_.length} predictions)")
+        if out.shape[0] != 3 * nty or out.shape[1] < hi:
+            raise ValueError(f"out has shape ({out.shape[0]}, {out.shape[1]}); "
+                             f"needs {3 * nty} rows and at least {hi} columns")
+        _check_offsets(&ta, lo, hi, "targets")
+        _check_offsets(&pa_, lo, hi, "predictions")
+        n = hi - lo
+        stride = out.shape[1]
+        cdef double* columns = &out[0, 0] if stride > 0 and nty > 0 else NULL
+        cdef double* buf = <double*>malloc((3 * nty + 1) * sizeof(double))
+        cdef char* iz = <char*>malloc(nty + 1)
+        cdef int* rcs = <int*>malloc((n + 1) * sizeof(int))
+        cdef int* kinds = <int*>malloc((2 * n + 1) * sizeof(int))
+        cdef const void** datas = <const void**>malloc((2 * n + 1) * sizeof(void*))
+        cdef Py_ssize_t* lens = <Py_ssize_t*>malloc((2 * n + 1) * sizeof(Py_ssize_t))
+        cdef char* sus = <char*>malloc(n + 1) if suspicious is not None else NULL
+        try:
+            if (buf == NULL or iz == NULL or rcs == NULL or kinds == NULL or datas == NULL
+                    or lens == NULL or (suspicious is not None and sus == NULL)):
+                raise MemoryError()
+            with nogil:
+                # Each text's bytes, kind 1 where they are all ASCII (a
+                # pointer into the data buffer), 0 where they are to be
+                # decoded.
+                for i in range(n):
+                    r = lo + i
+                    if sus != NULL:
+                        sus[i] = 0
+                    if _arrow_null(&ta, r) or _arrow_null(&pa_, r):
+                        rcs[i] = RC_NULL
+                        continue
+                    rcs[i] = RC_OK
+                    _arrow_text(&ta, r, &datas[2 * i], &lens[2 * i])
+                    _arrow_text(&pa_, r, &datas[2 * i + 1], &lens[2 * i + 1])
+                    for k in range(2 * i, 2 * i + 2):
+                        kinds[k] = 1 if _all_ascii(<const uint8_t*>datas[k], lens[k]) else 0
+                        if kinds[k] == 0:
+                            decode = True
+            if decode:
+                # The other texts as str, each scored through its own
+                # buffer (its letters checked as a str's: sus).
+                for i in range(n):
+                    for k in range(2 * i, 2 * i + 2):
+                        if rcs[i] == RC_OK and kinds[k] == 0:
+                            text = PyUnicode_DecodeUTF8(<const char*>datas[k], lens[k], NULL)
+                            decoded.append(text)
+                            _buffer(text, &kinds[k], &datas[k], &lens[k])
+                            if sus != NULL and not PyUnicode_IS_ASCII(text):
+                                sus[i] |= 1 << (k - 2 * i)
+            if self._score_buffers(n, kinds, datas, lens, cancel, rcs, buf, 0, iz, 0, sus,
+                                   columns, stride, lo):
+                return False
+            for i in range(n):
+                r = lo + i
+                if rcs[i] == RC_NULL:
+                    for c in range(3 * nty):
+                        out[c, r] = nan
+                elif rcs[i] == RC_FALLBACK:
+                    scores = self.fallback(_arrow_str(&ta, r), _arrow_str(&pa_, r))
+                    for c in range(3 * nty):
+                        out[c, r] = float(scores[self.keys[c // 3]][c % 3])
+                if sus != NULL:
+                    if sus[i] & 1:
+                        suspicious.append(2 * r)
+                    if sus[i] & 2:
+                        suspicious.append(2 * r + 1)
+            return True
+        finally:
+            free(buf)
+            free(iz)
+            free(rcs)
+            free(kinds)
+            free(datas)
+            free(lens)
+            free(sus)
+
 
 def score(self, target, prediction):
     """Scores ``prediction`` against ``target``: a dict type -> Score.
@@ -564,6 +697,141 @@ cdef inline int _buffer(object text, int* kind, const void** data,
 
 
 cdef object _int_zero = 0
+
+
+# --- Arrow string arrays -------------------------------------------------------------
+
+cdef struct ArrowStrings:
+    # One Arrow string array's buffers (pyarrow's, held by the caller):
+    # row r is null where bit (offset + r) of validity is 0 (no validity: no
+    # nulls); its UTF-8 bytes are data[off(offset + r) : off(offset + r + 1)],
+    # off(j) the j-th offset, offset_width (4 or 8) bytes each.
+    const uint8_t* validity
+    const uint8_t* offsets
+    int offset_width
+    const char* data
+    Py_ssize_t data_size
+    Py_ssize_t offset
+    Py_ssize_t length
+    Py_ssize_t validity_size
+    Py_ssize_t offsets_size
+
+
+cdef const char* _EMPTY = b""
+
+
+cdef list _arrow_strings(object array, str name, ArrowStrings* a):
+    """Reads a pyarrow string or large_string Array's buffers into ``a``
+    (their sizes checked against its offset and length); returns the
+    buffers, which the caller keeps alive while it reads them."""
+    import pyarrow
+    if not isinstance(array, pyarrow.Array):
+        raise TypeError(f"{name} must be a pyarrow string Array, not {type(array).__name__}")
+    if pyarrow.types.is_string(array.type):
+        a.offset_width = 4
+    elif pyarrow.types.is_large_string(array.type):
+        a.offset_width = 8
+    else:
+        raise TypeError(f"{name} must be a pyarrow string or large_string Array, not "
+                        f"{array.type}")
+    cdef list buffers = array.buffers()
+    if len(buffers) != 3 or buffers[1] is None:
+        raise ValueError(f"{name}: a string array has 3 buffers, with offsets")
+    a.offset = array.offset
+    a.length = len(array)
+    a.validity = NULL
+    a.validity_size = 0
+    if buffers[0] is not None and array.null_count != 0:
+        a.validity = <const uint8_t*><uintptr_t>buffers[0].address
+        a.validity_size = buffers[0].size
+    a.offsets = <const uint8_t*><uintptr_t>buffers[1].address
+    a.offsets_size = buffers[1].size
+    a.data = _EMPTY
+    a.data_size = 0
+    if buffers[2] is not None and buffers[2].size > 0:
+        a.data = <const char*><uintptr_t>buffers[2].address
+        a.data_size = buffers[2].size
+    if a.offset < 0 or a.length < 0 or a.offset > PY_SSIZE_T_MAX // 8 - a.length - 1:
+        raise ValueError(f"{name}: offset {a.offset} and length {a.length} out of range")
+    if a.offsets_size < (a.offset + a.length + 1) * a.offset_width:
+        raise ValueError(f"{name}: the offsets buffer holds {a.offsets_size} bytes; "
+                         f"{a.length} rows at offset {a.offset} need "
+                         f"{(a.offset + a.length + 1) * a.offset_width}")
+    if a.validity != NULL and a.validity_size < (a.offset + a.length + 7) // 8:
+        raise ValueError(f"{name}: the validity buffer holds {a.validity_size} bytes; "
+                         f"{a.length} rows at offset {a.offset} need "
+                         f"{(a.offset + a.length + 7) // 8}")
+    return buffers
+
+
+cdef inline int64_t _arrow_offset(const ArrowStrings* a, Py_ssize_t j) noexcept nogil:
+    # offset j, j <= offset + length (checked by _arrow_strings); read
+    # whatever the buffer's alignment
+    cdef int32_t o32
+    cdef int64_t o64
+    if a.offset_width == 4:
+        memcpy(&o32, a.offsets + 4 * j, 4)
+        return o32
+    memcpy(&o64, a.offsets + 8 * j, 8)
+    return o64
+
+
+cdef int _check_offsets(const ArrowStrings* a, Py_ssize_t lo, Py_ssize_t hi,
+                        str name) except -1:
+    """The offsets of rows lo to hi - 1 of ``a`` (checked by the caller to
+    lie in it): each within the data buffer and none below the one before
+    (a malformed array is an error, never a read out of bounds)."""
+    cdef Py_ssize_t j, bad = -1
+    cdef int64_t prev, cur
+    with nogil:
+        prev = _arrow_offset(a, a.offset + lo)
+        if prev < 0 or prev > a.data_size:
+            bad = lo
+        else:
+            for j in range(a.offset + lo + 1, a.offset + hi + 1):
+                cur = _arrow_offset(a, j)
+                if cur < prev or cur > a.data_size:
+                    bad = j - a.offset - 1
+                    break
+                prev = cur
+    if bad >= 0:
+        raise ValueError(f"{name}: malformed string array: the offsets of row {bad} are out "
+                         f"of order or past the end of its data ({a.data_size} bytes)")
+    return 0
+
+
+cdef inline bint _arrow_null(const ArrowStrings* a, Py_ssize_t r) noexcept nogil:
+    cdef Py_ssize_t j = a.offset + r
+    return a.validity != NULL and not ((a.validity[j >> 3] >> (j & 7)) & 1)
+
+
+cdef inline void _arrow_text(const ArrowStrings* a, Py_ssize_t r, const void** data,
+                             Py_ssize_t* length) noexcept nogil:
+    # row r's bytes (its offsets checked by _check_offsets)
+    cdef int64_t start = _arrow_offset(a, a.offset + r)
+    data[0] = a.data + start
+    length[0] = <Py_ssize_t>(_arrow_offset(a, a.offset + r + 1) - start)
+
+
+cdef object _arrow_str(const ArrowStrings* a, Py_ssize_t r):
+    cdef const void* data
+    cdef Py_ssize_t length
+    _arrow_text(a, r, &data, &length)
+    return PyUnicode_DecodeUTF8(<const char*>data, length, NULL)
+
+
+cdef inline bint _all_ascii(const uint8_t* s, Py_ssize_t n) noexcept nogil:
+    # no byte with its high bit set, 8 bytes at a time
+    cdef uint64_t acc = 0, w
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&w, s + i, 8)
+        acc |= w
+        i += 8
+    while i < n:
+        acc |= s[i]
+        i += 1
+    return (acc & 0x8080808080808080ULL) == 0
 
 
 cdef inline object _triple(object score_cls, bint untrack, object p, object r, object f):

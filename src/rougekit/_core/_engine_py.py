@@ -249,6 +249,43 @@ class Engine:
                 _write_column(view, i, self._keys, self._fallback(t, p))
         return True
 
+    def score_arrow_into(self, targets: Any, predictions: Any, lo: int, hi: int, out: Any,
+                         cancel: Cancel, suspicious: Optional[List[int]] = None) -> bool:
+        """``score_into`` for rows ``lo`` to ``hi - 1`` of two pyarrow string
+        or large_string Arrays, read as str (``to_pylist``); NaN where either
+        is null. A malformed array (offsets out of order or past its data) is
+        a ValueError. With a list ``suspicious``, appends ``2 * r`` and
+        ``2 * r + 1`` for the target and prediction of row r that may have
+        lost most of their letters."""
+        if cancel is None:
+            raise TypeError("cancel must be a Cancel, not None")
+        _check_arrow_strings(targets, "targets")
+        _check_arrow_strings(predictions, "predictions")
+        view = _double_matrix(out)
+        rows = 3 * len(self._kinds)
+        if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
+            raise ValueError(f"lo={lo}, hi={hi} is not a range of rows "
+                             f"({len(targets)} targets, {len(predictions)} predictions)")
+        if view.shape[0] != rows or view.shape[1] < hi:
+            raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
+                             f"needs {rows} rows and at least {hi} columns")
+        ts = _checked_slice(targets, lo, hi).to_pylist()
+        ps = _checked_slice(predictions, lo, hi).to_pylist()
+
+        def take(i: int, scores: Dict[Any, Any]) -> None:
+            _write_column(view, lo + i, self._keys, scores)
+
+        if not self._score_str_pairs(ts, ps, cancel, take):
+            return False
+        for r, (t, p) in enumerate(zip(ts, ps), lo):
+            if t is None or p is None:
+                for c in range(rows):
+                    view[c, r] = float("nan")
+            elif suspicious is not None:
+                suspicious.extend(2 * r + k for k, text in enumerate((t, p))
+                                  if self._may_lose_letters(text))
+        return True
+
 
 def _double_matrix(out: Any) -> Any:
     """``out`` as a 2-D memoryview of doubles, checked as ``_engine``'s
@@ -265,3 +302,22 @@ def _write_column(view: Any, i: int, keys: Tuple[Any, ...],
         score = scores[key]
         for j in range(3):
             view[3 * k + j, i] = float(score[j])
+
+
+def _check_arrow_strings(array: Any, name: str) -> None:
+    """A pyarrow string or large_string Array, as ``_engine`` reads them."""
+    import pyarrow
+
+    if not isinstance(array, pyarrow.Array):
+        raise TypeError(f"{name} must be a pyarrow string Array, not {type(array).__name__}")
+    if not (pyarrow.types.is_string(array.type) or pyarrow.types.is_large_string(array.type)):
+        raise TypeError(f"{name} must be a pyarrow string or large_string Array, not "
+                        f"{array.type}")
+
+
+def _checked_slice(array: Any, lo: int, hi: int) -> Any:
+    """Rows lo to hi - 1 of an Arrow array, its offsets and text checked
+    (pyarrow's ArrowInvalid is a ValueError)."""
+    part = array.slice(lo, hi - lo)
+    part.validate(full=True)
+    return part
