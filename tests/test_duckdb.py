@@ -151,10 +151,11 @@ def test_a_null_inside_a_list_or_an_empty_list_is_a_one_line_error(references, m
 @pytest.mark.parametrize("query,expected_start", [
     ("SELECT rouge_score(c, 'a', 'rouge1') FROM (VALUES (1)) t(c)",
      "Binder Error: No function matches the given name and argument types "
-     "'rouge_score(INTEGER, STRING_LITERAL, STRING_LITERAL)'"),
+     "'rouge_score_texts(INTEGER, VARCHAR, VARCHAR[], STRING_LITERAL)'"),
     ("SELECT rouge_scores('a', r) FROM (VALUES ([1, 2])) t(r)",
-     "Binder Error: No function matches the given name and argument types "
-     "'rouge_scores(STRING_LITERAL, INTEGER[])'"),
+     "Conversion Error: Type INTEGER[] can't be cast as UNION(one VARCHAR, many VARCHAR[])"),
+    ("SELECT rouge_scores('a', r) FROM (VALUES (3)) t(r)",
+     "Conversion Error: Type INTEGER can't be cast as UNION(one VARCHAR, many VARCHAR[])"),
     ("SELECT rouge_scores('a', refs) FROM (VALUES (1)) t(r)",
      'Binder Error: Referenced column "refs" not found'),
 ])

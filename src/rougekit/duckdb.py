@@ -22,8 +22,12 @@ rows, never one per row)::
   score_frame's columns.
 
 ``references`` is a VARCHAR (one reference) or a ``VARCHAR[]`` (several,
-combined by ``multi_ref``): the parameter is a ``UNION(one VARCHAR, many
-VARCHAR[])``, to which DuckDB casts either. Every number equals
+combined by ``multi_ref``). Each function is a macro that casts it to
+``UNION(one VARCHAR, many VARCHAR[])`` and hands the union's two members,
+as plain columns, to a Python function named after it
+(``rouge_score_texts``, ``rouge_scores_texts``): DuckDB hands plain columns
+to Python in a third of the time it takes for a UNION, and a Python
+function can neither be overloaded nor take ANY. Every number equals
 ``rougekit.score_frame``'s for the same rows and options, with ``==``.
 
 The options are every door's (``options=``, ``flavor=`` with its package's
@@ -42,8 +46,10 @@ Nulls: a NULL candidate or references value gives a NULL result, as SQL
 functions do (DuckDB does not call the function for those rows). A NULL
 inside a list of references and an empty list are errors naming the
 function and the start of the row's candidate. Arguments of another type
-(an INTEGER column, say) are DuckDB's binder error, naming the function and
-the types, before any row is read.
+are DuckDB's errors, before any row is read: a candidate that is not a
+VARCHAR a binder error naming ``rouge_score_texts`` and the types, and
+references that are neither VARCHAR nor VARCHAR[] a conversion error
+naming the UNION.
 
 Needs ``pip install 'rougekit[duckdb]'`` (duckdb and pyarrow).
 """
@@ -80,66 +86,44 @@ def _struct(names: Sequence[str]) -> str:
 
 
 class _Reader:
-    """A function's two text arguments, read from DuckDB's Arrow arrays
-    (ChunkedArrays of one chunk): the candidates, each row's reference (a
-    str) or references (a list of str), and which rows have both (a NULL
-    gives NULL). Errors name the function."""
+    """A function's text arguments, read from DuckDB's Arrow arrays: the
+    candidates, and the references as the two members of the union
+    (``one``: a VARCHAR, ``many``: a VARCHAR[]; at most one of them is
+    non-NULL in a row, both NULL for a NULL references value). ``rows``
+    gives the candidates, each row's reference (a str) or references (a
+    list of str), and which rows have both (a NULL gives NULL). Errors name
+    the function."""
 
     def __init__(self, function: str) -> None:
         self.function = function
 
-    def rows(self, candidates: Any, references: Any
+    def rows(self, candidates: Any, one: Any, many: Any
              ) -> Tuple[List[Optional[str]], List[Any], np.ndarray]:
-        cands = candidates.to_pylist()
-        refs: List[Any] = []
-        present = []
-        chunks = references.chunks if isinstance(references, pa.ChunkedArray) \
-            else [references]
-        for chunk in chunks:
-            values, here = self.union(chunk, cands[len(refs):len(refs) + len(chunk)])
-            refs.extend(values)
-            present.append(here)
-        valid = _valid(candidates)
-        if present:
-            valid &= np.concatenate(present)
-        return cands, refs, valid
-
-    def arrow_rows(self, candidates: Any, references: Any
-                   ) -> Optional[Tuple[List[Any], List[Any]]]:
-        """The two arguments as Arrow string arrays (``string_chunks``),
-        when every row has one reference (a VARCHAR): for the engine to read
-        where they lie. None otherwise (``rows`` reads them)."""
-        cands = string_chunks(candidates)
-        chunks = references.chunks if isinstance(references, pa.ChunkedArray) \
-            else [references]
-        refs = []
-        for chunk in chunks:
-            if not isinstance(chunk, pa.UnionArray) or chunk.type.mode != "sparse":
-                return None
-            one = chunk.field(0)
-            if len(one) != len(chunk) or chunk.type_codes.to_numpy(zero_copy_only=False).any():
-                return None
-            refs.append(one)
-        strings = string_chunks(pa.chunked_array(refs, type=refs[0].type)) if refs else None
-        if cands is None or strings is None:
-            return None
-        return cands, strings
-
-    def union(self, array: Any, cands: List[Optional[str]]) -> Tuple[List[Any], np.ndarray]:
-        if not isinstance(array, pa.UnionArray):      # not DuckDB's doing: be plain
-            raise TypeError(f"{self.function}: references must be {REFERENCES_TYPE}, "
-                            f"not {array.type}")
-        codes = array.type_codes.to_numpy(zero_copy_only=False)
-        one, many = array.field(0), array.field(1)
-        if (codes == 0).all():
-            return one.to_pylist(), _valid(one)
+        cands = _array(candidates).to_pylist()
+        one, many = _array(one), _array(many)
+        has_one, has_many = _valid(one), _valid(many)
+        valid = _valid(candidates) & (has_one | has_many)
+        if not has_many.any():
+            return cands, one.to_pylist(), valid
         lists = self.lists(many, cands)
-        if (codes == 1).all():
-            return lists, _valid(many)
+        if not has_one.any():
+            return cands, lists, valid
         ones = one.to_pylist()      # both kinds in one vector: all as lists
-        return ([lists[i] if code else None if ones[i] is None else [ones[i]]
-                 for i, code in enumerate(codes.tolist())],
-                np.where(codes == 0, _valid(one), _valid(many)))
+        return (cands, [lists[i] if here else None if ones[i] is None else [ones[i]]
+                        for i, here in enumerate(has_many.tolist())], valid)
+
+    def arrow_rows(self, candidates: Any, one: Any, many: Any
+                   ) -> Optional[Tuple[List[Any], List[Any]]]:
+        """The candidates and the references as Arrow string arrays
+        (``string_chunks``), when no row has a list of references: for the
+        engine to read where they lie (a NULL in either is a NULL row).
+        None otherwise (``rows`` reads them)."""
+        if many.null_count != len(many):
+            return None
+        cands, refs = string_chunks(candidates), string_chunks(one)
+        if cands is None or refs is None:
+            return None
+        return cands, refs
 
     def lists(self, array: Any, cands: List[Optional[str]]) -> List[Optional[List[str]]]:
         counts = array.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
@@ -149,6 +133,11 @@ class _Reader:
                               f"{shown(cands[row])}: {what}")
         return lists_of(array.flatten().to_pylist(), counts.astype(np.int64), _valid(array),
                         problem)
+
+
+def _array(column: Any) -> Any:
+    """A pyarrow Array of a DuckDB argument (a ChunkedArray's chunks joined)."""
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
 
 
 def _valid(array: Any) -> np.ndarray:
@@ -177,19 +166,19 @@ class _ScoreOne:
             scorer = self.scorers.setdefault(rouge_type, BatchScorer(options, self.threads))
         return scorer
 
-    def __call__(self, candidates: Any, references: Any, rouge_types: Any) -> Any:
+    def __call__(self, candidates: Any, one: Any, many: Any, rouge_types: Any) -> Any:
         types = rouge_types.to_pylist()
         first = types[0] if types else None
         # a constant
-        one = self.scorer(first) if first is not None and types.count(first) == len(types) \
+        scorer = self.scorer(first) if first is not None and types.count(first) == len(types) \
             else None
-        if one is not None:
-            matrix = _arrow_scores(one, self.reader, candidates, references)
+        if scorer is not None:
+            matrix = _arrow_scores(scorer, self.reader, candidates, one, many)
             if matrix is not None:
                 return _struct_array(list(MEASURES), matrix, ~np.isnan(matrix[0]))
-        cands, refs, valid = self.reader.rows(candidates, references)
-        if one is not None:
-            return _struct_array(list(MEASURES), one.columns(cands, refs, valid), valid)
+        cands, refs, valid = self.reader.rows(candidates, one, many)
+        if scorer is not None:
+            return _struct_array(list(MEASURES), scorer.columns(cands, refs, valid), valid)
         out = np.full((3, len(cands)), np.nan)
         for rouge_type in sorted(set(types) - {None}, key=types.index):
             rows = [i for i, t in enumerate(types) if t == rouge_type]
@@ -208,22 +197,22 @@ class _ScoreAll:
         self.scorer = BatchScorer(options, threads)
         self.names = column_names(options.rouge_types)
 
-    def __call__(self, candidates: Any, references: Any) -> Any:
-        matrix = _arrow_scores(self.scorer, self.reader, candidates, references)
+    def __call__(self, candidates: Any, one: Any, many: Any) -> Any:
+        matrix = _arrow_scores(self.scorer, self.reader, candidates, one, many)
         if matrix is not None:
             return _struct_array(self.names, matrix, ~np.isnan(matrix[0]))
-        cands, refs, valid = self.reader.rows(candidates, references)
+        cands, refs, valid = self.reader.rows(candidates, one, many)
         return _struct_array(self.names, self.scorer.columns(cands, refs, valid), valid)
 
 
-def _arrow_scores(scorer: BatchScorer, reader: _Reader, candidates: Any, references: Any
-                  ) -> Optional[np.ndarray]:
+def _arrow_scores(scorer: BatchScorer, reader: _Reader, candidates: Any, one: Any,
+                  many: Any) -> Optional[np.ndarray]:
     """The scores of a vector whose rows have one reference each, read by
     the engine where they lie (NaN for a NULL); None for any other vector
     or options the engine does not score."""
     if not scorer.reads_arrow:
         return None
-    columns = reader.arrow_rows(candidates, references)
+    columns = reader.arrow_rows(candidates, one, many)
     return None if columns is None else scorer.arrow_columns(*columns)
 
 
@@ -285,20 +274,30 @@ def register(con: Any, rouge_types: Optional[Sequence[str]] = None, *,
     one = f"{prefix}_score"
     score_one = _ScoreOne(one, scoring, threads)
     score_all = _ScoreAll(f"{prefix}_scores", scoring, threads)
-    _create(con, one, score_one, ["VARCHAR", REFERENCES_TYPE, "VARCHAR"],
-            _struct(MEASURES))
-    _create(con, f"{prefix}_scores", score_all, ["VARCHAR", REFERENCES_TYPE],
-            _struct(score_all.names))
+    _create(con, one, ["rouge_type"], score_one, _struct(MEASURES))
+    _create(con, f"{prefix}_scores", [], score_all, _struct(score_all.names))
     return scoring
 
 
-def _create(con: Any, name: str, function: Callable[..., Any], parameters: List[str],
+def _create(con: Any, name: str, more: List[str], function: Callable[..., Any],
             returns: str) -> None:
+    """``name(candidate, refs, *more)``: a macro that casts ``refs`` to
+    ``REFERENCES_TYPE`` and hands its two members, as a VARCHAR and a
+    VARCHAR[] column, to the Python function ``{name}_texts`` (with the
+    ``more`` arguments as VARCHARs). DuckDB turns a UNION argument into Arrow
+    far more slowly than two plain columns (bench_tables_sql.py's no-op
+    rows), and a Python function can neither be overloaded nor take ANY."""
+    texts = f"{name}_texts"
     try:
-        con.remove_function(name)
+        con.remove_function(texts)
     except duckdb.Error:       # not registered yet
         pass
-    # special: the functions see NULLs (a NULL reference arrives inside the
-    # union, not as a NULL argument, and gives NULL) and return NULL for them
-    con.create_function(name, function, parameters, returns, type="arrow",
+    # special: the function sees NULLs (a row with a list of references has a
+    # NULL "one", and the reverse) and returns NULL for a NULL row itself
+    con.create_function(texts, function, ["VARCHAR", "VARCHAR", "VARCHAR[]"]
+                        + ["VARCHAR"] * len(more), returns, type="arrow",
                         null_handling="special")
+    member = f"union_extract(CAST(refs AS {REFERENCES_TYPE}), '{{}}')"
+    parameters = ", ".join(["candidate", "refs"] + more)
+    arguments = ", ".join(["candidate", member.format("one"), member.format("many")] + more)
+    con.execute(f"CREATE OR REPLACE TEMP MACRO {name}({parameters}) AS {texts}({arguments})")
