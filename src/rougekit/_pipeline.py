@@ -133,7 +133,7 @@ def _nltk_sent_tokenize(text: str) -> List[str]:
     error that says what to install."""
     rule = option("sentence_split", "nltk")
     try:
-        import nltk
+        import nltk  # noqa: F401 (here for its ImportError, worded below)
     except ImportError:
         raise ImportError(
             f"{rule} (rouge-score's split_summaries) splits sentences with nltk, which is "

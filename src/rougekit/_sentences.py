@@ -50,8 +50,8 @@ from rougekit._spelling import option
 from rougekit._warn import SentenceSplitWarning, warn
 
 __all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
-           "nltk_sentences", "PORTED_PUNKT_PATTERNS", "split_sentencex", "split_periods", "split_chinese", "sentence_split_provenance",
-           "looks_like_sentences",
+           "nltk_sentences", "PORTED_PUNKT_PATTERNS", "split_sentencex", "split_periods",
+           "split_chinese", "sentence_split_provenance", "looks_like_sentences",
            "warn_one_sentence"]
 
 SENTENCE_SPLITS = ("newline", "nltk", "sentencex", "period", "chinese")
@@ -92,7 +92,8 @@ PORTED_PUNKT_PATTERNS = (
     '            $|                                  # End-of-string\n'
     '            (?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
     '|(?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)|          # Punctuation\n'
-    '            ,(?=$|\\s|(?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
+    '            ,(?=$|\\s|'
+    '(?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
     '|(?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)) # Comma if at end of word\n'
     '        )\n        |\n        \\S\n    )',
     '["\\\')\\]}\\u2018\\u2019\\u201c\\u201d\\xab\\xbb]+?(?:\\s+|(?=--)|$)',
@@ -111,7 +112,8 @@ def _punkt_parameters(tokenizer: Any) -> Optional[Tuple[Any, Any, Any, Any]]:
     sentence starters, orthographic contexts: its own objects, not copies)
     when ``_backend.punkt`` splits as it does: nltk's own classes with the
     patterns the port reproduces; else None (nltk splits)."""
-    # nltk keeps these as private attributes, with no public accessor.
+    # nltk keeps these as private attributes, with no public accessor (read
+    # with getattr: they are nltk's, not another rougekit module's).
     params = getattr(tokenizer, "_params", None)
     if _punkt_checked[0] is tokenizer and _punkt_checked[1] is params:
         return _punkt_checked[2]
@@ -125,7 +127,7 @@ def _punkt_parameters(tokenizer: Any) -> Optional[Tuple[Any, Any, Any, Any]]:
             and tuple(lang_vars.sent_end_chars) == (".", "?", "!")
             and tuple(tokenizer.PUNCTUATION) == tuple(";:,.!?")):
         patterns = (lang_vars.period_context_re().pattern,
-                    getattr(lang_vars, "_word_tokenizer_re")().pattern,
+                    getattr(lang_vars, "_word_tokenizer_re")().pattern,  # noqa: B009
                     lang_vars.re_boundary_realignment.pattern,
                     *(getattr(punkt.PunktToken, name).pattern
                       for name in ("_RE_ELLIPSIS", "_RE_NUMERIC", "_RE_INITIAL")))
