@@ -19,10 +19,11 @@ import random
 
 import pytest
 
-from _helpers import shared_dir, sweep
+from _helpers import assert_same_scores, shared_dir, sweep
 from _integrations import need
 from rougekit import _backend, _sentences
 from rougekit._core import _punkt_py
+from rougekit.rouge_scorer import RougeScorer
 
 nltk = need("nltk")
 regex = need("regex")
@@ -290,6 +291,19 @@ def test_nltks_lookup_error_comes_through(monkeypatch):
     monkeypatch.setattr(nltk.tokenize, "_get_punkt_tokenizer", no_data)
     with pytest.raises(LookupError, match="punkt_tab"):
         _sentences.nltk_sentences("A. B.")
+
+
+def test_split_summaries_equals_rouge_scores_on_the_news_pairs(tokenizer, corpus_pairs):
+    """rouge-score's split_summaries=True (nltk.sent_tokenize) and rougekit's
+    (nltk_sentences): the same scores on every pair."""
+    rs_scorer = need("rouge_score.rouge_scorer")
+    types = ["rouge1", "rougeL", "rougeLsum"]
+    ours = RougeScorer(types, use_stemmer=True, split_summaries=True)
+    theirs = rs_scorer.RougeScorer(types, use_stemmer=True, split_summaries=True)
+    for pair in corpus_pairs(sweep(600, 150), 3):
+        for reference in pair["references"]:
+            assert_same_scores(ours.score(reference, pair["candidate"]),
+                               theirs.score(reference, pair["candidate"]))
 
 
 def test_the_backend_splits(tokenizer):

@@ -114,11 +114,11 @@ def _punkt_parameters(tokenizer: Any) -> Optional[Tuple[Any, Any, Any, Any]]:
     patterns the port reproduces; else None (nltk splits)."""
     # nltk keeps these as private attributes, with no public accessor (read
     # with getattr: they are nltk's, not another rougekit module's).
-    params = getattr(tokenizer, "_params", None)
+    params: Any = getattr(tokenizer, "_params", None)
     if _punkt_checked[0] is tokenizer and _punkt_checked[1] is params:
         return _punkt_checked[2]
     from nltk.tokenize import punkt
-    lang_vars = getattr(tokenizer, "_lang_vars", None)
+    lang_vars: Any = getattr(tokenizer, "_lang_vars", None)
     ported = None
     if (type(tokenizer) is punkt.PunktTokenizer
             and type(lang_vars) is punkt.PunktLanguageVars
@@ -149,9 +149,7 @@ def nltk_sentences(text: Any) -> List[str]:
     what the port reproduces (another class, language variables, token class
     or pattern: ``_punkt_parameters``). An ImportError (no nltk) or
     LookupError (no ``punkt_tab`` data) is nltk's own, for the caller to word.
-
-    >>> nltk_sentences("Mr. Smith went to Washington. He arrived at 3 p.m. today.")
-    ['Mr. Smith went to Washington.', 'He arrived at 3 p.m. today.']
+    (No example here: it needs nltk's data; ``_core._punkt_py`` has some.)
     """
     import nltk
     split = nltk.sent_tokenize
