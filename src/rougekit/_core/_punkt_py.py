@@ -23,8 +23,10 @@ nltk's patterns use), except where nltk uses ``string.whitespace`` or
 ``str.strip``; a letter or digit outside ASCII is classified by ``regex``
 itself (nltk's engine), so the splitting is nltk's for every ``str``.
 
-The work is linear in the text's length: the contexts of the candidates that
-are decided do not overlap (``end_contexts`` gives them).
+The work is linear in the text's length: each decided context
+(``end_contexts`` gives them) is tokenized once, the words before the marks
+do not overlap, and the rest of a context is the token after its mark, so
+the contexts cover the text at most three times over.
 
 >>> text = "Mr. Smith arrived. He sat down."
 >>> [text[s:e] for s, e in sentence_spans(text, {"mr"}, set(), set(), {})]
