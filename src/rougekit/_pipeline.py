@@ -51,6 +51,7 @@ from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM
 from rougekit._sentences import (
     CHECKED_TEXTS,
     looks_like_sentences,
+    nltk_sentences,
     split_chinese,
     split_periods,
     split_sentencex,
@@ -129,17 +130,18 @@ def summary_lcs_score(ref_sent: Sequence[Sequence[Any]],
 
 
 def _nltk_sent_tokenize(text: str) -> List[str]:
-    """nltk's ``sent_tokenize(text)``, or an error that says what to install."""
+    """nltk's ``sent_tokenize(text)`` (``_sentences.nltk_sentences``), or an
+    error that says what to install."""
     rule = option("sentence_split", "nltk")
     try:
-        import nltk
+        import nltk  # noqa: F401 (here for its ImportError, worded below)
     except ImportError:
         raise ImportError(
             f"{rule} (rouge-score's split_summaries) splits sentences with nltk, which is "
             "not installed: pip install 'rougekit[nltk]', then "
             "python -m nltk.downloader punkt_tab") from None
     try:
-        return nltk.sent_tokenize(text)
+        return nltk_sentences(text)
     except LookupError:
         raise LookupError(
             f"{rule} (rouge-score's split_summaries) needs nltk's punkt sentence model: "

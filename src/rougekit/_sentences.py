@@ -10,6 +10,9 @@ equals its rougeL. ``sentence_split`` chooses the rule:
 ``"nltk"``
     nltk's ``sent_tokenize`` (Punkt) on the whole text: rouge-score's
     ``split_summaries=True``. Needs nltk and its ``punkt_tab`` data.
+    ``nltk_sentences`` gives exactly its sentences, computed by rougekit's
+    port of Punkt (``_backend.punkt``) with the parameters of nltk's own
+    english tokenizer (see there for when it calls nltk instead).
 ``"sentencex"``
     each line split further by sentencex (Wikimedia's rule-based splitter,
     about 300 languages, no data to download; ``rougekit[sentences]``), with
@@ -40,14 +43,15 @@ False
 """
 import importlib.metadata
 import re
-from typing import List
+from typing import Any, List, Optional, Tuple
 
+from rougekit import _backend
 from rougekit._spelling import option
 from rougekit._warn import SentenceSplitWarning, warn
 
 __all__ = ["SENTENCE_SPLITS", "CHECKED_TEXTS", "LOOKED_AT_CHARS", "check_sentence_split",
-           "split_sentencex", "split_periods", "split_chinese", "sentence_split_provenance",
-           "looks_like_sentences",
+           "nltk_sentences", "PORTED_PUNKT_PATTERNS", "split_sentencex", "split_periods",
+           "split_chinese", "sentence_split_provenance", "looks_like_sentences",
            "warn_one_sentence"]
 
 SENTENCE_SPLITS = ("newline", "nltk", "sentencex", "period", "chinese")
@@ -69,6 +73,93 @@ def check_sentence_split(value: object, split_summaries: bool = False) -> str:
         raise ValueError(f"split_summaries=True splits with nltk; it contradicts "
                          f"{option('sentence_split', value)}")
     return value
+
+
+# The regular expressions of nltk's Punkt (PunktLanguageVars' period context,
+# word tokenizer and boundary realignment; PunktToken's ellipsis, number and
+# initial) that _backend.punkt reproduces, as nltk 3.10.4 writes them. The two
+# marks "!" and "?" of the character classes come from a set, in either order.
+PORTED_PUNKT_PATTERNS = (
+    '\n        [\\.\\?!]             # a potential sentence ending\n        (?=(?P<after_tok>\n'
+    '            (?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
+    '              # either other punctuation\n            |\n            \\s+(?P<next_tok>\\S+)'
+    '     # or whitespace and some other token\n        ))',
+    '(\n        (?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)\n        |\n'
+    '        (?=[^\\(\\"\\`{\\[:;&\\#\\*@\\)}\\]\\-,])\\S+?'
+    '  # Accept word characters until end is found\n'
+    '        (?= # Sequences marking a word\'s end\n'
+    '            \\s|                                 # White-space\n'
+    '            $|                                  # End-of-string\n'
+    '            (?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
+    '|(?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)|          # Punctuation\n'
+    '            ,(?=$|\\s|'
+    '(?:[)\\";}\\]\\*:@\\\'\\({\\[\\u2018\\u2019\\u201c\\u201d\\xab\\xbb!\\?])'
+    '|(?:\\-{2,}|\\.{2,}|(?:\\.\\s){2,}\\.)) # Comma if at end of word\n'
+    '        )\n        |\n        \\S\n    )',
+    '["\\\')\\]}\\u2018\\u2019\\u201c\\u201d\\xab\\xbb]+?(?:\\s+|(?=--)|$)',
+    '\\.\\.+$',
+    '^-?[\\.,]?\\d[\\d,\\.-]*\\.?$',
+    '[^\\W\\d]\\.$',
+)
+
+# nltk's tokenizer last looked at, its parameters object, and the parameters
+# the port takes when it applies to that tokenizer (else None).
+_punkt_checked: List[Any] = [None, None, None]
+
+
+def _punkt_parameters(tokenizer: Any) -> Optional[Tuple[Any, Any, Any, Any]]:
+    """The parameters of nltk's ``tokenizer`` (abbreviations, collocations,
+    sentence starters, orthographic contexts: its own objects, not copies)
+    when ``_backend.punkt`` splits as it does: nltk's own classes with the
+    patterns the port reproduces; else None (nltk splits)."""
+    # nltk keeps these as private attributes, with no public accessor (read
+    # with getattr: they are nltk's, not another rougekit module's).
+    params: Any = getattr(tokenizer, "_params", None)
+    if _punkt_checked[0] is tokenizer and _punkt_checked[1] is params:
+        return _punkt_checked[2]
+    from nltk.tokenize import punkt
+    lang_vars: Any = getattr(tokenizer, "_lang_vars", None)
+    ported = None
+    if (type(tokenizer) is punkt.PunktTokenizer
+            and type(lang_vars) is punkt.PunktLanguageVars
+            and getattr(tokenizer, "_Token", None) is punkt.PunktToken
+            and type(params) is punkt.PunktParameters
+            and tuple(lang_vars.sent_end_chars) == (".", "?", "!")
+            and tuple(tokenizer.PUNCTUATION) == tuple(";:,.!?")):
+        patterns = (lang_vars.period_context_re().pattern,
+                    getattr(lang_vars, "_word_tokenizer_re")().pattern,  # noqa: B009
+                    lang_vars.re_boundary_realignment.pattern,
+                    *(getattr(punkt.PunktToken, name).pattern
+                      for name in ("_RE_ELLIPSIS", "_RE_NUMERIC", "_RE_INITIAL")))
+        if tuple(p.replace("\\xbb\\?!]", "\\xbb!\\?]") for p in patterns) == \
+                PORTED_PUNKT_PATTERNS:
+            ported = (params.abbrev_types, params.collocations, params.sent_starters,
+                      params.ortho_context)
+    _punkt_checked[:] = [tokenizer, params, ported]
+    return ported
+
+
+def nltk_sentences(text: Any) -> List[str]:
+    """``nltk.sent_tokenize(text)``: the sentences of nltk's english Punkt
+    model, computed by ``_backend.punkt`` with that model's parameters.
+
+    nltk itself splits instead when ``nltk.sent_tokenize`` is not nltk's own
+    function (a caller replaced it: rouge-score and torchmetrics would call
+    the replacement), ``text`` is not a ``str``, or nltk's tokenizer is not
+    what the port reproduces (another class, language variables, token class
+    or pattern: ``_punkt_parameters``). An ImportError (no nltk) or
+    LookupError (no ``punkt_tab`` data) is nltk's own, for the caller to word.
+    (No example here: it needs nltk's data; ``_core._punkt_py`` has some.)
+    """
+    import nltk
+    split = nltk.sent_tokenize
+    own = getattr(nltk.tokenize, "_get_punkt_tokenizer", None)
+    if split is not nltk.tokenize.sent_tokenize or own is None or type(text) is not str:
+        return split(text)
+    params = _punkt_parameters(own("english"))
+    if params is None:
+        return split(text)
+    return [text[start:end] for start, end in _backend.punkt.sentence_spans(text, *params)]
 
 
 def split_periods(text: str) -> List[str]:

@@ -46,6 +46,7 @@ from rougekit import _torchmetrics_numbers as numbers
 from rougekit._checks import as_list, thread_count
 from rougekit._pipeline import PairScorer, lcs_score, ngram_score, summary_lcs_score
 from rougekit._rouge_types import ROUGE_L, ROUGE_LSUM, parse_rouge_types
+from rougekit._sentences import nltk_sentences
 from rougekit._warn import RougekitWarning, warn
 from rougekit.porter import new_stem_cache
 from rougekit.tokenize import NON_ALPHANUM_RE, SPACES_RE
@@ -318,10 +319,9 @@ def _batch(preds: Any, target: Any) -> Tuple[List[str], List[List[str]]]:
 
 def _sentences(text: str) -> List[str]:
     """rougeLsum's sentences, as torchmetrics splits them: nltk's
-    ``sent_tokenize``."""
-    import nltk
+    ``sent_tokenize`` (``_sentences.nltk_sentences``)."""
     try:
-        return nltk.sent_tokenize(text)
+        return nltk_sentences(text)
     except LookupError:
         raise LookupError("rougeLsum splits sentences with nltk's punkt model, as "
                           "torchmetrics does; its data is not installed: "

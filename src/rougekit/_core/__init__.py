@@ -32,6 +32,9 @@ of ``_backend.KERNELS``; nothing else imports a compiled module, so
 ``alignment``     both sides' positions of the LCS rouge-score's table walk
                   picks and of rougeLsum's hits, in linear memory
                   (``explain``)
+``punkt``         nltk's Punkt sentence spans (``sent_tokenize``) with a
+                  model's parameters, on the text's code points
+                  (``_sentences.nltk_sentences``)
 ================  =========================================================
 
 ``rougekit.rouge155`` (ROUGE-1.5.5 without Perl) runs five kernels:
