@@ -30,12 +30,16 @@ at a time; the 200,000 rows take about a second, so they run one task after
 the other whatever map_batches is given (concurrency, fractional num_cpus,
 TaskPoolStrategy, batch_size; an ActorPoolStrategy runs two at once but
 starts its actors on each execution, over a second). threads=2 uses both
-cores within the one task.
+cores within the one task. --no-reservation measures what a user's
+DataContext.op_resource_reservation_enabled = False gives (no operator
+budgets, so no ResourceBudget backpressure: one task per CPU from the start;
+a global choice of the user's, never made by rougekit).
 
 usage (from the repository root, after ``python setup.py build_ext --inplace``):
 
     PYTHONPATH=src python benchmarks/bench_ray.py [--n 200000] [--cpus 2]
         [--blocks 8] [--repeat 3] [--seed 13] [--threads 1] [--num-cpus N]
+        [--no-reservation]
 """
 import argparse
 import os
@@ -73,6 +77,9 @@ def main(argv=None):
                     help="threads= of each Ray task (score_dataset's default: 1)")
     ap.add_argument("--num-cpus", type=float,
                     help="num_cpus= of each Ray task (score_dataset's default: its threads)")
+    ap.add_argument("--no-reservation", action="store_true",
+                    help="the user's DataContext.op_resource_reservation_enabled = False "
+                         "(Ray Data's per-operator budgets off) before the dataset is made")
     ap.add_argument("--shared")
     args = ap.parse_args(argv)
 
@@ -95,6 +102,8 @@ def main(argv=None):
     try:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False
+        if args.no_reservation:
+            context.op_resource_reservation_enabled = False
         step = -(-len(table) // args.blocks)
         ds = ray.data.from_arrow([table.slice(k, step) for k in range(0, len(table), step)])
         ds = ds.materialize()
@@ -155,7 +164,8 @@ def main(argv=None):
           f"blocks materialized in the "
           f"object store, the scored dataset materialized there too; in-process: "
           f"RougeScorer.score_columns and score_corpus on all {os.cpu_count()} cores; best "
-          f"of {args.repeat} alternating rounds after a warm-up round")
+          f"of {args.repeat} alternating rounds after a warm-up round"
+          f"{'; Ray Data op_resource_reservation_enabled=False' if args.no_reservation else ''}")
     print("- results checked equal (score columns ==, corpus scores ==)\n")
     print("| task | in-process rows/s | Ray rows/s | Ray / in-process |")
     print("|---|---:|---:|---:|")
