@@ -29,8 +29,9 @@ reads the answer once a second), so only its liveness rule runs a task, one
 at a time; the 200,000 rows take about a second, so they run one task after
 the other whatever map_batches is given (concurrency, fractional num_cpus,
 TaskPoolStrategy, batch_size; an ActorPoolStrategy runs two at once but
-starts its actors on each execution, over a second). threads=2 uses both
-cores within the one task. --no-reservation measures what a user's
+starts its actors on each execution, over a second). Later, tasks of 25,000
+rows still run about one at a time (a finished task stays counted until the
+executor's next pass). threads=2 uses both cores within the one task. --no-reservation measures what a user's
 DataContext.op_resource_reservation_enabled = False gives (no operator
 budgets, so no ResourceBudget backpressure: one task per CPU from the start;
 a global choice of the user's, never made by rougekit).

@@ -43,12 +43,13 @@ of which loads the index once, as it stores it (token ids, not the texts).
 Each task or actor reserves ``num_cpus`` CPUs of Ray's (default: its
 ``threads``, 1 unless given; ``threads=None``, every core of the worker's
 node, reserves Ray's default, 1), so that Ray runs no more threads than CPUs
-on any cluster; ``compute`` is Ray's (a ``ray.data.TaskPoolStrategy(size=n)``
-caps the tasks running at once; Ray's default, None, runs as many as its
-budget allows). Ray Data (2.60) runs about one task at a time while an
-execution is young: its view of the cluster is empty until its autoscaling
-coordinator answers, and it asks again once a second, so a job of about a
-second runs its tasks one after the other (``docs/guides/ray.md``). A bad
+on any cluster. The ``compute`` of ``score_dataset`` and ``score_corpus``
+is Ray's (a ``ray.data.TaskPoolStrategy(size=n)`` caps the tasks running at
+once; Ray's default, None, runs as many as its budget allows). Ray Data
+(2.60) runs one task at a time for the first second of an execution (its
+view of the cluster is empty until its autoscaling coordinator answers) and
+short tasks about one at a time after that, so on a small cluster
+``threads=2`` is the way to use two cores (``docs/guides/ray.md``). A bad
 row's error names its row within its batch; ``score_corpus`` raises it as
 itself (a ValueError or TypeError), the lazy functions inside Ray's error
 for a failed task. rougekit must be installed
