@@ -8,7 +8,8 @@ reference) are scored for rouge1, rouge2, rougeL and rougeLsum
                rougekit.score_corpus(...), all cores (threads=None)
   Ray          rougekit.ray.score_dataset(ds) materialized in the object
                store, and rougekit.ray.score_corpus(ds), on a local cluster
-               of --cpus CPUs (ray.init(num_cpus=...); threads=1 per task)
+               of --cpus CPUs (ray.init(num_cpus=...); --threads per task,
+               each task reserving --num-cpus CPUs: by default its threads)
 
 with the Ray dataset made from the same table (``--blocks`` Arrow blocks)
 and materialized in the object store before timing, so the clock sees
@@ -21,10 +22,25 @@ in-process ones (== on every score column; the CorpusResult's scores,
 n_items and signature). Target: Ray's score_dataset throughput >= 0.7x
 in-process score_columns.
 
+Where the time goes (ray 2.60; probed with the Ray Data executor's own
+counters): while an execution is young, Ray Data's view of the cluster is
+empty (its autoscaling coordinator answers asynchronously, and the executor
+reads the answer once a second), so only its liveness rule runs a task, one
+at a time; the 200,000 rows take about a second, so they run one task after
+the other whatever map_batches is given (concurrency, fractional num_cpus,
+TaskPoolStrategy, batch_size; an ActorPoolStrategy runs two at once but
+starts its actors on each execution, over a second). Later, tasks of 25,000
+rows still run about one at a time (a finished task stays counted until the
+executor's next pass). threads=2 uses both cores within the one task. --no-reservation measures what a user's
+DataContext.op_resource_reservation_enabled = False gives (no operator
+budgets, so no ResourceBudget backpressure: one task per CPU from the start;
+a global choice of the user's, never made by rougekit).
+
 usage (from the repository root, after ``python setup.py build_ext --inplace``):
 
     PYTHONPATH=src python benchmarks/bench_ray.py [--n 200000] [--cpus 2]
-        [--blocks 8] [--repeat 3] [--seed 13] [--threads 1]
+        [--blocks 8] [--repeat 3] [--seed 13] [--threads 1] [--num-cpus N]
+        [--no-reservation]
 """
 import argparse
 import os
@@ -40,14 +56,14 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 TARGET = 0.7
 
 
-def _timed_batch(batch):
+def _timed_batch(batch, threads):
     """One Ray task's batch scored as score_dataset scores it, with its
     start and end."""
     import pyarrow as pa
 
     import rougekit
     start = time.time()
-    rougekit.score_frame(batch, TYPES, threads=1)
+    rougekit.score_frame(batch, TYPES, threads=threads)
     return pa.table({"start": [start], "end": [time.time()]})
 
 
@@ -60,6 +76,11 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=1,
                     help="threads= of each Ray task (score_dataset's default: 1)")
+    ap.add_argument("--num-cpus", type=float,
+                    help="num_cpus= of each Ray task (score_dataset's default: its threads)")
+    ap.add_argument("--no-reservation", action="store_true",
+                    help="the user's DataContext.op_resource_reservation_enabled = False "
+                         "(Ray Data's per-operator budgets off) before the dataset is made")
     ap.add_argument("--shared")
     args = ap.parse_args(argv)
 
@@ -82,6 +103,8 @@ def main(argv=None):
     try:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False
+        if args.no_reservation:
+            context.op_resource_reservation_enabled = False
         step = -(-len(table) // args.blocks)
         ds = ray.data.from_arrow([table.slice(k, step) for k in range(0, len(table), step)])
         ds = ds.materialize()
@@ -89,11 +112,12 @@ def main(argv=None):
         runs = {
             "score_dataset": {
                 "in-process": lambda: scorer.score_columns(references, candidates),
-                "Ray": lambda: rougekit.ray.score_dataset(ds, TYPES,
-                                                          threads=args.threads).materialize()},
+                "Ray": lambda: rougekit.ray.score_dataset(
+                    ds, TYPES, threads=args.threads, num_cpus=args.num_cpus).materialize()},
             "score_corpus": {
                 "in-process": lambda: rougekit.score_corpus(candidates, references, TYPES),
-                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES, threads=args.threads)},
+                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES, threads=args.threads,
+                                                         num_cpus=args.num_cpus)},
         }
         times = {(task, way): [] for task, ways in runs.items() for way in ways}
         for _ in range(1 + args.repeat):             # a warm-up round, then timed ones
@@ -111,7 +135,9 @@ def main(argv=None):
         t0 = time.perf_counter()
         rougekit.score_frame(table, TYPES)
         frame_rate = len(table) / (time.perf_counter() - t0)
-        spans = ds.map_batches(_timed_batch, batch_format="pyarrow").take_all()
+        spans = ds.map_batches(_timed_batch, batch_format="pyarrow",
+                               fn_kwargs={"threads": args.threads},
+                               num_cpus=args.num_cpus or args.threads).take_all()
         wall = max(r["end"] for r in spans) - min(r["start"] for r in spans)
         at_once = sum(r["end"] - r["start"] for r in spans) / wall
 
@@ -134,11 +160,13 @@ def main(argv=None):
           f"{rougekit.__version__} (BACKEND={rougekit.BACKEND})")
     print(f"- {len(table):,} rows from make_pairs.py --n {args.n} --seed {args.seed} (the "
           f"candidate and its first reference); types {'+'.join(TYPES)}; Ray: a local "
-          f"cluster of {args.cpus} CPUs, threads={args.threads} per task, {args.blocks} Arrow "
+          f"cluster of {args.cpus} CPUs, threads={args.threads} and num_cpus="
+          f"{args.num_cpus or args.threads:g} per task, {args.blocks} Arrow "
           f"blocks materialized in the "
           f"object store, the scored dataset materialized there too; in-process: "
           f"RougeScorer.score_columns and score_corpus on all {os.cpu_count()} cores; best "
-          f"of {args.repeat} alternating rounds after a warm-up round")
+          f"of {args.repeat} alternating rounds after a warm-up round"
+          f"{'; Ray Data op_resource_reservation_enabled=False' if args.no_reservation else ''}")
     print("- results checked equal (score columns ==, corpus scores ==)\n")
     print("| task | in-process rows/s | Ray rows/s | Ray / in-process |")
     print("|---|---:|---:|---:|")

@@ -192,6 +192,57 @@ def test_errors_come_at_call_time_and_name_the_column(cluster):
         rray.score_corpus(dataset().filter(lambda r: r["id"] < 0))
 
 
+def test_each_task_reserves_a_cpu_per_thread_unless_told(cluster, monkeypatch):
+    asked = []
+    map_batches = ray.data.Dataset.map_batches
+
+    def recorded(self, fn, **kwargs):
+        asked.append((kwargs["num_cpus"], kwargs["compute"]))
+        return map_batches(self, fn, **kwargs)
+
+    monkeypatch.setattr(ray.data.Dataset, "map_batches", recorded)
+    pool = ray.data.TaskPoolStrategy(size=1)
+    rray.score_dataset(dataset(), TYPES)
+    rray.score_dataset(dataset(), TYPES, threads=2)
+    rray.score_dataset(dataset(), TYPES, threads=None)
+    rray.score_dataset(dataset(), TYPES, threads=2, num_cpus=0.5, compute=pool)
+    rray.score_corpus(dataset(), TYPES, threads=2)
+    rray.max_similarity(dataset(), "candidate", ["a b"], threads=3)
+    rray.max_similarity(dataset(), "candidate", ["a b"], num_cpus=2)
+    assert [cpus for cpus, _ in asked] == [1, 2, None, 0.5, 2, 3, 2]
+    assert asked[3][1] is pool
+
+
+def test_num_cpus_and_a_task_pool_keep_the_results(cluster):
+    pool = ray.data.TaskPoolStrategy(size=1)
+    got = by_id(rray.score_dataset(dataset(), TYPES, threads=2, num_cpus=0.5,
+                                   compute=pool).take_all())
+    want = rougekit.score_frame(pd.DataFrame(rows()), TYPES)
+    assert [[r[n] for n in NAMES] for r in got] == want[NAMES].values.tolist()
+    assert rray.score_corpus(dataset(), TYPES, num_cpus=1, per_item=True,
+                             compute=ray.data.TaskPoolStrategy(size=2)) == \
+        rougekit.score_corpus(CANDIDATES, LIST_REFERENCES, TYPES)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"num_cpus": "2"}, TypeError, "num_cpus must be a number of CPUs, not str"),
+    ({"num_cpus": True}, TypeError, "num_cpus must be a number of CPUs, not bool"),
+    ({"num_cpus": 0}, ValueError, "num_cpus must be > 0, got 0"),
+    ({"num_cpus": float("nan")}, ValueError, "num_cpus must be > 0, got nan"),
+    ({"compute": "actors"}, TypeError, "compute must be a ray.data.TaskPoolStrategy or None "
+                                       "(tasks score the batches), not str"),
+])
+def test_num_cpus_and_compute_errors_are_one_line(cluster, kwargs, error, message):
+    for door in (rray.score_dataset, rray.score_corpus):
+        with pytest.raises(error) as raised:
+            door(dataset(), TYPES, **kwargs)
+        assert str(raised.value) == message
+    if "num_cpus" in kwargs:
+        with pytest.raises(error) as raised:
+            rray.max_similarity(dataset(), "candidate", ["a b"], **kwargs)
+        assert str(raised.value) == message
+
+
 def test_bad_rows_are_one_line_errors_naming_the_row(cluster):
     bad = ray.data.from_items([{"candidate": "a b", "references": ["a"]},
                                {"candidate": None, "references": ["b"]}], override_num_blocks=1)

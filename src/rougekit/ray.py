@@ -40,7 +40,16 @@ driver, puts it in Ray's object store (``ray.put``) and scores on a pool of
 actors (``compute``: Ray's default for a class, an autoscaling pool), each
 of which loads the index once, as it stores it (token ids, not the texts).
 
-``threads`` is per task or actor (default 1: Ray runs one per CPU). A bad
+Each task or actor reserves ``num_cpus`` CPUs of Ray's (default: its
+``threads``, 1 unless given; ``threads=None``, every core of the worker's
+node, reserves Ray's default, 1), so that Ray runs no more threads than CPUs
+on any cluster. The ``compute`` of ``score_dataset`` and ``score_corpus``
+is Ray's (a ``ray.data.TaskPoolStrategy(size=n)`` caps the tasks running at
+once; Ray's default, None, runs as many as its budget allows). Ray Data
+(2.60) runs one task at a time for the first second of an execution (its
+view of the cluster is empty until its autoscaling coordinator answers) and
+short tasks about one at a time after that, so on a small cluster
+``threads=2`` is the way to use two cores (``docs/guides/ray.md``). A bad
 row's error names its row within its batch; ``score_corpus`` raises it as
 itself (a ValueError or TypeError), the lazy functions inside Ray's error
 for a failed task. rougekit must be installed
@@ -57,6 +66,7 @@ except ImportError as exc:
     raise ImportError(f"rougekit.ray needs Ray Data ({exc}): pip install 'rougekit[ray]'",
                       name=exc.name) from exc
 
+from rougekit._checks import check_real
 from rougekit._distributed import Job, Similarity, Summary, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
@@ -78,6 +88,26 @@ def _columns(ds: Any) -> List[str]:
         raise TypeError(f"ds must be a ray.data.Dataset, not {type(ds).__module__}."
                         f"{type(ds).__name__}")
     return list(ds.columns())
+
+
+def _cpus_per_task(threads: Optional[int], num_cpus: Optional[float]) -> Optional[float]:
+    """The CPUs each task or actor reserves: ``num_cpus``, or its
+    ``threads`` (Ray's default, 1, for ``threads=None``), checked now."""
+    if num_cpus is None:
+        return threads
+    check_real("num_cpus", num_cpus, what="a number of CPUs")
+    if not num_cpus > 0:
+        raise ValueError(f"num_cpus must be > 0, got {num_cpus!r}")
+    return num_cpus
+
+
+def _task_pool(compute: Any) -> Any:
+    """``compute`` for a function's batches: None (Ray's default) or a
+    ``ray.data.TaskPoolStrategy``, checked now."""
+    if compute is not None and not isinstance(compute, ray.data.TaskPoolStrategy):
+        raise TypeError(f"compute must be a ray.data.TaskPoolStrategy or None (tasks score "
+                        f"the batches), not {type(compute).__name__}")
+    return compute
 
 
 @contextlib.contextmanager
@@ -133,6 +163,7 @@ def score_dataset(ds: Any, rouge_types: Optional[Sequence[str]] = None,
                   candidate: str = "candidate", references: str = "references", *,
                   options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
                   threads: Optional[int] = 1, batch_size: Optional[int] = None,
+                  num_cpus: Optional[float] = None, compute: Any = None,
                   **fields: Any) -> Any:
     """``ds`` with the score columns of ``rougekit.score_frame`` added: a
     lazy ``ray.data.Dataset`` (input columns, then
@@ -140,14 +171,17 @@ def score_dataset(ds: Any, rouge_types: Optional[Sequence[str]] = None,
     ``rougekit.score_frame``'s, checked now with the column names (which Ray
     may compute the first block to learn); the texts when it is computed.
     ``batch_size``: rows per batch (Ray's ``map_batches``; None, its default,
-    is a whole block)."""
+    is a whole block); ``threads`` per task, each task reserving
+    ``num_cpus`` CPUs (default: ``threads``); ``compute``: Ray's, e.g.
+    ``ray.data.TaskPoolStrategy(size=n)``, at most n tasks at once."""
     columns = _columns(ds)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
     job = Job.for_frame("rougekit.ray.score_dataset", columns, candidate, references, threads,
                         options, flavor, fields)
     return ds.map_batches(_score_batch, batch_format="pyarrow", batch_size=batch_size,
-                          fn_kwargs={"job": job})
+                          fn_kwargs={"job": job}, num_cpus=_cpus_per_task(threads, num_cpus),
+                          compute=_task_pool(compute))
 
 
 @takes_options("rougekit.ray.score_corpus")
@@ -155,18 +189,22 @@ def score_corpus(ds: Any, rouge_types: Optional[Sequence[str]] = None,
                  candidate: str = "candidate", references: str = "references", *,
                  options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
                  threads: Optional[int] = 1, per_item: bool = False,
-                 batch_size: Optional[int] = None, **fields: Any) -> CorpusResult:
+                 batch_size: Optional[int] = None, num_cpus: Optional[float] = None,
+                 compute: Any = None, **fields: Any) -> CorpusResult:
     """``rougekit.score_corpus`` of the rows of ``ds`` in the dataset's
     order, computed on the workers: the same scores, intervals, number of
     items and signature; ``per_item`` only when ``per_item=True`` (else
-    None)."""
+    None). ``batch_size``, ``threads``, ``num_cpus`` and ``compute`` as
+    ``score_dataset``'s."""
     columns = _columns(ds)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
     job = Job.for_corpus("rougekit.ray.score_corpus", columns, candidate, references,
                          threads, per_item, options, flavor, fields)
     summaries = ds.map_batches(_summarize_batch, batch_format="pyarrow",
-                               batch_size=batch_size, fn_kwargs={"job": job})
+                               batch_size=batch_size, fn_kwargs={"job": job},
+                               num_cpus=_cpus_per_task(threads, num_cpus),
+                               compute=_task_pool(compute))
     with _in_order(summaries):
         records = summaries.take_all()
     return corpus_result(_summaries(records, job), job, per_item)
@@ -190,7 +228,8 @@ def max_similarity(ds: Any, column: str, against: Sequence[Any],
                    rouge_type: Optional[str] = None, *,
                    options: Optional[ScoringOptions] = None, flavor: Optional[str] = None,
                    threads: Optional[int] = 1, batch_size: Optional[int] = None,
-                   compute: Any = None, **fields: Any) -> Any:
+                   compute: Any = None, num_cpus: Optional[float] = None,
+                   **fields: Any) -> Any:
     """``ds`` with ``max_fmeasure`` (float64) and ``max_index`` (int64)
     added: for each row, ``RougeIndex(against).max`` of its ``column`` (the
     largest F against the texts of ``against``, and the position of the
@@ -198,10 +237,13 @@ def max_similarity(ds: Any, column: str, against: Sequence[Any],
     ``RougeIndex``'s (``"rougeL"`` by default; how text becomes tokens:
     ``use_stemmer``, ``tokenizer``, ``lang``, ...). The index is built now,
     once, and each actor loads it once (``compute``: the actor pool,
-    ``ray.data.ActorPoolStrategy(size=n)``; Ray's default when None)."""
+    ``ray.data.ActorPoolStrategy(size=n)``; Ray's default when None), each
+    actor reserving ``num_cpus`` CPUs (default: ``threads``)."""
     columns = _columns(ds)
     similarity, index = Similarity.for_frame("rougekit.ray.max_similarity", columns, column,
                                              against, rouge_type, threads, options, flavor,
                                              fields)
+    cpus = _cpus_per_task(threads, num_cpus)
     return ds.map_batches(_MaxSimilarity, batch_format="pyarrow", batch_size=batch_size,
-                          compute=compute, fn_constructor_args=(ray.put(index), similarity))
+                          compute=compute, fn_constructor_args=(ray.put(index), similarity),
+                          num_cpus=cpus)
