@@ -6,6 +6,7 @@ floats elsewhere, and a drop-in must reproduce that too.
 """
 import contextlib
 import functools
+import importlib
 import math
 import os
 from pathlib import Path
@@ -48,6 +49,17 @@ QUICK_SWEEPS = os.environ.get("ROUGEKIT_TEST_SWEEPS", "full") == "quick"
 #: for (an access out of bounds, undefined behaviour) is found by a smaller
 #: sample of the same sweep.
 SANITIZED = os.environ.get("ROUGEKIT_SANITIZED") == "1"
+
+
+def compiled_kernel(name):
+    """The compiled module ``rougekit._core.<name>``; the test is skipped
+    when it is not built, and fails when ROUGEKIT_REQUIRE_EXTENSIONS is set."""
+    try:
+        return importlib.import_module(f"rougekit._core.{name}")
+    except ImportError as exc:
+        if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
+            pytest.fail(f"compiled core required but not importable: {exc}")
+        pytest.skip(f"compiled core not built: {exc}")
 
 
 def sweep(full, quick, sanitized=None):

@@ -17,7 +17,6 @@ sides, on the backend in use; and a 20,000-token pair in bounded memory.
 """
 import collections
 import functools
-import importlib
 import json
 import os
 import random
@@ -30,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
-from _helpers import SANITIZED, child_env, examples, sweep
+from _helpers import SANITIZED, child_env, compiled_kernel, examples, sweep
 from rougekit._core import _alignment_py
 from rougekit.rouge_scorer import RougeScorer
 
@@ -39,12 +38,7 @@ pytestmark = [pytest.mark.kernel, pytest.mark.backend,
 
 
 def _compiled():
-    try:
-        return importlib.import_module("rougekit._core._alignment")
-    except ImportError as exc:
-        if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
-            pytest.fail(f"compiled core required but not importable: {exc}")
-        pytest.skip(f"compiled core not built: {exc}")
+    return compiled_kernel("_alignment")
 
 
 @pytest.fixture(params=["compiled", "pure"])

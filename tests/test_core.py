@@ -1,8 +1,6 @@
 """The kernels on integer ids: compiled, pure twin and rouge-score's own
 algorithms must agree exactly, in both row-storage modes of the LCS walk."""
 import functools
-import importlib
-import os
 import random
 
 import pytest
@@ -10,19 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as ref
 
-from _helpers import examples, x86_64_v3_loops
+from _helpers import compiled_kernel, examples, x86_64_v3_loops
 from rougekit._core import _lcs_py, _overlap_py
 
 pytestmark = pytest.mark.kernel
 
 
 def _compiled_modules():
-    try:
-        return importlib.import_module("rougekit._core._lcs"), importlib.import_module("rougekit._core._overlap")
-    except ImportError as exc:
-        if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
-            pytest.fail(f"compiled core required but not importable: {exc}")
-        pytest.skip(f"compiled core not built: {exc}")
+    return compiled_kernel("_lcs"), compiled_kernel("_overlap")
 
 
 class Compiled:

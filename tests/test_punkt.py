@@ -13,13 +13,11 @@ contexts the splitter decides cover the text at most three times (counted,
 not timed). ``nltk_sentences`` calls nltk where the port does not apply, and
 nltk's errors come through.
 """
-import importlib
-import os
 import random
 
 import pytest
 
-from _helpers import assert_same_scores, shared_dir, sweep
+from _helpers import assert_same_scores, compiled_kernel, shared_dir, sweep
 from _integrations import need
 from rougekit import _backend, _sentences
 from rougekit._core import _punkt_py
@@ -32,12 +30,7 @@ pytestmark = [pytest.mark.backend, pytest.mark.kernel]
 
 
 def _compiled():
-    try:
-        return importlib.import_module("rougekit._core._punkt")
-    except ImportError as exc:
-        if os.environ.get("ROUGEKIT_REQUIRE_EXTENSIONS", "") not in ("", "0"):
-            pytest.fail(f"compiled core required but not importable: {exc}")
-        pytest.skip(f"compiled core not built: {exc}")
+    return compiled_kernel("_punkt")
 
 
 @pytest.fixture(params=["compiled", "pure"])
