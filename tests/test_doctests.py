@@ -9,6 +9,7 @@ the reason.
 """
 import doctest
 import importlib
+import importlib.metadata
 import importlib.util
 import pkgutil
 import re
@@ -29,6 +30,21 @@ def _module_names():
 
 
 MODULES = _module_names()
+
+
+def _optional_packages():
+    """The import names of rougekit's optional dependencies (its extras'
+    requirements), from the installed distribution's metadata; empty when
+    rougekit runs from a source tree, where every one is installed."""
+    try:
+        requires = importlib.metadata.requires("rougekit") or []
+    except importlib.metadata.PackageNotFoundError:
+        return set()
+    return {re.match(r"[\w.-]+", r).group(0).lower().replace("-", "_")
+            for r in requires if "extra ==" in r}
+
+
+OPTIONAL = _optional_packages()
 
 
 def _is_extension(name):
@@ -70,8 +86,12 @@ def test_docstring_examples(name):
         failed = runner.run(test, out=out.append).failed
         text = "".join(out)
         # An example that needs an optional extra not installed here says
-        # so in one line naming it ("pip install 'rougekit[...]'").
+        # so in one line naming it ("pip install 'rougekit[...]'"), or
+        # imports an optional dependency itself (pyarrow, torch, ...) and
+        # fails with ModuleNotFoundError naming it.
         extras = re.findall(r"rougekit\[(\w+)\]", text) if "ImportError" in text else []
+        extras += [m for m in re.findall(r"ModuleNotFoundError: No module named '(\w+)", text)
+                   if m in OPTIONAL and importlib.util.find_spec(m) is None]
         if failed and extras:
             missing_extras.update(extras)
         elif failed:
