@@ -220,6 +220,22 @@ class Engine:
         return [self._fallback(t, p) if r is None else r
                 for r, t, p in zip(out, ts, ps)]
 
+    def _columns_for(self, out: Any, lo: int, hi: int, targets: int, predictions: int,
+                     unit: str) -> Any:
+        """``out`` as the float64 matrix ``score_into`` writes (3 rows per
+        rouge type, at least ``hi`` columns), after checking that ``lo:hi``
+        is a range of ``targets`` and ``predictions`` (``unit``: pairs or
+        rows, as the error says)."""
+        view = _double_matrix(out)
+        rows = 3 * len(self._kinds)
+        if not 0 <= lo <= hi or hi > targets or hi > predictions:
+            raise ValueError(f"lo={lo}, hi={hi} is not a range of {unit} "
+                             f"({targets} targets, {predictions} predictions)")
+        if view.shape[0] != rows or view.shape[1] < hi:
+            raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
+                             f"needs {rows} rows and at least {hi} columns")
+        return view
+
     def score_into(self, targets: Sequence[Any], predictions: Sequence[Any], lo: int,
                    hi: int, out: Any, cancel: Cancel) -> bool:
         """Scores pairs ``lo`` to ``hi - 1`` into the columns ``lo:hi`` of
@@ -229,14 +245,7 @@ class Engine:
         False when ``cancel`` was set before the end, True otherwise."""
         if cancel is None:
             raise TypeError("cancel must be a Cancel, not None")
-        view = _double_matrix(out)
-        rows = 3 * len(self._kinds)
-        if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
-            raise ValueError(f"lo={lo}, hi={hi} is not a range of pairs "
-                             f"({len(targets)} targets, {len(predictions)} predictions)")
-        if view.shape[0] != rows or view.shape[1] < hi:
-            raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
-                             f"needs {rows} rows and at least {hi} columns")
+        view = self._columns_for(out, lo, hi, len(targets), len(predictions), "pairs")
         ts, ps = tuple(targets[lo:hi]), tuple(predictions[lo:hi])
 
         def take(i: int, scores: Dict[Any, Any]) -> None:
@@ -261,14 +270,7 @@ class Engine:
             raise TypeError("cancel must be a Cancel, not None")
         _check_arrow_strings(targets, "targets")
         _check_arrow_strings(predictions, "predictions")
-        view = _double_matrix(out)
-        rows = 3 * len(self._kinds)
-        if not 0 <= lo <= hi or hi > len(targets) or hi > len(predictions):
-            raise ValueError(f"lo={lo}, hi={hi} is not a range of rows "
-                             f"({len(targets)} targets, {len(predictions)} predictions)")
-        if view.shape[0] != rows or view.shape[1] < hi:
-            raise ValueError(f"out has shape ({view.shape[0]}, {view.shape[1]}); "
-                             f"needs {rows} rows and at least {hi} columns")
+        view = self._columns_for(out, lo, hi, len(targets), len(predictions), "rows")
         ts = _checked_slice(targets, lo, hi).to_pylist()
         ps = _checked_slice(predictions, lo, hi).to_pylist()
 
@@ -279,7 +281,7 @@ class Engine:
             return False
         for r, (t, p) in enumerate(zip(ts, ps), lo):
             if t is None or p is None:
-                for c in range(rows):
+                for c in range(view.shape[0]):
                     view[c, r] = float("nan")
             elif suspicious is not None:
                 suspicious.extend(2 * r + k for k, text in enumerate((t, p))
