@@ -117,27 +117,36 @@ MAX_ULPS = 3
 
 
 def both(preds, refs, batches=1, **kwargs):
-    """Our metric (per_sample=True) and torchmetrics', updated alike."""
-    ours = ROUGEScore(per_sample=True, **kwargs)
+    """Our metric twice (per_sample=True, and the default constant state) and
+    torchmetrics', updated alike."""
+    kept = ROUGEScore(per_sample=True, **kwargs)
+    exact = ROUGEScore(**kwargs)
     theirs = ReferenceROUGEScore(**kwargs)
     step = max(1, -(-len(preds) // batches))
     for lo in range(0, len(preds), step):
-        ours.update(preds[lo:lo + step], refs[lo:lo + step])
-        theirs.update(preds[lo:lo + step], refs[lo:lo + step])
-    return ours, theirs
+        for metric in (kept, exact, theirs):
+            metric.update(preds[lo:lo + step], refs[lo:lo + step])
+    return kept, exact, theirs
 
 
-def assert_parity(ours, theirs):
-    got, expected = ours.compute(), theirs.compute()
-    assert list(got) == list(expected)
-    per_item = ours.per_sample_scores()
+def assert_parity(kept, exact, theirs):
+    """Each item's values == torchmetrics'; per_sample=True's corpus values ==
+    torchmetrics' (torch's own mean of the same values); the default's == the
+    exact sum's mean, and within MAX_ULPS of torchmetrics'."""
+    expected = theirs.compute()
+    got, got_exact = kept.compute(), exact.compute()
+    assert list(got) == list(expected) == list(got_exact)
+    per_item = kept.per_sample_scores()
     for key, value in expected.items():
         items = [t.item() for t in getattr(theirs, key)]   # torchmetrics' per-item values
         assert per_item[key].dtype == torch.float32
         assert per_item[key].tolist() == items, key
-        assert got[key].dtype == torch.float32 and got[key].shape == ()
-        assert got[key].item() == exact_sum_mean(items), key
-        assert ulps(got[key].item(), value.item()) <= MAX_ULPS, (key, got[key], value)
+        for result in (got, got_exact):
+            assert result[key].dtype == torch.float32 and result[key].shape == ()
+        assert got[key].item() == value.item() or \
+            (np.isnan(got[key].item()) and np.isnan(value.item())), key
+        assert got_exact[key].item() == exact_sum_mean(items), key
+        assert ulps(got_exact[key].item(), value.item()) <= MAX_ULPS, (key, got_exact[key], value)
 
 
 # --- tokens ----------------------------------------------------------------------------
@@ -179,17 +188,17 @@ def test_random_and_edge_texts_equal_torchmetrics(punkt_data, accumulate, use_st
     preds, refs = random_items(f"{accumulate}-{use_stemmer}", sweep(120, 50))
     preds += EDGE
     refs += [[EDGE[(i + 3) % len(EDGE)], EDGE[i]] for i in range(len(EDGE))]
-    ours, theirs = both(preds, refs, batches=3, accumulate=accumulate,
+    *updated, theirs = both(preds, refs, batches=3, accumulate=accumulate,
                         use_stemmer=use_stemmer)
-    assert_parity(ours, theirs)
+    assert_parity(*updated, theirs)
 
 
 @pytest.mark.parametrize("keys", [("rouge1",), ("rougeLsum",), ("rougeL", "rouge3"),
                                   ("rougeLsum", "rouge9", "rouge1"), "rouge2"])
 def test_every_set_of_keys(punkt_data, keys):
     preds, refs = random_items(str(keys), 40)
-    ours, theirs = both(preds, refs, rouge_keys=keys)
-    assert_parity(ours, theirs)
+    *updated, theirs = both(preds, refs, rouge_keys=keys)
+    assert_parity(*updated, theirs)
 
 
 @pytest.mark.parametrize("accumulate", ["best", "avg"])
@@ -199,8 +208,8 @@ def test_many_references_per_item(punkt_data, accumulate):
     rng = random.Random(accumulate)
     preds = [random_text(rng) for _ in range(40)]
     refs = [[random_text(rng) for _ in range(m)] for m in range(1, 41)]
-    ours, theirs = both(preds, refs, accumulate=accumulate)
-    assert_parity(ours, theirs)
+    *updated, theirs = both(preds, refs, accumulate=accumulate)
+    assert_parity(*updated, theirs)
 
 
 @pytest.mark.parametrize("accumulate", ["best", "avg"])
@@ -218,8 +227,8 @@ def test_ties_between_references(punkt_data, accumulate):
     preds.append(" ".join(words))
     refs.append([" ".join(words[:9] + [f"x{i}" for i in range(6)]),
                  " ".join(words[:10] + [f"y{i}" for i in range(40)])])
-    ours, theirs = both(preds, refs, accumulate=accumulate, rouge_keys=ALL_KEYS)
-    assert_parity(ours, theirs)
+    *updated, theirs = both(preds, refs, accumulate=accumulate, rouge_keys=ALL_KEYS)
+    assert_parity(*updated, theirs)
 
 
 @pytest.mark.parametrize("use_stemmer", [False, True])
@@ -234,15 +243,15 @@ def test_custom_normalizer_and_tokenizer(punkt_data, normalizer, tokenizer, use_
     preds += EDGE
     refs += [[e] for e in reversed(EDGE)]
     for accumulate in ("best", "avg"):
-        ours, theirs = both(preds, refs, normalizer=normalizer, tokenizer=tokenizer,
+        *updated, theirs = both(preds, refs, normalizer=normalizer, tokenizer=tokenizer,
                             use_stemmer=use_stemmer, accumulate=accumulate)
-        assert_parity(ours, theirs)
+        assert_parity(*updated, theirs)
 
 
 def test_tokenizer_tokens_that_are_not_str_are_dropped():
     tokenizer = lambda s: s.split() + [3, None, ""]                      # noqa: E731
-    ours, theirs = both(["a b c"], [["a c"]], tokenizer=tokenizer, rouge_keys=NO_LSUM)
-    assert_parity(ours, theirs)
+    *updated, theirs = both(["a b c"], [["a c"]], tokenizer=tokenizer, rouge_keys=NO_LSUM)
+    assert_parity(*updated, theirs)
 
 
 def test_the_input_forms_of_torchmetrics(punkt_data):
@@ -253,11 +262,11 @@ def test_the_input_forms_of_torchmetrics(punkt_data):
              (("the cat", "a dog"), (["a cat"], ("the dog", "dog"))),
              ([], [])]
     for preds, target in forms:
-        ours, theirs = both(preds, target)
+        *updated, theirs = both(preds, target)
         if not preds:
-            assert int(ours.count) == 0
+            assert all(int(metric.count) == 0 for metric in updated)
             continue
-        assert_parity(ours, theirs)
+        assert_parity(*updated, theirs)
 
 
 def test_compute_before_any_update_is_nan_as_torchmetrics():
@@ -468,7 +477,8 @@ def _loopback():
 
 def ddp_worker(rank, store, data_dir, preds, refs, kwargs, out):
     """One of two processes: half the items (every other one), compute() (which
-    syncs), counting the collectives."""
+    syncs), counting the collectives; with_torchmetrics: torchmetrics' own
+    ROUGEScore beside it, given the same half."""
     os.environ["GLOO_SOCKET_IFNAME"] = _loopback()
     torch.set_num_threads(1)
     if data_dir:
@@ -485,30 +495,63 @@ def ddp_worker(rank, store, data_dir, preds, refs, kwargs, out):
             return _real(*args, **kw)
         setattr(dist, name, counted)
     try:
+        with_torchmetrics = kwargs.pop("with_torchmetrics", False)
         metric = ROUGEScore(threads=1, **kwargs)
         metric.update(preds[rank::2], refs[rank::2])
         result = {k: v.item() for k, v in metric.compute().items()}
-        torch.save({"result": result, "calls": calls, "count": int(metric.count)},
-                   os.path.join(out, f"{rank}.pt"))
+        saved = {"result": result, "calls": dict(calls), "count": int(metric.count)}
+        if with_torchmetrics:
+            reference = ReferenceROUGEScore(**{k: v for k, v in kwargs.items()
+                                               if k != "per_sample"})
+            reference.update(preds[rank::2], refs[rank::2])
+            saved["torchmetrics"] = {k: v.item() for k, v in reference.compute().items()}
+        torch.save(saved, os.path.join(out, f"{rank}.pt"))
     finally:
         dist.destroy_process_group()
 
 
-@pytest.mark.parametrize("per_sample", [False, True])
-def test_two_ddp_processes_give_the_single_process_result(punkt_data, tmp_path, per_sample):
+def run_ddp(tmp_path, data_dir, preds, refs, kwargs):
+    torch.multiprocessing.spawn(ddp_worker, nprocs=2, join=True, args=(
+        str(tmp_path / "store"), data_dir, preds, refs, kwargs, str(tmp_path)))
+    return [torch.load(tmp_path / f"{rank}.pt") for rank in (0, 1)]
+
+
+def test_two_ddp_processes_give_the_single_process_result(punkt_data, tmp_path):
+    """The constant state: each process half the items, one all-reduce of the
+    sums and the count, and the single-process values bit for bit."""
     preds, refs = random_items("ddp", 41)
-    kwargs = dict(accumulate="avg", use_stemmer=True, per_sample=per_sample)
+    kwargs = dict(accumulate="avg", use_stemmer=True)
     single = ROUGEScore(**kwargs)
     single.update(preds, refs)
     expected = {k: v.item() for k, v in single.compute().items()}
-    torch.multiprocessing.spawn(ddp_worker, nprocs=2, join=True, args=(
-        str(tmp_path / "store"), punkt_data, preds, refs, kwargs, str(tmp_path)))
-    for rank in (0, 1):
-        got = torch.load(tmp_path / f"{rank}.pt")
+    for rank, got in enumerate(run_ddp(tmp_path, punkt_data, preds, refs, kwargs)):
         assert got["result"] == expected
         assert got["count"] == 20 + (rank == 0)      # unsynced again after compute()
-        if not per_sample:   # the sums and the count: one all-reduce, nothing gathered
-            assert got["calls"] == {"all_reduce": 1, "all_gather": 0}
+        assert got["calls"] == {"all_reduce": 1, "all_gather": 0}
+
+
+@pytest.mark.parametrize("items", [40, 41])
+def test_two_ddp_processes_with_per_sample_give_torchmetrics_result(punkt_data, tmp_path,
+                                                                    items):
+    """per_sample=True: the kept values are gathered in torchmetrics' order
+    (item by item, round-robin over the ranks), so with the items dealt as a
+    DistributedSampler deals them, compute() == one process's, == torchmetrics'
+    own ROUGEScore under the same two processes. (torchmetrics gathers its
+    lists one item at a time, so its processes need the same number of items:
+    its reference runs with 40.)"""
+    preds, refs = random_items("ddp", items)
+    kwargs = dict(accumulate="avg", use_stemmer=True, per_sample=True)
+    single = ROUGEScore(**kwargs)
+    single.update(preds, refs)
+    expected = {k: v.item() for k, v in single.compute().items()}
+    if items % 2 == 0:
+        kwargs["with_torchmetrics"] = True
+    for rank, got in enumerate(run_ddp(tmp_path, punkt_data, preds, refs, kwargs)):
+        assert got["result"] == expected
+        if items % 2 == 0:
+            assert got["torchmetrics"] == expected
+        assert got["count"] == items // 2 + (rank == 0 and items % 2)
+        assert got["calls"]["all_reduce"] == 1
 
 
 # --- the torchmetrics flavor: score_corpus, the audit, the CLI ---------------------------
@@ -523,11 +566,11 @@ def test_the_torchmetrics_flavor_equals_torchmetrics(punkt_data, accumulate, use
     preds, refs = random_items(f"flavor-{accumulate}-{use_stemmer}", 60)
     preds += EDGE
     refs += [[EDGE[(i + 2) % len(EDGE)], EDGE[i]] for i in range(len(EDGE))]
-    ours, theirs = both(preds, refs, accumulate=accumulate, use_stemmer=use_stemmer)
+    _, exact, theirs = both(preds, refs, accumulate=accumulate, use_stemmer=use_stemmer)
     result = rougekit.score_corpus(preds, refs, flavor="torchmetrics", accumulate=accumulate,
                                    use_stemmer=use_stemmer)
     expected = theirs.compute()
-    got = ours.compute()
+    got = exact.compute()
     for t in ALL_KEYS:
         for measure in ("precision", "recall", "fmeasure"):
             key = f"{t}_{measure}"

@@ -21,7 +21,9 @@ rouge-score does (float64 P, R and F), then works in float32
    and divided by the count in float32 (``float32_means``): torchmetrics'
    expression with a float32 sum that makes no rounding error. Where
    torchmetrics' own additions round, its mean differs from this one in the
-   last bits (see ``docs/guides/training.md``).
+   last bits (see ``docs/guides/training.md``). ``rougekit.torchmetrics``
+   with ``per_sample=True`` keeps every item's value and lets torch take the
+   mean, as torchmetrics does.
 
 >>> import numpy as np
 >>> columns = np.array([[0.5, 1/3], [1/3, 0.5], [0.4, 0.4]])   # P, R, F of 2 refs

@@ -3,14 +3,17 @@
 ``ROUGEScore`` takes the arguments of ``torchmetrics.text.rouge.ROUGEScore``
 (``use_stemmer``, ``normalizer``, ``tokenizer``, ``accumulate``,
 ``rouge_keys``, the ``Metric`` keyword arguments) and gives its keys and its
-numbers: each item's float32 values equal torchmetrics' with ``==``; the
-corpus value is the exact sum of those values, rounded once to float32 and
-divided by the count in float32, where torchmetrics adds them in float32 in
-its own order (equal, or a few units in the last place apart:
-``rougekit._torchmetrics_numbers`` says why). Its state is two integer
+numbers: each item's float32 values equal torchmetrics' with ``==``. By
+default the corpus value is the exact sum of those values, rounded once to
+float32 and divided by the count in float32, where torchmetrics adds them in
+float32 in its own order (equal, or a few units in the last place apart:
+``rougekit._torchmetrics_numbers`` says why). Its state is then two integer
 tensors whatever the number of items (sums and a count), merged by
 ``dist_reduce_fx="sum"``: under DDP, ``compute()`` syncs them with one
-all-reduce and gives the single-process result, bit for bit.
+all-reduce and gives the single-process result, bit for bit. With
+``per_sample=True`` the metric also keeps each item's values (the state grows
+with the items, as torchmetrics') and its corpus value is torch's own mean of
+them: torchmetrics' with ``==``.
 
 The pairs are scored by rougekit's compiled engine on every core: with the
 default normalizer and tokenizer, torchmetrics' tokens are rouge-score's
@@ -77,7 +80,8 @@ class ROUGEScore(Metric):
         rouge_keys: a name or a tuple of names: "rouge1" to "rouge9",
             "rougeL", "rougeLsum".
         per_sample: also keep every item's float32 values (for a bootstrap,
-            ``per_sample_scores()``); the state then grows with the items.
+            ``per_sample_scores()``); the state then grows with the items,
+            and ``compute()`` gives torchmetrics' corpus values with ``==``.
         threads: worker threads of the engine (default: every core; under
             DDP with one process per core, 1).
         kwargs: ``torchmetrics.Metric``'s (``dist_sync_on_step``,
@@ -236,8 +240,15 @@ class ROUGEScore(Metric):
 
     def compute(self) -> Dict[str, Tensor]:
         """The corpus values: per rouge key and measure, the float32 mean of
-        the items' float32 values (their exact sum rounded to float32, then
-        divided by their number in float32)."""
+        the items' float32 values. By default, their exact sum rounded to
+        float32, then divided by their number in float32 (the same for any
+        order and any split of the items). With ``per_sample=True``, torch's
+        own float32 mean of the kept values, as torchmetrics computes it:
+        equal to torchmetrics' with ``==`` (under DDP too, where both gather
+        the values in the order of the processes' ranks)."""
+        if self.per_sample:
+            return {key: values.contiguous().mean()
+                    for key, values in self.per_sample_scores().items()}
         means = numbers.float32_means(self.sums.detach().cpu().numpy(), int(self.count))
         return {f"{name}_{measure}": torch.tensor(float(means[3 * k + _ROW[measure]]),
                                                   dtype=torch.float32, device=self.device)
@@ -249,29 +260,37 @@ class ROUGEScore(Metric):
         each equal to the values torchmetrics' ``ROUGEScore`` keeps."""
         if not self.per_sample:
             raise RuntimeError("per_sample_scores() needs ROUGEScore(..., per_sample=True)")
-        scores = self.scores
-        if isinstance(scores, list):
-            scores = torch.cat(scores) if scores else \
-                torch.zeros((0, 3 * len(self.types)), dtype=torch.float32)
+        scores = self._kept_scores()
         return {f"{name}_{measure}": scores[:, 3 * k + _ROW[measure]]
                 for k, name in enumerate(self.rouge_keys) for measure in MEASURES}
+
+    def _kept_scores(self) -> Tensor:
+        """``per_sample``'s values as one (items, 3 * types) float32 tensor."""
+        if isinstance(self.scores, list):
+            return torch.cat(self.scores) if self.scores else \
+                torch.zeros((0, 3 * len(self.types)), dtype=torch.float32, device=self.device)
+        return self.scores
 
     # -- the state: integers, synced with one all-reduce
 
     def _sync_dist(self, dist_sync_fn: Callable = gather_all_tensors,
                    process_group: Optional[Any] = None) -> None:
         """torchmetrics gathers every state from every process, then sums;
-        the sums and the count are one all-reduce of one int64 tensor. (A
-        custom ``dist_sync_fn`` and ``per_sample``'s growing state take
-        torchmetrics' way.)"""
-        if dist_sync_fn is not gather_all_tensors or self.per_sample:
+        the sums and the count are one all-reduce of one int64 tensor. With
+        ``per_sample``, the kept values are gathered too and put in
+        torchmetrics' order: item by item, round-robin over the ranks (the
+        data's own order under a ``DistributedSampler`` without shuffling).
+        A custom ``dist_sync_fn`` takes torchmetrics' way."""
+        if dist_sync_fn is not gather_all_tensors:
             super()._sync_dist(dist_sync_fn, process_group)
             return
+        group = process_group or self.process_group
         both = torch.cat([self.sums.reshape(-1), self.count.reshape(1)])
-        torch.distributed.all_reduce(both, op=torch.distributed.ReduceOp.SUM,
-                                     group=process_group or self.process_group)
+        torch.distributed.all_reduce(both, op=torch.distributed.ReduceOp.SUM, group=group)
         self.sums = both[:-1].reshape(self.sums.shape)
         self.count = both[-1].clone()
+        if self.per_sample:
+            self.scores = _round_robin(gather_all_tensors(self._kept_scores(), group=group))
 
     def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "ROUGEScore":
         """Does nothing: the state holds exact integer sums, and the values
@@ -282,6 +301,20 @@ class ROUGEScore(Metric):
         state = super().__getstate__()
         state["_pair_scorers"] = None   # the engines are rebuilt where it loads
         return state
+
+
+def _round_robin(pieces: List[Tensor]) -> Tensor:
+    """The rows of each rank's values, in the order torchmetrics gathers its
+    per-item lists: the first item of rank 0, of rank 1, ..., then the second
+    of each (a rank with fewer items is skipped once it has none left).
+
+    >>> _round_robin([torch.tensor([[0.], [2.], [4.]]), torch.tensor([[1.], [3.]])]).ravel()
+    tensor([0., 1., 2., 3., 4.])
+    """
+    ranks = len(pieces)
+    order = torch.cat([torch.arange(len(piece), dtype=torch.int64) * ranks + rank
+                       for rank, piece in enumerate(pieces)])
+    return torch.cat(pieces)[torch.argsort(order.to(pieces[0].device))]
 
 
 # --- the input ---------------------------------------------------------------------------
