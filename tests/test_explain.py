@@ -366,13 +366,10 @@ def test_sentence_split_rules():
     assert all(t.start is not None for t in e["rougeLsum"].target_tokens)
 
 
-def test_nltk_sentences():
+def test_nltk_sentences(punkt_data):
     scorer = RougeScorer(["rougeLsum"], split_summaries=True)
     text = "The cat sat. The dog ran!  Birds fly."
-    try:
-        scores = scorer.score(text, "the dog sat. birds fly")
-    except (ImportError, LookupError) as exc:
-        pytest.skip(f"nltk's sentence splitter is not available: {exc}")
+    scores = scorer.score(text, "the dog sat. birds fly")
     e = scorer.explain(text, "the dog sat. birds fly")
     check_explanation(e, scores)
     assert [t.sentence for t in e["rougeLsum"].target_tokens] == [0, 0, 0, 1, 1, 1, 2, 2]
