@@ -231,6 +231,43 @@ def test_a_str_reference_is_a_list_of_one():
     assert score_corpus(["a b"], ["a c"]).scores == score_corpus(["a b"], [["a c"]]).scores
 
 
+@pytest.mark.parametrize("multi_ref", ["max", "pooled"])
+def test_a_column_of_str_references_is_a_column_of_lists_of_one(multi_ref):
+    """A column of str references is scored unwrapped (check_texts'
+    single_as_str): the same result, per item too, as each in a list, and as
+    a mix of both forms (str subclasses included)."""
+    class Text(str):
+        pass
+    cands = ["the cat sat on the mat", "a dog", "", "the the the", "running runs"]
+    refs = ["the cat is on the mat", "", "a dog ran", "the", "ran runner running"]
+    one = score_corpus(cands, refs, use_stemmer=True, multi_ref=multi_ref)
+    for other in ([[r] for r in refs], [Text(r) for r in refs],
+                  [r if i % 2 else [r] for i, r in enumerate(refs)]):
+        got = score_corpus(cands, other, use_stemmer=True, multi_ref=multi_ref)
+        assert (got.scores, got.per_item, got.signature) == \
+            (one.scores, one.per_item, one.signature)
+    assert all(type(s) is Score for item in one.per_item for s in item.values())
+
+
+def test_score_corpus_leaves_the_garbage_collector_as_it_was():
+    """per_item and the checked references are built with the cyclic
+    collector paused (rougekit._bulk); it is restored, on an error too, and
+    left off when the caller had turned it off."""
+    import gc
+    assert gc.isenabled()
+    score_corpus(["a b"] * 3, [["a c", "b"]] * 3)
+    assert gc.isenabled()
+    with pytest.raises(TypeError, match=r"references\[1\]\[0\] must be str"):
+        score_corpus(["a b"] * 3, [["a c"], [None], ["b"]])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        score_corpus(["a b"] * 3, [["a c", "b"]] * 3)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_unicode_tokenizer_scores_chinese():
     assert score_corpus(["我爱北京"], ["我爱上海"]).to_dict()["rouge1"] == 0
     result = score_corpus(["我爱北京"], ["我爱上海"], tokenizer="unicode")

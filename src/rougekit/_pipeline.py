@@ -31,6 +31,7 @@ its flavor (``rougekit._flavors``).
 >>> item_columns(options, ["the cats sat"], [["the cat sat", "a dog"]]).tolist()
 [[1.0], [1.0], [1.0], [1.0], [1.0], [1.0]]
 """
+import itertools
 import queue
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -40,6 +41,7 @@ import numpy as np
 from rougekit import _backend, _stages, tokenizers
 from rougekit._arrow_texts import aligned, first_texts, has_nulls, string_chunks
 from rougekit._bootstrap import corpus_intervals
+from rougekit._bulk import without_gc
 from rougekit._checks import as_list, thread_count
 from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars
@@ -481,8 +483,11 @@ class PairScorer:
 
 # --- 3. items: several references each -------------------------------------------------
 
-def check_texts(candidates: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
-    """Checked lists: candidates [str], references [[str, ...]]."""
+def check_texts(candidates: Any, references: Any, single_as_str: bool = False
+                ) -> Tuple[List[str], List[Any]]:
+    """Checked lists: candidates [str], references [[str, ...]]; with
+    ``single_as_str``, references [str] when every entry is one str (as
+    ``item_columns`` takes a column of single references, unwrapped)."""
     candidates = as_list(candidates, "candidates", "a list of str")
     references = as_list(references, "references", "a list (one entry per candidate)")
     if len(candidates) != len(references):
@@ -490,22 +495,26 @@ def check_texts(candidates: Any, references: Any) -> Tuple[List[str], List[List[
                          f"has {len(references)}")
     if not candidates:
         raise ValueError("candidates is empty: there is nothing to score")
-    for i, cand in enumerate(candidates):
-        if not isinstance(cand, str):
-            raise TypeError(f"candidates[{i}] must be str, not {type(cand).__name__}")
+    if set(map(type, candidates)) != {str}:         # (one pass at C speed when all are)
+        for i, cand in enumerate(candidates):
+            if not isinstance(cand, str):
+                raise TypeError(f"candidates[{i}] must be str, not {type(cand).__name__}")
+    if single_as_str and set(map(type, references)) == {str}:
+        return candidates, references
     refs = []
-    for i, entry in enumerate(references):
-        entry = [entry] if isinstance(entry, str) else entry
-        if not isinstance(entry, (list, tuple)):
-            raise TypeError(f"references[{i}] must be a str or a list of str, "
-                            f"not {type(entry).__name__}")
-        if not entry:
-            raise ValueError(f"references[{i}] is an empty list")
-        for j, ref in enumerate(entry):
-            if not isinstance(ref, str):
-                raise TypeError(f"references[{i}][{j}] must be str, not "
-                                f"{type(ref).__name__}")
-        refs.append(list(entry))
+    with without_gc():
+        for i, entry in enumerate(references):
+            entry = [entry] if isinstance(entry, str) else entry
+            if not isinstance(entry, (list, tuple)):
+                raise TypeError(f"references[{i}] must be a str or a list of str, "
+                                f"not {type(entry).__name__}")
+            if not entry:
+                raise ValueError(f"references[{i}] is an empty list")
+            for j, ref in enumerate(entry):
+                if not isinstance(ref, str):
+                    raise TypeError(f"references[{i}][{j}] must be str, not "
+                                    f"{type(ref).__name__}")
+            refs.append(list(entry))
     return candidates, refs
 
 
@@ -650,10 +659,17 @@ def arrow_item_columns(options: ScoringOptions, candidates: List[Any], reference
 
 
 def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:
-    """``CorpusResult.per_item`` from the per-item columns."""
+    """``CorpusResult.per_item`` from the per-item columns (each Score made
+    by ``tuple.__new__``, as its own constructor does, without a Python call
+    per item; the collector paused meanwhile: ``rougekit._bulk``)."""
+    if not names:
+        return []
     values = columns.tolist()
-    per_type = [list(map(Score, *values[3 * k:3 * k + 3])) for k in range(len(names))]
-    return [dict(zip(names, item)) for item in zip(*per_type)] if names else []
+    new, score = tuple.__new__, itertools.repeat(Score)
+    with without_gc():
+        per_type = [list(map(new, score, zip(*values[3 * k:3 * k + 3])))
+                    for k in range(len(names))]
+        return [dict(zip(names, item)) for item in zip(*per_type)]
 
 
 # --- 4. the corpus -------------------------------------------------------------------

@@ -167,7 +167,8 @@ def score_corpus(candidates: Sequence[str], references: Sequence[Any],
     options = resolve("score_corpus", options, flavor, **fields)
     if threads is not None:
         thread_count(threads)          # the same checks on every path
-    candidates, references = kept_items(options, *check_texts(candidates, references))
+    candidates, references = kept_items(options, *check_texts(candidates, references,
+                                                              single_as_str=True))
     columns = item_columns(options, candidates, references, threads)
     scores, intervals, per_item = corpus_scores(options, columns)
     return CorpusResult(scores=scores, intervals=intervals, per_item=per_item,
