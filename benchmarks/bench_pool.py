@@ -6,6 +6,8 @@ large one (where the threads must pay off).
   score_batch        RougeScorer(rouge1, rouge2, rougeL, rougeLsum).score_batch
                      on 10 and 10,000 pairs of the shared corpus
   score_columns      RougeScorer.score_columns on the same pairs
+  score_corpus       rougekit.score_corpus on the 10,000 pairs, the references
+                     a column of str, then each in a list of one
   RougeIndex.scores  one query against 1,000 and 100,000 stored texts
                      (sentences of the shared corpus), rougeL
   deduplicate        20,000 such texts, threshold 0.7
@@ -61,7 +63,8 @@ def main():
     sentences = [s for t in targets + predictions for s in t.split("\n") if s.strip()]
     while len(sentences) < 100000:
         sentences = sentences + [s.upper() for s in sentences]
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    scorer = rouge_scorer.RougeScorer(types)
     th = args.threads
     small_index = RougeIndex(sentences[:1000], threads=th)
     large_index = RougeIndex(sentences[:100000], threads=th)
@@ -73,6 +76,10 @@ def main():
         "score_columns 10": lambda: scorer.score_columns(targets[:10], predictions[:10],
                                                          threads=th),
         "score_columns 10000": lambda: scorer.score_columns(targets, predictions, threads=th),
+        "score_corpus 10000": lambda: rougekit.score_corpus(predictions, targets, types,
+                                                            threads=th),
+        "score_corpus 10000 lists": lambda: rougekit.score_corpus(
+            predictions, [[t] for t in targets], types, threads=th),
         "RougeIndex.scores 1000": lambda: small_index.scores(query),
         "RougeIndex.scores 100000": lambda: large_index.scores(query),
         "deduplicate 20000": lambda: deduplicate(sentences[:20000], threads=th),
