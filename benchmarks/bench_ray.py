@@ -34,7 +34,9 @@ rows still run about one at a time (a finished task stays counted until the
 executor's next pass). threads=2 uses both cores within the one task. --no-reservation measures what a user's
 DataContext.op_resource_reservation_enabled = False gives (no operator
 budgets, so no ResourceBudget backpressure: one task per CPU from the start;
-a global choice of the user's, never made by rougekit).
+a global choice of the user's, never made by rougekit). Ray Data's own ceiling is
+printed beside: the same blocks through tasks that do nothing but spin for as
+long as a score_dataset task takes (their mean), without rougekit.
 
 usage (from the repository root, after ``python setup.py build_ext --inplace``):
 
