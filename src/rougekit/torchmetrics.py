@@ -244,8 +244,9 @@ class ROUGEScore(Metric):
         float32, then divided by their number in float32 (the same for any
         order and any split of the items). With ``per_sample=True``, torch's
         own float32 mean of the kept values, as torchmetrics computes it:
-        equal to torchmetrics' with ``==`` (under DDP too, where both gather
-        the values in the order of the processes' ranks)."""
+        equal to torchmetrics' with ``==`` (under DDP too: the values are
+        gathered in torchmetrics' order, item by item, round-robin over the
+        ranks)."""
         if self.per_sample:
             return {key: values.contiguous().mean()
                     for key, values in self.per_sample_scores().items()}
