@@ -22,7 +22,7 @@ on the case's token ids, and ``rougekit.score_ids`` (compiled and pure
 kernels, a list and a padded int32 array, ids small or near 2**31) against
 rouge-score's token-list functions on those ids. ``rougekit.score_frame`` of
 a pyarrow table of the two texts (the engine reading Arrow's string buffers
-in place: the pair, the pair swapped and a null row; string or large_string,
+in place: the pair and the pair swapped; string, large_string or string_view,
 one chunk or two, at an offset) must equal rouge-score row by row. Each str
 text is also split into sentences by rougekit's port of nltk's Punkt
 (compiled and pure) and by ``nltk.sent_tokenize`` itself: the same
@@ -245,13 +245,13 @@ def check_sentences(text):
 def check_arrow(target, prediction, use_stemmer, rouge_types, ref):
     """``score_frame`` of a pyarrow table == rouge-score, row by row: the
     pair and the pair swapped, between two other rows (an offset into the
-    buffers), as string or large_string, in one chunk or two."""
+    buffers), as string, large_string or string_view, in one chunk or two."""
     try:
         target.encode("utf-8")
         prediction.encode("utf-8")
     except UnicodeEncodeError:
         return                       # a lone surrogate: no Arrow string holds it
-    kind = pa.large_string() if len(target) % 2 else pa.string()
+    kind = (pa.string(), pa.large_string(), pa.string_view())[len(target) % 3]
     table = pa.table({"candidate": pa.array(["head", prediction, target, "tail"], kind),
                       "references": pa.array(["head", target, prediction, "tail"], kind)})
     if len(prediction) % 3 == 0:

@@ -2,8 +2,8 @@
 the doors that hand it their columns: score_columns, score_frame, the polars
 expression, the DuckDB functions): every number equals, with ``==``,
 ``RougeScorer.score_columns`` of the same rows given as Python str, whatever
-the array (string or large_string, sliced, chunked unlike its partner, from
-polars), the texts (ASCII and not, empty, punctuation, newlines, the two
+the array (string, large_string or string_view, sliced, chunked unlike its
+partner, from polars), the texts (ASCII and not, empty, punctuation, newlines, the two
 characters that lowercase to ASCII), the rouge type and stemming; a row
 with a null is NaN (a null in the doors); a malformed array is a
 ValueError, never a read out of bounds. Runs on the backend under test."""
@@ -72,7 +72,7 @@ def engine(types, use_stemmer=False):
 @pytest.mark.kernel
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
 @pytest.mark.parametrize("types", TYPE_SETS, ids=["+".join(t) for t in TYPE_SETS])
-@pytest.mark.parametrize("string_type", ["string", "large_string"])
+@pytest.mark.parametrize("string_type", ["string", "large_string", "string_view"])
 def test_engine_equals_score_columns(types, use_stemmer, string_type):
     want = want_columns(types, use_stemmer, TARGETS, PREDICTIONS)
     t = pa.array(TARGETS, type=getattr(pa, string_type)())
@@ -107,6 +107,68 @@ def test_engine_reads_sliced_arrays():
     got = np.zeros_like(want)
     engine(ALL_TYPES, True).score_arrow_into(t, p, 0, len(t), got, _backend.engine.Cancel())
     same(got, want)
+
+
+@pytest.mark.kernel
+def test_engine_reads_string_views_inline_and_in_several_buffers():
+    """string_view: texts of at most 12 bytes lie in the view itself, longer
+    ones in one of several data buffers (pyarrow's concatenation keeps each
+    chunk's buffer); lengths 0, 12 and 13 at the boundary; sliced; nulls."""
+    texts = ["", "a", "the cat sat!", "the cat sat!!", "caf\u00e9 cat", "x" * 12, "y" * 13,
+             None, "the cats were running.\nthey ran fast!"] + TEXTS
+    other = list(reversed(texts))
+    view = pa.concat_arrays([pa.array(texts[:5], pa.string_view()),
+                             pa.array(texts[5:], pa.string_view())])
+    assert len(view.buffers()) > 3            # two data buffers
+    for t, p, lo in ((view, pa.array(other, pa.string_view()), 0),
+                     (pa.array(["pad"] + texts, pa.string_view()).slice(1), pa.array(other), 0),
+                     (view, pa.array(other, pa.large_string()), 3)):
+        want = np.full((3 * len(ALL_TYPES), len(texts)), np.nan)
+        rows = [i for i in range(lo, len(texts)) if texts[i] is not None and other[i] is not None]
+        want[:, rows] = want_columns(ALL_TYPES, True, [texts[i] for i in rows],
+                                     [other[i] for i in rows])
+        got = np.full_like(want, np.nan)
+        engine(ALL_TYPES, True).score_arrow_into(t, p, lo, len(texts), got,
+                                                 _backend.engine.Cancel())
+        same(got[:, lo:], want[:, lo:])
+
+
+def views(rows, data=b"hello world, the cat sat on the mat"):
+    """A string_view array of raw views: (length, buffer index, offset,
+    prefix) per row, over one data buffer."""
+    raw = b"".join(np.array([n], "<i4").tobytes() + (prefix or data[o:o + 4]).ljust(4, b"\0")
+                   + np.array([i, o], "<i4").tobytes() for n, i, o, prefix in rows)
+    return pa.Array.from_buffers(pa.string_view(), len(rows),
+                                 [None, pa.py_buffer(raw), pa.py_buffer(data)])
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("row", [(-1, 0, 0, None), (20, 1, 0, None), (20, -1, 0, None),
+                                 (20, 0, 30, None), (20, 0, -2, None), (20, 0, 0, b"help")],
+                         ids=["negative-length", "no-such-buffer", "negative-buffer",
+                              "past-the-end", "negative-offset", "wrong-prefix"])
+def test_malformed_string_views_are_an_error_not_a_crash(row):
+    bad = views([(5, 0, 0, None), row])       # (pyarrow's cheap checks let these through)
+    good = pa.array(["a", "b"])
+    out = np.zeros((3, 2))
+    for t, p in ((bad, good), (good, bad)):
+        with pytest.raises(ValueError):
+            engine(["rouge1"]).score_arrow_into(t, p, 0, 2, out, _backend.engine.Cancel())
+    # the row before it alone is well formed
+    engine(["rouge1"]).score_arrow_into(bad, good, 0, 1, out, _backend.engine.Cancel())
+
+
+@pytest.mark.kernel
+def test_a_null_string_views_contents_are_not_read():
+    """A null row's view may hold anything (Arrow leaves it undefined): NaN,
+    not an error, on both backends."""
+    bad = views([(5, 0, 0, None), (20, 99, 1000, None)])
+    nulls = pa.Array.from_buffers(pa.string_view(), 2, [pa.py_buffer(bytes([0b01])),
+                                                         *bad.buffers()[1:]], null_count=1)
+    out = np.zeros((3, 2))
+    engine(["rouge1"]).score_arrow_into(nulls, pa.array(["hell", "x"]), 0, 2, out,
+                                        _backend.engine.Cancel())
+    assert np.isnan(out[:, 1]).all() and not np.isnan(out[:, 0]).any()
 
 
 @pytest.mark.kernel

@@ -3,9 +3,10 @@
 The compiled engine scores two Arrow string arrays straight from their
 buffers (``Engine.score_arrow_into``: no Python str for an ASCII text).
 This module finds such columns among what the doors are handed: a pyarrow
-``string`` or ``large_string`` Array or ChunkedArray, or a polars String
-Series (``Series.to_arrow``); and cuts two of them into pieces the engine
-reads together. Like ``rougekit._tables``, it never imports pyarrow or
+``string``, ``large_string`` or ``string_view`` Array or ChunkedArray, or a
+polars String Series (``Series.to_arrow``: polars' own string views, shared,
+where this polars and pyarrow have them); and cuts two of them into pieces
+the engine reads together. Like ``rougekit._tables``, it never imports pyarrow or
 polars: a column of theirs means they are imported already.
 
 >>> import pyarrow as pa
@@ -19,29 +20,50 @@ True
 import sys
 from typing import Any, Iterator, List, Optional, Tuple
 
-__all__ = ["string_chunks", "aligned", "has_nulls", "first_texts"]
+__all__ = ["string_chunks", "aligned", "has_nulls", "first_texts", "is_text_type"]
+
+
+def is_text_type(pyarrow: Any, arrow_type: Any) -> bool:
+    """Whether the engine reads an Arrow array of ``arrow_type`` as texts:
+    ``string``, ``large_string``, or (pyarrow 16 and later) ``string_view``."""
+    is_view = getattr(pyarrow.types, "is_string_view", None)
+    return bool(pyarrow.types.is_string(arrow_type) or pyarrow.types.is_large_string(arrow_type)
+                or (is_view is not None and is_view(arrow_type)))
 
 
 def string_chunks(column: Any) -> Optional[List[Any]]:
-    """The pyarrow string or large_string Arrays of a column, in order: a
-    pyarrow Array or ChunkedArray of strings, or a polars String Series
-    (converted by ``to_arrow``, which shares polars' buffers or copies
-    them, never making a str per row). None for anything else (a list, a
-    Categorical, a list column, ...), which the caller reads as a list."""
+    """The pyarrow string, large_string or string_view Arrays of a column,
+    in order: a pyarrow Array or ChunkedArray of strings, or a polars String
+    Series (converted by ``to_arrow``, as string views sharing polars'
+    buffers where this polars offers them, else copied; never a str per
+    row). None for anything else (a list, a Categorical, a list column,
+    ...), which the caller reads as a list."""
     polars = sys.modules.get("polars")
     if polars is not None and isinstance(column, polars.Series):
         if column.dtype != polars.String:
             return None
         try:
-            column = column.to_arrow()
+            column = _polars_arrow(polars, column)
         except ImportError:         # polars without pyarrow
             return None
     pyarrow = sys.modules.get("pyarrow")
     if pyarrow is None or not isinstance(column, (pyarrow.Array, pyarrow.ChunkedArray)):
         return None
-    if not (pyarrow.types.is_string(column.type) or pyarrow.types.is_large_string(column.type)):
+    if not is_text_type(pyarrow, column.type):
         return None
     return list(column.chunks) if isinstance(column, pyarrow.ChunkedArray) else [column]
+
+
+def _polars_arrow(polars: Any, series: Any) -> Any:
+    """A polars String Series as pyarrow: its own string views (no copy)
+    where this polars can hand them over, else ``to_arrow()``'s copy."""
+    newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
+    if newest is not None:
+        try:
+            return series.to_arrow(compat_level=newest())
+        except TypeError:           # a polars whose to_arrow takes no compat_level
+            pass
+    return series.to_arrow()
 
 
 def aligned(a: List[Any], b: List[Any]) -> List[Tuple[Any, Any]]:

@@ -301,8 +301,9 @@ class RougeScorer(scoring.BaseScorer):
         the floats straight into the arrays: no Python object per pair.
         Other pairs (bytes) are scored by ``score`` and written the same
         way; with a custom tokenizer or ``split_summaries``, every pair is.
-        Two Arrow string columns without nulls (pyarrow ``string`` or
-        ``large_string`` Arrays or ChunkedArrays, polars String Series) are
+        Two Arrow string columns without nulls (pyarrow ``string``,
+        ``large_string`` or ``string_view`` Arrays or ChunkedArrays, polars
+        String Series) are
         read by the default tokenizer's engine where they lie, with no
         Python str made for an ASCII text: the same numbers.
         Ctrl-C (KeyboardInterrupt) stops the workers after their current

@@ -40,8 +40,9 @@ cdef extern from "Python.h":
     const Py_ssize_t PY_SSIZE_T_MAX
 from libc.stdint cimport UINT32_MAX, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from rougekit._core._kinds cimport ROUGE_L, ROUGE_LSUM
@@ -550,8 +551,8 @@ cdef class Engine:
     def score_arrow_into(self, targets, predictions, Py_ssize_t lo, Py_ssize_t hi,
                          double[:, ::1] out not None, Cancel cancel not None,
                          list suspicious=None):
-        """``score_into`` for two Arrow string arrays (pyarrow ``string`` or
-        ``large_string`` Arrays, sliced or not): rows ``lo`` to ``hi - 1``
+        """``score_into`` for two Arrow string arrays (pyarrow ``string``,
+        ``large_string`` or ``string_view`` Arrays, sliced or not): rows ``lo`` to ``hi - 1``
         into the columns ``lo:hi`` of ``out``, the numbers ``score_into``
         gives for the same rows as str. A row where either is null gets NaN.
         A text whose UTF-8 bytes are all ASCII is read where it lies in the
@@ -704,13 +705,20 @@ cdef object _int_zero = 0
 cdef struct ArrowStrings:
     # One Arrow string array's buffers (pyarrow's, held by the caller):
     # row r is null where bit (offset + r) of validity is 0 (no validity: no
-    # nulls); its UTF-8 bytes are data[off(offset + r) : off(offset + r + 1)],
-    # off(j) the j-th offset, offset_width (4 or 8) bytes each.
+    # nulls). string and large_string (offset_width 4 or 8): its UTF-8 bytes
+    # are data[off(offset + r) : off(offset + r + 1)], off(j) the j-th
+    # offset. string_view (offset_width 16): offsets holds a 16-byte view per
+    # row, its length (int32) then either the bytes themselves (at most 12)
+    # or their first 4, the index of one of the ndata buffers datas (int32)
+    # and the offset in it (int32).
     const uint8_t* validity
     const uint8_t* offsets
     int offset_width
     const char* data
     Py_ssize_t data_size
+    const char** datas
+    const Py_ssize_t* data_sizes
+    Py_ssize_t ndata
     Py_ssize_t offset
     Py_ssize_t length
     Py_ssize_t validity_size
@@ -718,24 +726,38 @@ cdef struct ArrowStrings:
 
 
 cdef const char* _EMPTY = b""
+cdef enum:
+    # a string_view's length up to which its bytes are in the view itself
+    VIEW_INLINE = 12
 
 
 cdef list _arrow_strings(object array, str name, ArrowStrings* a):
-    """Reads a pyarrow string or large_string Array's buffers into ``a``
-    (their sizes checked against its offset and length); returns the
-    buffers, which the caller keeps alive while it reads them."""
+    """Reads a pyarrow string, large_string or string_view Array's buffers
+    into ``a`` (their sizes checked against its offset and length); returns
+    the buffers, which the caller keeps alive while it reads them."""
     import pyarrow
     if not isinstance(array, pyarrow.Array):
         raise TypeError(f"{name} must be a pyarrow string Array, not {type(array).__name__}")
+    is_view = getattr(pyarrow.types, "is_string_view", None)    # pyarrow >= 16
     if pyarrow.types.is_string(array.type):
         a.offset_width = 4
     elif pyarrow.types.is_large_string(array.type):
         a.offset_width = 8
+    elif is_view is not None and is_view(array.type):
+        a.offset_width = 16
     else:
-        raise TypeError(f"{name} must be a pyarrow string or large_string Array, not "
-                        f"{array.type}")
+        raise TypeError(f"{name} must be a pyarrow string, large_string or string_view "
+                        f"Array, not {array.type}")
     cdef list buffers = array.buffers()
-    if len(buffers) != 3 or buffers[1] is None:
+    cdef Py_ssize_t k, rows_size
+    cdef bytearray table
+    cdef const char** pointers
+    cdef Py_ssize_t* sizes
+    if a.offset_width == 16:
+        if len(buffers) < 2 or (buffers[1] is None and len(array) > 0):
+            raise ValueError(f"{name}: a string_view array has a validity and a views "
+                             "buffer, then its data buffers")
+    elif len(buffers) != 3 or buffers[1] is None:
         raise ValueError(f"{name}: a string array has 3 buffers, with offsets")
     a.offset = array.offset
     a.length = len(array)
@@ -744,19 +766,46 @@ cdef list _arrow_strings(object array, str name, ArrowStrings* a):
     if buffers[0] is not None and array.null_count != 0:
         a.validity = <const uint8_t*><uintptr_t>buffers[0].address
         a.validity_size = buffers[0].size
-    a.offsets = <const uint8_t*><uintptr_t>buffers[1].address
-    a.offsets_size = buffers[1].size
+    a.offsets = <const uint8_t*>_EMPTY
+    a.offsets_size = 0
+    if buffers[1] is not None and buffers[1].size > 0:
+        a.offsets = <const uint8_t*><uintptr_t>buffers[1].address
+        a.offsets_size = buffers[1].size
     a.data = _EMPTY
     a.data_size = 0
-    if buffers[2] is not None and buffers[2].size > 0:
+    a.datas = NULL
+    a.data_sizes = NULL
+    a.ndata = 0
+    if a.offset_width == 16:
+        # the data buffers' addresses and sizes, in a bytearray the returned
+        # list keeps alive: ndata pointers, then ndata sizes
+        a.ndata = len(buffers) - 2
+        table = bytearray((a.ndata + 1) * (sizeof(char*) + sizeof(Py_ssize_t)))
+        pointers = <const char**>PyByteArray_AS_STRING(table)
+        sizes = <Py_ssize_t*>(pointers + a.ndata + 1)
+        for k in range(a.ndata):
+            buffer = buffers[2 + k]
+            if buffer is not None and buffer.size > 0:
+                pointers[k] = <const char*><uintptr_t>buffer.address
+                sizes[k] = buffer.size
+            else:
+                pointers[k] = _EMPTY
+                sizes[k] = 0
+        a.datas = pointers
+        a.data_sizes = sizes
+        buffers.append(table)
+    elif buffers[2] is not None and buffers[2].size > 0:
         a.data = <const char*><uintptr_t>buffers[2].address
         a.data_size = buffers[2].size
-    if a.offset < 0 or a.length < 0 or a.offset > PY_SSIZE_T_MAX // 8 - a.length - 1:
+    if a.offset < 0 or a.length < 0 or a.offset > PY_SSIZE_T_MAX // 16 - a.length - 1:
         raise ValueError(f"{name}: offset {a.offset} and length {a.length} out of range")
-    if a.offsets_size < (a.offset + a.length + 1) * a.offset_width:
-        raise ValueError(f"{name}: the offsets buffer holds {a.offsets_size} bytes; "
-                         f"{a.length} rows at offset {a.offset} need "
-                         f"{(a.offset + a.length + 1) * a.offset_width}")
+    # string_view: a view per row; the others: one offset more than rows
+    rows_size = (a.offset + a.length) * 16 if a.offset_width == 16 else \
+        (a.offset + a.length + 1) * a.offset_width
+    if a.length > 0 and a.offsets_size < rows_size:
+        raise ValueError(f"{name}: the {'views' if a.offset_width == 16 else 'offsets'} "
+                         f"buffer holds {a.offsets_size} bytes; {a.length} rows at offset "
+                         f"{a.offset} need {rows_size}")
     if a.validity != NULL and a.validity_size < (a.offset + a.length + 7) // 8:
         raise ValueError(f"{name}: the validity buffer holds {a.validity_size} bytes; "
                          f"{a.length} rows at offset {a.offset} need "
@@ -776,13 +825,48 @@ cdef inline int64_t _arrow_offset(const ArrowStrings* a, Py_ssize_t j) noexcept 
     return o64
 
 
+cdef inline void _view_fields(const ArrowStrings* a, Py_ssize_t r, int32_t* length,
+                              int32_t* index, int32_t* offset) noexcept nogil:
+    # row r's view (r < length, checked by _arrow_strings): its length, and
+    # for a text of more than VIEW_INLINE bytes its buffer index and offset
+    cdef const uint8_t* view = a.offsets + 16 * (a.offset + r)
+    memcpy(length, view, 4)
+    memcpy(index, view + 8, 4)
+    memcpy(offset, view + 12, 4)
+
+
 cdef int _check_offsets(const ArrowStrings* a, Py_ssize_t lo, Py_ssize_t hi,
                         str name) except -1:
     """The offsets of rows lo to hi - 1 of ``a`` (checked by the caller to
-    lie in it): each within the data buffer and none below the one before
-    (a malformed array is an error, never a read out of bounds)."""
-    cdef Py_ssize_t j, bad = -1
+    lie in it): each within the data buffer and none below the one before;
+    for string_view, each row's view (not a null's): a length of at least 0
+    and, past the view itself, bytes within one of the data buffers that
+    begin with the view's 4-byte prefix. A malformed array is an error,
+    never a read out of bounds."""
+    cdef Py_ssize_t j, r, bad = -1
     cdef int64_t prev, cur
+    cdef int32_t length, index, offset
+    if a.offset_width == 16:
+        with nogil:
+            for r in range(lo, hi):
+                if _arrow_null(a, r):
+                    continue
+                _view_fields(a, r, &length, &index, &offset)
+                if length < 0:
+                    bad = r
+                    break
+                if length > VIEW_INLINE and (
+                        index < 0 or index >= a.ndata or offset < 0
+                        or <int64_t>offset + length > a.data_sizes[index]
+                        or memcmp(a.offsets + 16 * (a.offset + r) + 4,
+                                  a.datas[index] + offset, 4) != 0):
+                    bad = r
+                    break
+        if bad >= 0:
+            raise ValueError(f"{name}: malformed string_view array: the view of row {bad} "
+                             f"has a negative length or points outside its data buffers "
+                             f"({a.ndata} of them), or its prefix is not its text's")
+        return 0
     with nogil:
         prev = _arrow_offset(a, a.offset + lo)
         if prev < 0 or prev > a.data_size:
@@ -807,8 +891,18 @@ cdef inline bint _arrow_null(const ArrowStrings* a, Py_ssize_t r) noexcept nogil
 
 cdef inline void _arrow_text(const ArrowStrings* a, Py_ssize_t r, const void** data,
                              Py_ssize_t* length) noexcept nogil:
-    # row r's bytes (its offsets checked by _check_offsets)
-    cdef int64_t start = _arrow_offset(a, a.offset + r)
+    # row r's bytes (its offsets or view checked by _check_offsets)
+    cdef int64_t start
+    cdef int32_t n, index, offset
+    if a.offset_width == 16:
+        _view_fields(a, r, &n, &index, &offset)
+        if n <= VIEW_INLINE:
+            data[0] = <const void*>(a.offsets + 16 * (a.offset + r) + 4)
+        else:
+            data[0] = <const void*>(a.datas[index] + offset)
+        length[0] = n
+        return
+    start = _arrow_offset(a, a.offset + r)
     data[0] = a.data + start
     length[0] = <Py_ssize_t>(_arrow_offset(a, a.offset + r + 1) - start)
 

@@ -25,6 +25,7 @@ Score(precision=0, recall=0, fmeasure=0)
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from rougekit._arrow_texts import is_text_type
 from rougekit._core import _lcs_py, _overlap_py
 from rougekit._core._kinds_py import ROUGE_L as KIND_L
 from rougekit._core._kinds_py import ROUGE_LSUM as KIND_LSUM
@@ -261,7 +262,7 @@ class Engine:
     def score_arrow_into(self, targets: Any, predictions: Any, lo: int, hi: int, out: Any,
                          cancel: Cancel, suspicious: Optional[List[int]] = None) -> bool:
         """``score_into`` for rows ``lo`` to ``hi - 1`` of two pyarrow string
-        or large_string Arrays, read as str (``to_pylist``); NaN where either
+        large_string or string_view Arrays, read as str (``to_pylist``); NaN where either
         is null. A malformed array (offsets out of order or past its data) is
         a ValueError. With a list ``suspicious``, appends ``2 * r`` and
         ``2 * r + 1`` for the target and prediction of row r that may have
@@ -307,19 +308,28 @@ def _write_column(view: Any, i: int, keys: Tuple[Any, ...],
 
 
 def _check_arrow_strings(array: Any, name: str) -> None:
-    """A pyarrow string or large_string Array, as ``_engine`` reads them."""
+    """A pyarrow string, large_string or string_view Array, as ``_engine``
+    reads them."""
     import pyarrow
 
     if not isinstance(array, pyarrow.Array):
         raise TypeError(f"{name} must be a pyarrow string Array, not {type(array).__name__}")
-    if not (pyarrow.types.is_string(array.type) or pyarrow.types.is_large_string(array.type)):
-        raise TypeError(f"{name} must be a pyarrow string or large_string Array, not "
-                        f"{array.type}")
+    if not is_text_type(pyarrow, array.type):
+        raise TypeError(f"{name} must be a pyarrow string, large_string or string_view "
+                        f"Array, not {array.type}")
 
 
 def _checked_slice(array: Any, lo: int, hi: int) -> Any:
-    """Rows lo to hi - 1 of an Arrow array, its offsets and text checked
-    (pyarrow's ArrowInvalid is a ValueError)."""
+    """Rows lo to hi - 1 of an Arrow array, its offsets or views and text
+    checked: a malformed array is a ValueError (pyarrow's ArrowInvalid is
+    one; its ArrowIndexError, a view naming no buffer, an IndexError)."""
+    import pyarrow
+
     part = array.slice(lo, hi - lo)
-    part.validate(full=True)
+    try:
+        part.validate(full=True)
+    except pyarrow.ArrowException as error:
+        if isinstance(error, ValueError):
+            raise
+        raise ValueError(f"malformed string array: {error}") from None
     return part
