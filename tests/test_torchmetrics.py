@@ -189,7 +189,7 @@ def test_random_and_edge_texts_equal_torchmetrics(punkt_data, accumulate, use_st
     preds += EDGE
     refs += [[EDGE[(i + 3) % len(EDGE)], EDGE[i]] for i in range(len(EDGE))]
     *updated, theirs = both(preds, refs, batches=3, accumulate=accumulate,
-                        use_stemmer=use_stemmer)
+                            use_stemmer=use_stemmer)
     assert_parity(*updated, theirs)
 
 
@@ -244,7 +244,7 @@ def test_custom_normalizer_and_tokenizer(punkt_data, normalizer, tokenizer, use_
     refs += [[e] for e in reversed(EDGE)]
     for accumulate in ("best", "avg"):
         *updated, theirs = both(preds, refs, normalizer=normalizer, tokenizer=tokenizer,
-                            use_stemmer=use_stemmer, accumulate=accumulate)
+                                use_stemmer=use_stemmer, accumulate=accumulate)
         assert_parity(*updated, theirs)
 
 
@@ -269,13 +269,15 @@ def test_the_input_forms_of_torchmetrics(punkt_data):
         assert_parity(*updated, theirs)
 
 
-def test_compute_before_any_update_is_nan_as_torchmetrics():
+@pytest.mark.parametrize("per_sample", [False, True])
+def test_compute_before_any_update_is_nan_as_torchmetrics(per_sample):
     with pytest.warns(UserWarning, match="called before the ``update``"):
-        got = ROUGEScore(rouge_keys=NO_LSUM).compute()
+        got = ROUGEScore(rouge_keys=NO_LSUM, per_sample=per_sample).compute()
     with pytest.warns(UserWarning, match="called before the ``update``"):
         expected = ReferenceROUGEScore(rouge_keys=NO_LSUM).compute()
     assert list(got) == list(expected)
     assert all(np.isnan(v.item()) and np.isnan(expected[k].item()) for k, v in got.items())
+    assert all(v.dtype == torch.float32 and v.shape == () for v in got.values())
 
 
 def test_forward_gives_the_batch_and_keeps_the_total(punkt_data):
