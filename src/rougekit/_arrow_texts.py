@@ -7,7 +7,8 @@ This module finds such columns among what the doors are handed: a pyarrow
 polars String Series (``Series.to_arrow``: polars' own string views, shared,
 where this polars and pyarrow have them); and cuts two of them into pieces
 the engine reads together. Like ``rougekit._tables``, it never imports pyarrow or
-polars: a column of theirs means they are imported already.
+polars for a column that is not theirs (a polars Series is handed over by
+pyarrow, which ``Series.to_arrow`` imports).
 
 >>> import pyarrow as pa
 >>> chunks = string_chunks(pa.chunked_array([["a", "b"], ["c"]]))
@@ -56,9 +57,11 @@ def string_chunks(column: Any) -> Optional[List[Any]]:
 
 def _polars_arrow(polars: Any, series: Any) -> Any:
     """A polars String Series as pyarrow: its own string views (no copy)
-    where this polars can hand them over, else ``to_arrow()``'s copy."""
+    where this polars can hand them over and this pyarrow (16 or later)
+    read them, else ``to_arrow()``'s ``large_string`` copy."""
+    import pyarrow      # (to_arrow imports it too; without it, an ImportError either way)
     newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
-    if newest is not None:
+    if newest is not None and hasattr(pyarrow.types, "is_string_view"):
         try:
             return series.to_arrow(compat_level=newest())
         except TypeError:           # a polars whose to_arrow takes no compat_level
