@@ -59,7 +59,7 @@ def _polars_arrow(polars: Any, series: Any) -> Any:
     """A polars String Series as pyarrow: its own string views (no copy)
     where this polars can hand them over and this pyarrow (16 or later)
     read them, else ``to_arrow()``'s ``large_string`` copy."""
-    import pyarrow      # (to_arrow imports it too; without it, an ImportError either way)
+    import pyarrow  # (to_arrow imports it too; without it, an ImportError either way)
     newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
     if newest is not None and hasattr(pyarrow.types, "is_string_view"):
         try:
