@@ -251,12 +251,21 @@ def test_max_similarity_options_and_refusals(client):
 
 def test_max_similarity_sends_the_index_to_each_worker_once(client, tmp_path):
     """12 partitions on 2 workers: each worker loads the index once (a
-    custom tokenizer's token lists, rouge3)."""
+    custom tokenizer's token lists, rouge3). Dask's active memory manager is
+    paused meanwhile: every 2 s it drops a copy of a key that no queued task
+    of that worker needs, and a task stolen onto it later fetches the index
+    again, which on a busy machine happens now and then (the docs say so);
+    what is tested is that rougekit sends it once per worker, not per task."""
     against = against_texts(200)
     texts = rows_to_check(against, 600)
     ddf = dd.from_pandas(pd.DataFrame({"text": texts}), npartitions=12)
     tokenizer = ShippedWords(tmp_path)
-    got = rdask.max_similarity(ddf, "text", against, "rouge3", tokenizer=tokenizer).compute()
+    client.amm.stop()
+    try:
+        got = rdask.max_similarity(ddf, "text", against, "rouge3",
+                                   tokenizer=tokenizer).compute()
+    finally:
+        client.amm.start()
     assert (got["max_index"].tolist(), got["max_fmeasure"].tolist()) == \
         expected_max(rougekit.RougeIndex(against, "rouge3", tokenizer=tokenizer), texts)
     loads = loads_per_process(tmp_path)

@@ -30,7 +30,9 @@ row is rarely wanted at cluster scale).
 ``max_similarity`` builds the ``RougeIndex`` of ``against`` once, on the
 client, and sends it to each worker once (``client.scatter(...,
 broadcast=True)`` with a ``distributed`` client; Dask's local schedulers
-share it), as it stores it: token ids, not the texts.
+share it), as it stores it: token ids, not the texts. (Dask's active memory
+manager may drop a worker's copy while no task queued there needs it; a
+task stolen onto that worker later fetches it again.)
 
 ``threads`` is per partition: a partition is one Dask task, and the
 cluster's parallelism comes from running tasks side by side, so the default
