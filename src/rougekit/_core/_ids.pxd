@@ -35,40 +35,6 @@ cdef inline int32_t* ids_from(object seq, Py_ssize_t* n_out, Py_ssize_t bound,
     return out
 
 
-cdef inline Py_ssize_t* sentence_ids_from(list sents, int32_t** tok_out, Py_ssize_t bound,
-                                         str name) except NULL:
-    """The sentences' ids (each a sequence of ints in [0, bound), read by
-    ``ids_from``) side by side in a new array (*tok_out), and the offsets of
-    each sentence (returned; ns + 1 of them). Caller frees both."""
-    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
-    for k in range(ns):
-        total += len(sents[k])
-    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
-    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
-    cdef int32_t* part
-    if offs == NULL or tok == NULL:
-        free(offs)
-        free(tok)
-        raise MemoryError()
-    try:
-        for k in range(ns):
-            offs[k] = off
-            part = ids_from(sents[k], &n, bound, name)
-            if n > total - off:  # a sentence grew under us
-                free(part)
-                raise ValueError(f"{name} changed size while being read")
-            memcpy(tok + off, part, n * sizeof(int32_t))
-            free(part)
-            off += n
-        offs[ns] = off
-    except BaseException:
-        free(offs)
-        free(tok)
-        raise
-    tok_out[0] = tok
-    return offs
-
-
 cdef inline Py_ssize_t check_total(Py_ssize_t total) except -1:
     if total >= ID_LIMIT:
         raise ValueError("too many tokens: at most 2**31 - 2 per call")
@@ -198,3 +164,42 @@ cdef inline int32_t* ids_of_tokens(object seq, TokenTable* t, Py_ssize_t* n_out)
         raise
     n_out[0] = n
     return out
+
+
+cdef inline Py_ssize_t* sentence_ids_from(list sents, int32_t** tok_out, Py_ssize_t bound,
+                                         str name, TokenTable* table=NULL) except NULL:
+    """The sentences' ids side by side in a new array (*tok_out), and the
+    offsets of each sentence (returned; ns + 1 of them). Caller frees both.
+    Each sentence is a sequence of ints in [0, bound) (``ids_from``), or,
+    with ``table``, of hashable tokens numbered through it
+    (``ids_of_tokens``; ``bound`` unused)."""
+    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
+    for k in range(ns):
+        total += len(sents[k])
+    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
+    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
+    cdef int32_t* part
+    if offs == NULL or tok == NULL:
+        free(offs)
+        free(tok)
+        raise MemoryError()
+    try:
+        for k in range(ns):
+            offs[k] = off
+            if table != NULL:
+                part = ids_of_tokens(sents[k], table, &n)
+            else:
+                part = ids_from(sents[k], &n, bound, name)
+            if n > total - off:  # a sentence grew under us
+                free(part)
+                raise ValueError(f"{name} changed size while being read")
+            memcpy(tok + off, part, n * sizeof(int32_t))
+            free(part)
+            off += n
+        offs[ns] = off
+    except BaseException:
+        free(offs)
+        free(tok)
+        raise
+    tok_out[0] = tok
+    return offs

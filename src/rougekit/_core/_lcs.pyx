@@ -778,37 +778,6 @@ def summary_lcs_hits(refs, cands):
 # Entry points on tokens of any hashable type, numbered here through a dict
 # (C speed, no Python list of ids): rouge-score's helpers on token lists.
 
-cdef Py_ssize_t* _flatten_tokens(list sents, TokenTable* ids, int32_t** tok_out) except NULL:
-    cdef Py_ssize_t ns = len(sents), k, total = 0, n, off = 0
-    for k in range(ns):
-        total += len(sents[k])
-    check_total(total)
-    cdef Py_ssize_t* offs = <Py_ssize_t*>malloc((ns + 1) * sizeof(Py_ssize_t))
-    cdef int32_t* tok = <int32_t*>malloc((total if total > 0 else 1) * sizeof(int32_t))
-    cdef int32_t* part
-    if offs == NULL or tok == NULL:
-        free(offs)
-        free(tok)
-        raise MemoryError()
-    try:
-        for k in range(ns):
-            offs[k] = off
-            part = ids_of_tokens(sents[k], ids, &n)
-            if n > total - off:  # the sequence grew under us
-                free(part)
-                raise ValueError("a sentence changed size while being read")
-            memcpy(tok + off, part, n * sizeof(int32_t))
-            free(part)
-            off += n
-        offs[ns] = off
-    except BaseException:
-        free(offs)
-        free(tok)
-        raise
-    tok_out[0] = tok
-    return offs
-
-
 def lcs_length_tokens(a, b):
     """LCS length of two sequences of hashable tokens (matched as dict keys;
     an unhashable token raises TypeError).
@@ -866,8 +835,8 @@ def summary_lcs_hits_tokens(refs, cands):
         total += len(s)
     token_table_init(&ids, check_total(total))
     try:
-        roff = _flatten_tokens(refs, &ids, &rtok)
-        coff = _flatten_tokens(cands, &ids, &ctok)
+        roff = sentence_ids_from(refs, &rtok, 0, "refs", &ids)
+        coff = sentence_ids_from(cands, &ctok, 0, "cands", &ids)
         vocab = ids.n
         with nogil:
             hits = summary_hits_ids(rtok, roff, nr, ctok, coff, nc, vocab if vocab > 0 else 1)
