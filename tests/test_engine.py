@@ -591,3 +591,43 @@ def test_every_code_point_on_each_classifier():
     astral = "".join("a" + chr(c) + "B " for c in range(0x10000, 0x30000, 7))
     for text in (bmp, bmp + "\u212a", bmp + "\u0130", astral + bmp, astral + "\u0130"):
         assert tok.tokenize(text, False) == ref_tokenize.tokenize(text, None)
+
+
+@needs_engine
+def test_score_corpus_per_item_is_made_as_the_engines_own_results():
+    """per_item's dicts of Scores come from ``engine.score_dicts``: equal to
+    its pure twin's, Scores that hash as tuples, and left untracked by the
+    cyclic GC as the engine's own results (the dicts too on 3.13 and
+    before), so a corpus's per-item results cost no collection; a Score
+    given an attribute is tracked again."""
+    import gc
+    import sysconfig
+
+    import numpy as np
+
+    from rougekit import score_corpus
+    from rougekit._core import _engine, _engine_py
+    from rougekit.scoring import Score
+    free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+    result = score_corpus(["the cat sat", "", "a b a"], ["the cat", "x", ["b a", "a"]],
+                          ["rouge1", "rougeL"])
+    item = result.per_item[0]
+    assert gc.is_tracked(item["rouge1"]) == free_threaded
+    if sys.version_info < (3, 14) and not free_threaded:
+        assert not gc.is_tracked(item)
+    item["rouge1"].note = "tracked again"
+    assert gc.is_tracked(item["rouge1"])
+    columns = np.array([[0.0, 1.0, 0.5], [1 / 3, 2 / 3, 0.25], [0.4, 0.8, 1e-300],
+                        [1.0, 0.0, 0.0], [0.1, 0.2, 0.3], [5e-324, 1.0, 0.75]])
+    keys = ["rouge1", "rougeL"]
+    got = _engine.score_dicts(keys, Score, columns)
+    assert got == _engine_py.score_dicts(keys, Score, columns) == [
+        {k: Score(*columns[3 * j:3 * j + 3, i].tolist()) for j, k in enumerate(keys)}
+        for i in range(3)]
+    assert all(type(s) is Score and hash(s) == hash(tuple(s)) for d in got for s in d.values())
+    assert _engine.score_dicts([], Score, np.zeros((0, 2))) == [{}, {}]
+    for module in (_engine, _engine_py):
+        with pytest.raises(ValueError, match=r"columns has 6 rows, not 3 per key \(3\)"):
+            module.score_dicts(["rouge1"], Score, columns)
+        with pytest.raises(TypeError, match="score_cls must be a subclass of tuple"):
+            module.score_dicts(keys, dict, columns)

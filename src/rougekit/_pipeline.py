@@ -31,7 +31,6 @@ its flavor (``rougekit._flavors``).
 >>> item_columns(options, ["the cats sat"], [["the cat sat", "a dog"]]).tolist()
 [[1.0], [1.0], [1.0], [1.0], [1.0], [1.0]]
 """
-import itertools
 import queue
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -659,17 +658,12 @@ def arrow_item_columns(options: ScoringOptions, candidates: List[Any], reference
 
 
 def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:
-    """``CorpusResult.per_item`` from the per-item columns (each Score made
-    by ``tuple.__new__``, as its own constructor does, without a Python call
-    per item; the collector paused meanwhile: ``rougekit._bulk``)."""
-    if not names:
-        return []
-    values = columns.tolist()
-    new, score = tuple.__new__, itertools.repeat(Score)
-    with without_gc():
-        per_type = [list(map(new, score, zip(*values[3 * k:3 * k + 3])))
-                    for k in range(len(names))]
-        return [dict(zip(names, item)) for item in zip(*per_type)]
+    """``CorpusResult.per_item`` from the per-item columns: one dict of
+    Scores per item, made by the engine as its own results are
+    (``engine.score_dicts``: no Python call per item, and no work for the
+    cyclic collector)."""
+    return _backend.engine.score_dicts(list(names), Score,
+                                       np.ascontiguousarray(columns, dtype=np.float64))
 
 
 # --- 4. the corpus -------------------------------------------------------------------

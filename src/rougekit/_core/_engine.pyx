@@ -156,9 +156,7 @@ cdef class Engine:
     def __cinit__(self, kinds, bint use_stemmer, list keys, score_cls, fallback,
                   overflow=None, letters_check=None):
         cdef Py_ssize_t k
-        _check_score_cls(score_cls)
-        self.untrack = (RK_UNTRACK_SCORES
-                        and getattr(score_cls, "_engine_may_untrack", False) is True)
+        self.untrack = _untracks(score_cls)
         if len(keys) != len(kinds):
             raise ValueError("one key per rouge kind")
         # A tuple of our own: _result reads keys[k] for k < ntypes unchecked,
@@ -683,11 +681,12 @@ cdef class Cancel:
         return bool(rk_flag_get(&self.flag))
 
 
-cdef inline int _check_score_cls(object score_cls) except -1:
-    # _triple fills the instance as a 3-item tuple.
+cdef inline int _untracks(object score_cls) except -1:
+    """Whether _triple may leave score_cls instances untracked (checked: it
+    fills each as a 3-item tuple)."""
     if not (isinstance(score_cls, type) and issubclass(score_cls, tuple)):
         raise TypeError("score_cls must be a subclass of tuple")
-    return 0
+    return RK_UNTRACK_SCORES and getattr(score_cls, "_engine_may_untrack", False) is True
 
 
 cdef inline int _buffer(object text, int* kind, const void** data,
@@ -961,6 +960,35 @@ cdef dict _result(tuple keys, score_cls, bint untrack, const double* out, const 
         # it. CPython tracks it again if a trackable value is put in it.
         PyObject_GC_UnTrack(<void*>d)
     return d
+
+
+def score_dicts(list keys, score_cls, const double[:, ::1] columns):
+    """One dict ``{key: score_cls(p, r, f)}`` per column of ``columns`` (the
+    P, R and F rows of each key in turn, as ``score_columns`` gives them),
+    made as ``Engine.score`` makes its results: a corpus's per-item results
+    left untracked by the cyclic GC where they may be, so no collection.
+
+    >>> import collections, numpy as np
+    >>> PRF = collections.namedtuple("PRF", "p r f")
+    >>> score_dicts(["rouge1"], PRF, np.array([[0.5, 1.0], [0.25, 1.0], [0.375, 1.0]]))
+    [{'rouge1': PRF(p=0.5, r=0.25, f=0.375)}, {'rouge1': PRF(p=1.0, r=1.0, f=1.0)}]
+    """
+    cdef bint untrack = _untracks(score_cls)
+    cdef Py_ssize_t ntypes = len(keys), n = columns.shape[1], i, k
+    if columns.shape[0] != 3 * ntypes:
+        raise ValueError(f"columns has {columns.shape[0]} rows, not 3 per key ({3 * ntypes})")
+    cdef tuple names = tuple(keys)
+    cdef list out = [None] * n
+    cdef dict d
+    for i in range(n):
+        d = {}
+        for k in range(ntypes):
+            d[names[k]] = _triple(score_cls, untrack, columns[3 * k, i],
+                                  columns[3 * k + 1, i], columns[3 * k + 2, i])
+        if untrack and RK_UNTRACK_RESULT_DICT:
+            PyObject_GC_UnTrack(<void*>d)   # as _result's
+        out[i] = d
+    return out
 
 
 def gc_track(obj):

@@ -22,8 +22,11 @@ Score(precision=1.0, recall=0.6666666666666666, fmeasure=0.8)
 >>> engine.score("", "the cat")["rougeL"]
 Score(precision=0, recall=0, fmeasure=0)
 """
+import itertools
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
 
 from rougekit._arrow_texts import is_text_type
 from rougekit._core import _lcs_py, _overlap_py
@@ -33,7 +36,7 @@ from rougekit._core._porter_py import StemCache
 from rougekit._core._prf_py import lcs_prf, ngram_prf
 from rougekit._core._tokenizer_py import kept_chars, words
 
-__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track", "score"]
+__all__ = ["Engine", "Cancel", "KIND_L", "KIND_LSUM", "gc_track", "score", "score_dicts"]
 
 # The stem cache starts afresh past this many words, as _engine's vocabulary
 # (a testing hook lowers it).
@@ -47,6 +50,24 @@ def score(self: Any, target: Any, prediction: Any) -> Dict[Any, Any]:
     if engine is None:
         return self._score_checked(target, prediction)
     return engine.score(target, prediction)
+
+
+def score_dicts(keys: List[Any], score_cls: type, columns: Any) -> List[Dict[Any, Any]]:
+    """``_engine.score_dicts``' twin: one dict ``{key: score_cls(p, r, f)}``
+    per column of ``columns`` (the P, R and F rows of each key in turn),
+    each Score made by ``tuple.__new__`` as its own constructor does."""
+    if not (isinstance(score_cls, type) and issubclass(score_cls, tuple)):
+        raise TypeError("score_cls must be a subclass of tuple")
+    columns = np.asarray(columns, dtype=np.float64)
+    if columns.ndim != 2 or columns.shape[0] != 3 * len(keys):
+        raise ValueError(f"columns has {columns.shape[0] if columns.ndim else 0} rows, not 3 "
+                         f"per key ({3 * len(keys)})")
+    if not keys:
+        return [{} for _ in range(columns.shape[1])]
+    values = columns.tolist()
+    new, cls = tuple.__new__, itertools.repeat(score_cls)
+    per_key = [list(map(new, cls, zip(*values[3 * k:3 * k + 3]))) for k in range(len(keys))]
+    return [dict(zip(keys, item)) for item in zip(*per_key)]
 
 
 def gc_track(obj: object) -> None:
