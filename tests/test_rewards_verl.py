@@ -302,6 +302,10 @@ def test_bad_input_is_refused_naming_verls_arguments():
         verl.compute_score("x", "a b", ["a", 1])
     with pytest.raises(ValueError, match=r"^ground_truth is an empty list"):
         verl.compute_score("x", "a b", [])
+    # a dataset's answer dict is not a conversation: say what is expected
+    with pytest.raises(TypeError, match=r'^ground_truth must be a str, or \{"role", "content"\} '
+                       r'messages, not dicts without "role" \(keys: \'answer\'\)$'):
+        verl.compute_score("x", "a b", {"answer": "a b"})
     with pytest.raises(ValueError, match="^rougekit.rewards.verl.compute_score does not take "
                                          "bootstrap=: a reward is one number"):
         verl.compute_score("x", "a", "a", bootstrap=100)

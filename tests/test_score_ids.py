@@ -690,6 +690,21 @@ def test_a_tensor_off_the_cpu_is_an_error_naming_its_device(torch):
         rougekit.score_ids([[1]] * 2, meta)
 
 
+def test_a_tensor_numpy_cannot_read_is_an_error_naming_the_argument(torch):
+    """A sparse tensor, or one that requires grad, exports neither through
+    DLPack nor ``__array__``: one line naming the argument, with torch's
+    reason (not torch's own error)."""
+    sparse = torch.ones((2, 3), dtype=torch.int64).to_sparse()
+    with pytest.raises(TypeError, match=r"^predictions cannot be read as an array of token "
+                       r"ids \(TypeError: can't convert Sparse layout tensor to numpy"):
+        rougekit.score_ids(sparse, [[1]] * 2)
+    grad = torch.ones((2, 3), requires_grad=True)
+    with pytest.raises(TypeError, match=r"^references cannot be read as an array of token "
+                       r"ids \(RuntimeError: .*requires grad") as error:
+        rougekit.score_ids([[1]] * 2, grad)
+    assert "\n" not in str(error.value)
+
+
 def test_return_tensors_pt_shares_the_columns_memory(torch):
     preds = np.array([[1, 2, 3, 0], [4, 5, 0, 0], [1, 1, 1, 1]])
     refs = [[1, 2], [5, 4, 6], [1]]

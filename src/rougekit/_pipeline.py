@@ -138,14 +138,16 @@ def _nltk_sent_tokenize(text: str) -> List[str]:
         import nltk  # noqa: F401 (here for its ImportError, worded below)
     except ImportError:
         raise ImportError(
-            f"{rule} (rouge-score's split_summaries) splits sentences with nltk, which is "
-            "not installed: pip install 'rougekit[nltk]', then "
+            f"{rule} (nltk's sent_tokenize: rouge-score's split_summaries, torchmetrics' "
+            "rougeLsum) splits sentences with nltk, which is not installed: "
+            "pip install 'rougekit[nltk]', then "
             "python -m nltk.downloader punkt_tab") from None
     try:
         return nltk_sentences(text)
     except LookupError:
         raise LookupError(
-            f"{rule} (rouge-score's split_summaries) needs nltk's punkt sentence model: "
+            f"{rule} (nltk's sent_tokenize: rouge-score's split_summaries, torchmetrics' "
+            "rougeLsum) needs nltk's punkt sentence model: "
             "python -m nltk.downloader punkt_tab") from None
 
 

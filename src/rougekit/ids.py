@@ -255,7 +255,13 @@ def _as_array(x: Any, name: str) -> np.ndarray:
                 raise TypeError(f"{name}: its DLPack export failed ({type(exc).__name__}: "
                                 f"{exc}); its __dlpack__() must return a DLPack capsule"
                                 ) from None
-    return np.asarray(x)
+    try:
+        return np.asarray(x)
+    except (BufferError, RuntimeError, TypeError, ValueError) as exc:
+        # e.g. a tensor that requires grad, or a sparse one: its library's reason
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise TypeError(f"{name} cannot be read as an array of token ids "
+                        f"({type(exc).__name__}: {reason})") from None
 
 
 def _check_device(x: Any, name: str) -> None:

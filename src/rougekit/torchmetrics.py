@@ -21,8 +21,9 @@ default normalizer and tokenizer, torchmetrics' tokens are rouge-score's
 more than 3 characters), and rougeLsum's sentences are nltk's
 ``sent_tokenize``'s, as torchmetrics splits them. A custom ``normalizer`` or
 ``tokenizer`` tokenizes in Python, as torchmetrics does, and the counts are
-still rougekit's kernels'. Needs torch and torchmetrics (``pip install
-'rougekit[torch]'``); rougeLsum needs nltk and its ``punkt_tab`` data.
+still rougekit's kernels'. Needs torch, torchmetrics and, for rougeLsum, nltk
+(``pip install 'rougekit[torch]'`` installs the three) with its ``punkt_tab``
+data.
 
 >>> metric = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
 >>> metric.update(["My name is John"], [["Is your name John"]])

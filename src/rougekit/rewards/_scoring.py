@@ -173,6 +173,14 @@ def completion_text(completion: Any, where: str) -> str:
     if isinstance(completion, Mapping):
         completion = [completion]
     if isinstance(completion, (list, tuple)):
+        if not any(isinstance(m, Mapping) and "role" in m for m in completion):
+            # e.g. {"answer": ...}: no message at all, rather than no assistant's
+            first = completion[0] if completion else None
+            what = (f"dicts without \"role\" (keys: {', '.join(map(repr, list(first)[:5]))})"
+                    if isinstance(first, Mapping) else f"a list of {type(first).__name__}"
+                    if completion else "an empty list")
+            raise TypeError(f"{where} must be a str, or {{\"role\", \"content\"}} messages, "
+                            f"not {what}")
         for message in reversed(completion):
             if isinstance(message, Mapping) and message.get("role") == "assistant":
                 content = message.get("content")
