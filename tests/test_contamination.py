@@ -80,8 +80,10 @@ def test_a_row_at_the_threshold_is_kept_and_stdout_is_the_default(tmp_path):
     (["--rouge-types", "rouge2", "--stemmer"], dict(rouge_type="rouge2", use_stemmer=True)),
     (["--flavor", "rouge-score", "--stemmer", "--rouge-types", "rouge1"],
      dict(flavor="rouge-score", use_stemmer=True, rouge_types=["rouge1"])),
+    # a flavor without --rouge-types: rougeL, as without a flavor
+    (["--flavor", "rouge-score"], dict(flavor="rouge-score", rouge_types=["rougeL"])),
     (["--tokenizer", "whitespace-lower"], dict(tokenizer="whitespace-lower")),
-], ids=["rouge2-stem", "flavor", "tokenizer"])
+], ids=["rouge2-stem", "flavor", "flavor-rougeL", "tokenizer"])
 def test_scoring_options_are_rouge_index_options(corpus, tmp_path, flags, request_):
     against, texts = corpus
     train = write_lines(tmp_path / "train.txt", texts[:400])
@@ -109,11 +111,18 @@ def test_fields_line_ends_and_blank_lines(tmp_path):
     assert [(r["line"], r["text"], r["against_line"]) for r in flagged(done.stdout)] == \
         [(1, "The cat sat.", 1), (3, "caf\u00e9 au lait", 2)]
     plain = write_lines(tmp_path / "plain.txt", ["the cat sat", "", "x"], end="\r\n")
-    done = run_cli("contamination", "--texts", plain, "--against", plain, "--threshold", "-1",
-                   "-o", tmp_path / "all.jsonl")
+    done = run_cli("contamination", "--texts", plain, "--against", plain, "--threshold", "0",
+                   "-o", tmp_path / "all.jsonl", "--kept", tmp_path / "kept.txt")
     rows = flagged((tmp_path / "all.jsonl").read_text(encoding="utf-8"))
     assert [(r["line"], r["text"], r["max_index"], r["max_fmeasure"]) for r in rows] == \
-        [(1, "the cat sat", 0, 1.0), (2, "", 0, 0.0), (3, "x", 2, 1.0)]
+        [(1, "the cat sat", 0, 1.0), (3, "x", 2, 1.0)]
+    assert (tmp_path / "kept.txt").read_bytes() == b"\n"     # the empty text: F 0, kept
+    # --field names --against's field only where --against is JSON Lines
+    plain_test = write_lines(tmp_path / "test.txt", ["The cat sat."])
+    done = run_cli("contamination", "--texts", train, "--field", "prompt", "--against",
+                   plain_test, "--threshold", "0.5")
+    assert done.returncode == 0, done.stderr
+    assert [(r["line"], r["against"]) for r in flagged(done.stdout)] == [(1, "The cat sat.")]
     # a byte order mark is not part of the first text; a number of any length in a
     # field that is not read is no error
     marked = tmp_path / "marked.jsonl"
@@ -177,6 +186,10 @@ def bad_inputs(tmp_path):
          "which scores with rouge-score's arithmetic"),
         (["--texts", good, "--against", good, "-o", tmp_path / "no" / "such" / "dir.jsonl"],
          f"cannot write {tmp_path / 'no' / 'such' / 'dir.jsonl'}: No such file or directory"),
+        (["--texts", good, "--against", good, "-o", tmp_path / "out.jsonl", "--kept",
+          tmp_path / "." / "out.jsonl"],
+         f"-o and --kept name the same file, {tmp_path / 'out.jsonl'}: one would overwrite "
+         "the other"),
     ]
 
 
@@ -190,6 +203,8 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--threshold", "nan"], "argument --threshold: not a number: nan"),
     (["--threshold", "high"], "argument --threshold: not a number: 'high'"),
+    (["--threshold", "1.5"], "argument --threshold: 1.5 is not in [0, 1] (an F measure)"),
+    (["--threshold", "-1"], "argument --threshold: -1 is not in [0, 1] (an F measure)"),
     (["--bootstrap", "10"], "unrecognized arguments: --bootstrap 10"),
     (["--jobs", "0"], "argument --jobs: must be >= 1, got 0"),
 ])
@@ -293,3 +308,18 @@ def test_dask_on_its_local_scheduler(corpus):
     got = rdask.max_similarity(ddf, "text", against, "rouge1").compute(scheduler="threads")
     assert (got["max_index"].tolist(), got["max_fmeasure"].tolist()) == \
         expected_max(rougekit.RougeIndex(against, "rouge1"), texts)
+
+
+def test_a_flavor_without_a_rouge_type_is_rougel_as_without_one(corpus):
+    """The one-type doors default to rougeL, with a flavor too (not the
+    flavor's own several types); types the caller gives are theirs."""
+    against, texts = corpus
+    index = rougekit.RougeIndex(against, flavor="rouge-score")
+    assert index.rouge_type == "rougeL"
+    assert expected_max(index, texts[:200]) == \
+        expected_max(rougekit.RougeIndex(against, "rougeL"), texts[:200])
+    similarity, built = Similarity.for_frame("rougekit.spark.max_similarity", ["text"], "text",
+                                             against, None, 1, None, "evaluate", {})
+    assert built.rouge_type == "rougeL"
+    with pytest.raises(ValueError, match="RougeIndex scores one rouge type, not rouge1, rouge2"):
+        rougekit.RougeIndex(against, flavor="rouge-score", rouge_types=["rouge1", "rouge2"])

@@ -182,6 +182,9 @@ def test_no_rows(kind):
      "column 'references', row 1: missing value"),
     ({"candidate": ["a", "b"], "references": [["a"], []]}, ValueError,
      "column 'references', row 1: an empty list of references"),
+    ({"candidate": ["a", "b"], "references": [["a"], ["b", None]]}, ValueError,
+     r"^column 'references', row 1: a null among the references \(drop the nulls first "
+     r"to score the others\)$"),
     ({"candidate": ["a", "b"], "references": [["a"], ["b", 7]]}, TypeError,
      "column 'references', row 1: expected a str or a non-empty list of str, not int"),
 ])

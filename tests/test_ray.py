@@ -241,6 +241,12 @@ def test_num_cpus_and_compute_errors_are_one_line(cluster, kwargs, error, messag
         with pytest.raises(error) as raised:
             rray.max_similarity(dataset(), "candidate", ["a b"], **kwargs)
         assert str(raised.value) == message
+    else:       # max_similarity's actors hold the index: an actor pool, checked now too
+        with pytest.raises(TypeError) as raised:
+            rray.max_similarity(dataset(), "candidate", ["a b"],
+                                compute=ray.data.TaskPoolStrategy(size=2))
+        assert str(raised.value) == "compute must be a ray.data.ActorPoolStrategy or None " \
+                                    "(actors hold the index), not TaskPoolStrategy"
 
 
 def test_bad_rows_are_one_line_errors_naming_the_row(cluster):

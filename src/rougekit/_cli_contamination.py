@@ -17,9 +17,10 @@ summary line goes to stderr, and a progress line while it runs on a
 terminal.
 
 A file is JSON Lines (one object per line, blank lines skipped; the text in
-field ``--field``, default "text", and ``--against-field``, default the
-same) when its name ends in ``.jsonl`` or ``.ndjson`` or its field is given;
-otherwise one text per line. The scoring options are ``RougeIndex``'s
+field ``--field``, default "text", and ``--against-field``, default
+``--field``'s) when its name ends in ``.jsonl`` or ``.ndjson`` or its own
+field flag is given (``--field`` for ``--texts``, ``--against-field`` for
+``--against``); otherwise one text per line. The scoring options are ``RougeIndex``'s
 (``--rouge-types`` with one type, ``--stemmer``, ``--tokenizer``,
 ``--lang``, ``--flavor``, ...). Bad input (a missing file, bytes that are
 not UTF-8, a line that is not a JSON object or lacks the field, an empty
@@ -28,14 +29,15 @@ not UTF-8, a line that is not a JSON object or lacks the field, an empty
 import argparse
 import json
 import math
+import os
 import sys
 
 from rougekit._checks import one_line
-from rougekit._cli_options import add_option_flags, options_of, positive_int
+from rougekit._cli_options import add_option_flags, flag_given, options_of, positive_int
 from rougekit._progress import Progress
 from rougekit._readers import InputError, check_characters, json_object, json_type, read_lines
 from rougekit._spelling import option
-from rougekit.index import RougeIndex
+from rougekit.index import RougeIndex, flavor_default_type
 
 __all__ = ["add_contamination_parser", "cmd_contamination"]
 
@@ -50,6 +52,8 @@ def _threshold(text):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if math.isnan(value):
         raise argparse.ArgumentTypeError("not a number: nan")
+    if not 0.0 <= value <= 1.0:     # an F is in [0, 1]: outside, all or nothing is flagged
+        raise argparse.ArgumentTypeError(f"{text} is not in [0, 1] (an F measure)")
     return value
 
 
@@ -77,7 +81,8 @@ def add_contamination_parser(sub):
                         help="write the flagged rows here (default: stdout)")
     parser.add_argument("--kept", metavar="FILE",
                         help="also write the lines of --texts not flagged, as read")
-    add_option_flags(parser, DOOR, rouge_types=("rougeL",))
+    add_option_flags(parser, DOOR, rouge_types=("rougeL",), helps={
+        "rouge_types": "the one rouge type: rouge1 to rouge9 or rougeL"})
     parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                         help="threads (default: all cores); no number changes")
     parser.set_defaults(func=cmd_contamination)
@@ -95,17 +100,23 @@ def cmd_contamination(args):
 def _run(args):
     try:
         options = options_of(args, DOOR, rouge_types=("rougeL",))
+        if not flag_given(args, "rouge_types"):   # rougeL with a flavor too
+            options = flavor_default_type(DOOR, options, args.flavor)
         if len(options.rouge_types) != 1 or options.rouge_types[0] == "rougeLsum":
             raise ValueError(f"{DOOR} scores with one rouge type, rougeL or rouge1 to "
                              f"rouge9, not {','.join(options.rouge_types)}: give "
                              f"{option('rouge_types', placeholder='TYPE')}")
-        against = _read(args.against, args.against_field or args.field)
+        against = _read(args.against, args.against_field, args.field)
         if not against:
             raise InputError(f"--against {args.against} has no texts to compare with")
         texts = _read(args.texts, args.field)
         index = RougeIndex([t for _, t, _ in against], options=options, threads=args.jobs)
     except ValueError as e:          # options refused, a rouge type RougeIndex cannot use
         raise InputError(str(e)) from None
+    if args.output is not None and args.kept is not None and \
+            os.path.abspath(args.output) == os.path.abspath(args.kept):
+        raise InputError(f"-o and --kept name the same file, {args.output}: one would "
+                         "overwrite the other")
     flagged = 0
     with _writer(args.output) as out, _writer(args.kept, keep_stdout=False) as kept, \
             Progress(len(texts), "contamination", "rows") as bar:
@@ -129,13 +140,15 @@ def _run(args):
     return 0
 
 
-def _read(path, field):
+def _read(path, field, default_field=None):
     """[(line number, text, the line as read)] of a file: JSON Lines (the
-    field's string) or one text per line (module docstring)."""
+    string in ``field``, else ``default_field``, else "text") when ``field``
+    is given or the name says so, else one text per line (module
+    docstring)."""
     lines = read_lines(path)
     if field is None and not path.lower().endswith(JSONL_SUFFIXES):
         return [(number, line, line) for number, line in enumerate(lines, 1)]
-    field = field or "text"
+    field = field or default_field or "text"
     rows = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

@@ -8,13 +8,13 @@ default (the same as in Python) applies, and a flavor's switch is a flag
 given: ``rougekit score --flavor rouge-score --stemmer``.
 """
 import argparse
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from rougekit._doors import DOORS, resolve
 from rougekit._options import ScoringOptions, option_fields
 from rougekit._spelling import flag_of
 
-__all__ = ["add_option_flags", "options_of", "non_negative_int", "positive_int",
+__all__ = ["add_option_flags", "flag_given", "options_of", "non_negative_int", "positive_int",
            "unit_interval", "seed_value", "FLAVOR_HELP"]
 
 # The namespace's attributes of the option flags: "option_use_stemmer", ...
@@ -78,10 +78,11 @@ _READERS: Dict[str, Any] = {"rouge_types": _types, "bootstrap": non_negative_int
 
 
 def add_option_flags(parser: argparse.ArgumentParser, door: str, flavor: bool = True,
-                     **defaults: Any) -> None:
+                     helps: Optional[Dict[str, str]] = None, **defaults: Any) -> None:
     """The flags of the option fields the command ``door`` honours, and
     ``--flavor``; ``defaults``: the command's own defaults, where they differ
-    from the options' (said in the help)."""
+    from the options' (said in the help); ``helps``: the command's own help
+    of a field, where it takes less than the field allows."""
     gate = DOORS[door]
     group = parser.add_argument_group(
         "scoring options", "as in Python (rougekit.ScoringOptions; the guide 'One set of "
@@ -94,7 +95,8 @@ def add_option_flags(parser: argparse.ArgumentParser, door: str, flavor: bool = 
         default = defaults.get(name, field_default.default)
         shown = ",".join(default) if isinstance(default, tuple) else default
         kwargs: Dict[str, Any] = dict(dest=_PREFIX + name, default=argparse.SUPPRESS,
-                                      help=f"{info.help} (default {shown})")
+                                      help=f"{(helps or {}).get(name, info.help)} "
+                                           f"(default {shown})")
         if isinstance(field_default.default, bool):
             kwargs["action"] = argparse.BooleanOptionalAction
         else:
@@ -108,6 +110,11 @@ def add_option_flags(parser: argparse.ArgumentParser, door: str, flavor: bool = 
         group.add_argument(flag_of(name), **kwargs)
     if flavor:
         group.add_argument("--flavor", metavar="NAME", help=FLAVOR_HELP)
+
+
+def flag_given(args: argparse.Namespace, name: str) -> bool:
+    """Whether the option field ``name``'s flag was given on the command line."""
+    return hasattr(args, _PREFIX + name)
 
 
 def options_of(args: argparse.Namespace, door: str, **defaults: Any) -> ScoringOptions:

@@ -124,7 +124,7 @@ for _name, _scopes, _why, _what in (
         ("rougekit explain", ("types", "text"), _WHY_EXPLAIN, "one pair's matches"),
         ("rougekit audit", ALL, "", "every flavor's numbers"),
         ("rougekit contamination", ("types", "text"), _WHY_INDEX,
-         "the rows whose largest F against the other file reaches the threshold")):
+         "the rows whose largest F against the other file is above the threshold")):
     door(_name, _scopes, _why, _what)
 
 

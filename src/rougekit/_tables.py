@@ -163,6 +163,9 @@ def _references(values: List[Any], column: str, where: Callable[[int], str]
             raise _problem(column, where(i), value, what)
         if len(value) == 0:
             raise ValueError(f"column {column!r}, {where(i)}: an empty list of references")
+        if any(_missing(v) for v in value):      # (the words of polars' and DuckDB's doors)
+            raise ValueError(f"column {column!r}, {where(i)}: a null among the references "
+                             "(drop the nulls first to score the others)")
         out.append([v if type(v) is str else _text(v, column, where(i), what)
                     for v in value])
     return out

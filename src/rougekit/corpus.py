@@ -74,8 +74,8 @@ class CorpusResult:
       scores: rouge type -> Score, the corpus means.
       intervals: rouge type -> AggregateScore(low, mid, high) of Scores, the
         bootstrap confidence intervals (mid is the corpus mean); or None.
-      per_item: one dict rouge type -> Score per item; None from the Dask
-        and Spark ``score_corpus`` unless asked for (``per_item=True``).
+      per_item: one dict rouge type -> Score per item; None from the Dask,
+        Spark and Ray ``score_corpus`` unless asked for (``per_item=True``).
       n_items: the number of items.
       signature: the options that produced the numbers (module docstring).
     """

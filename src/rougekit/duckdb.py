@@ -18,7 +18,7 @@ rows, never one per row)::
   (any of rouge1 to rouge9, rougeL, rougeLsum; usually a constant);
 - ``rouge_scores(candidate, references)``: a STRUCT of ``rouge_types``'
   score columns, named as ``rougekit.score_frame``'s (``rouge1_precision``,
-  ..., ``rougeLsum_fmeasure``): ``SELECT rouge_scores(c, r).* FROM t`` gives
+  ..., ``rougeLsum_fmeasure``): ``SELECT unnest(rouge_scores(c, r)) FROM t`` gives
   score_frame's columns.
 
 ``references`` is a VARCHAR (one reference) or a ``VARCHAR[]`` (several,

@@ -25,6 +25,7 @@ option that counts otherwise (pltrdy's sets, ROUGE-1.5.5's F) is refused.
 ...              "Describe the water cycle."])
 [0, 2]
 """
+import dataclasses
 import functools
 import math
 import threading
@@ -99,10 +100,29 @@ def index_options(door: str, rouge_type: Optional[str], tokenizer: Any, use_stem
     elif use_stemmer:
         fields["use_stemmer"] = use_stemmer
     resolved = resolve(door, options, flavor, **fields)
+    if rouge_type is None and options is None:
+        resolved = flavor_default_type(door, resolved, flavor)
     if len(resolved.rouge_types) != 1:
         raise ValueError(f"{door} scores one rouge type, not "
                          f"{', '.join(resolved.rouge_types)}: give rouge_type=")
     return resolved, _kind(resolved.rouge_types[0])
+
+
+def flavor_default_type(door: str, resolved: ScoringOptions,
+                        flavor: Optional[str]) -> ScoringOptions:
+    """``resolved`` with rougeL alone where its rouge types are the flavor's
+    defaults (several, rougeL among them: rouge-score's four) rather than
+    the caller's choice: a one-type door's default, with a flavor as without.
+
+    >>> flavor_default_type("RougeIndex", resolve("RougeIndex", None, "rouge-score"),
+    ...                     "rouge-score").rouge_types
+    ('rougeL',)
+    """
+    types = resolved.rouge_types
+    if flavor is None or len(types) == 1 or "rougeL" not in types or \
+            types != resolve(door, None, flavor).rouge_types:
+        return resolved
+    return dataclasses.replace(resolved, rouge_types=("rougeL",))
 
 
 class _Tokens:

@@ -110,6 +110,15 @@ def _task_pool(compute: Any) -> Any:
     return compute
 
 
+def _actor_pool(compute: Any) -> Any:
+    """``compute`` for a class's batches: None (Ray's default) or a
+    ``ray.data.ActorPoolStrategy``, checked now."""
+    if compute is not None and not isinstance(compute, ray.data.ActorPoolStrategy):
+        raise TypeError(f"compute must be a ray.data.ActorPoolStrategy or None (actors hold "
+                        f"the index), not {type(compute).__name__}")
+    return compute
+
+
 @contextlib.contextmanager
 def _in_batch(batch: Any) -> Iterator[None]:
     """A bad row's error, raised on a worker, says that its row number is
@@ -245,5 +254,5 @@ def max_similarity(ds: Any, column: str, against: Sequence[Any],
                                              fields)
     cpus = _cpus_per_task(threads, num_cpus)
     return ds.map_batches(_MaxSimilarity, batch_format="pyarrow", batch_size=batch_size,
-                          compute=compute, fn_constructor_args=(ray.put(index), similarity),
-                          num_cpus=cpus)
+                          compute=_actor_pool(compute),
+                          fn_constructor_args=(ray.put(index), similarity), num_cpus=cpus)
