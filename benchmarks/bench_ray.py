@@ -42,7 +42,7 @@ usage (from the repository root, after ``python setup.py build_ext --inplace``):
 
     PYTHONPATH=src python benchmarks/bench_ray.py [--n 200000] [--cpus 2]
         [--blocks 8] [--repeat 3] [--seed 13] [--threads 1] [--num-cpus N]
-        [--no-reservation]
+        [--batch-size N] [--task-pool N] [--no-reservation]
 """
 import argparse
 import os
@@ -89,6 +89,11 @@ def main(argv=None):
                     help="threads= of each Ray task (score_dataset's default: 1)")
     ap.add_argument("--num-cpus", type=float,
                     help="num_cpus= of each Ray task (score_dataset's default: its threads)")
+    ap.add_argument("--batch-size", type=int,
+                    help="batch_size= of score_dataset and score_corpus (default: Ray's, a "
+                         "whole block)")
+    ap.add_argument("--task-pool", type=int, metavar="N",
+                    help="compute=ray.data.TaskPoolStrategy(size=N): at most N tasks at once")
     ap.add_argument("--no-reservation", action="store_true",
                     help="the user's DataContext.op_resource_reservation_enabled = False "
                          "(Ray Data's per-operator budgets off) before the dataset is made")
@@ -120,15 +125,16 @@ def main(argv=None):
         ds = ray.data.from_arrow([table.slice(k, step) for k in range(0, len(table), step)])
         ds = ds.materialize()
         results: dict = {}
+        per_task = dict(threads=args.threads, num_cpus=args.num_cpus, batch_size=args.batch_size,
+                        compute=None if args.task_pool is None
+                        else ray.data.TaskPoolStrategy(size=args.task_pool))
         runs = {
             "score_dataset": {
                 "in-process": lambda: scorer.score_columns(references, candidates),
-                "Ray": lambda: rougekit.ray.score_dataset(
-                    ds, TYPES, threads=args.threads, num_cpus=args.num_cpus).materialize()},
+                "Ray": lambda: rougekit.ray.score_dataset(ds, TYPES, **per_task).materialize()},
             "score_corpus": {
                 "in-process": lambda: rougekit.score_corpus(candidates, references, TYPES),
-                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES, threads=args.threads,
-                                                         num_cpus=args.num_cpus)},
+                "Ray": lambda: rougekit.ray.score_corpus(ds, TYPES, **per_task)},
         }
         times = {(task, way): [] for task, ways in runs.items() for way in ways}
         for _ in range(1 + args.repeat):             # a warm-up round, then timed ones
@@ -146,9 +152,10 @@ def main(argv=None):
         t0 = time.perf_counter()
         rougekit.score_frame(table, TYPES)
         frame_rate = len(table) / (time.perf_counter() - t0)
+        same = dict(batch_size=args.batch_size, compute=per_task["compute"],
+                    num_cpus=args.num_cpus or args.threads)      # as score_dataset's tasks
         spans = ds.map_batches(_timed_batch, batch_format="pyarrow",
-                               fn_kwargs={"threads": args.threads},
-                               num_cpus=args.num_cpus or args.threads).take_all()
+                               fn_kwargs={"threads": args.threads}, **same).take_all()
         wall = max(r["end"] for r in spans) - min(r["start"] for r in spans)
         at_once = sum(r["end"] - r["start"] for r in spans) / wall
         # Ray Data's own ceiling here: the same blocks through tasks that are
@@ -157,9 +164,8 @@ def main(argv=None):
         spin = []
         for _ in range(1 + args.repeat):
             t0 = time.perf_counter()
-            ds.map_batches(_spin_batch, batch_format="pyarrow", batch_size=None,
-                           fn_kwargs={"seconds": task_seconds},
-                           num_cpus=args.num_cpus or args.threads).materialize()
+            ds.map_batches(_spin_batch, batch_format="pyarrow",
+                           fn_kwargs={"seconds": task_seconds}, **same).materialize()
             spin.append(time.perf_counter() - t0)
 
         local = results["score_dataset", "in-process"]
@@ -182,7 +188,10 @@ def main(argv=None):
     print(f"- {len(table):,} rows from make_pairs.py --n {args.n} --seed {args.seed} (the "
           f"candidate and its first reference); types {'+'.join(TYPES)}; Ray: a local "
           f"cluster of {args.cpus} CPUs, threads={args.threads} and num_cpus="
-          f"{args.num_cpus or args.threads:g} per task, {args.blocks} Arrow "
+          f"{args.num_cpus or args.threads:g} per task"
+          f"{'' if args.batch_size is None else f', batch_size={args.batch_size}'}"
+          f"{'' if args.task_pool is None else f', TaskPoolStrategy(size={args.task_pool})'}"
+          f", {args.blocks} Arrow "
           f"blocks materialized in the "
           f"object store, the scored dataset materialized there too; in-process: "
           f"RougeScorer.score_columns and score_corpus on all {os.cpu_count()} cores; best "
@@ -202,7 +211,7 @@ def main(argv=None):
           f"once on average over its {len(spans)} batches (their busy time over the span "
           "from the first start to the last end).")
     ceiling = len(table) / min(spin[1:]) / (len(table) / best["score_dataset", "in-process"])
-    print(f"\nRay Data alone, on the same {len(spans)} blocks, with tasks that only spin for "
+    print(f"\nRay Data alone, on the same {len(spans)} batches, with tasks that only spin for "
           f"as long as a score_dataset task takes ({task_seconds * 1e3:,.0f} ms, their mean; "
           f"no rougekit; the fastest of {args.repeat} rounds after a warm-up): "
           f"{len(table) / min(spin[1:]):,.0f} rows/s, {ceiling:.2f}x in-process "
