@@ -662,10 +662,14 @@ def arrow_item_columns(options: ScoringOptions, candidates: List[Any], reference
 def item_rows(columns: np.ndarray, names: Sequence[str]) -> List[Dict[str, Score]]:
     """``CorpusResult.per_item`` from the per-item columns: one dict of
     Scores per item, made by the engine as its own results are
-    (``engine.score_dicts``: no Python call per item, and no work for the
-    cyclic collector)."""
-    return _backend.engine.score_dicts(list(names), Score,
-                                       np.ascontiguousarray(columns, dtype=np.float64))
+    (``engine.score_dicts``: no Python call per item, the objects left
+    untracked by the cyclic collector), with the collector paused
+    meanwhile: each object allocated counts towards its next pass, tracked
+    or not, and the passes they would set off, young ones by the dozen, add
+    up to a pass over the whole heap (``rougekit._bulk``)."""
+    with without_gc():
+        return _backend.engine.score_dicts(list(names), Score,
+                                           np.ascontiguousarray(columns, dtype=np.float64))
 
 
 # --- 4. the corpus -------------------------------------------------------------------
