@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from _float32 import exact_sum_mean, float32_nearest, ulps
 from _helpers import child_env, sweep
 from _integrations import need
 
@@ -86,29 +87,6 @@ def random_items(seed, n, max_refs=3):
 
 
 # --- the reference's numbers ---------------------------------------------------------------
-
-def float32_nearest(value):
-    """The float32 nearest a Fraction, ties to even (independent of
-    rougekit's limbs)."""
-    guess = np.float32(float(value))
-    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess,
-                  np.nextafter(guess, np.float32(np.inf))]
-    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - value),
-                                          int(np.float32(c).view(np.uint32)) & 1))
-
-
-def exact_sum_mean(values):
-    """The corpus value by its definition: the float32 nearest the exact sum
-    of the items' float32 values, divided by their number in float32."""
-    total = sum((Fraction(v) for v in values), Fraction(0))
-    with np.errstate(invalid="ignore"):
-        return float(np.float32(float32_nearest(total)) / np.float32(len(values)))
-
-
-def ulps(a, b):
-    a, b = np.float32(a).view(np.int32), np.float32(b).view(np.int32)
-    return abs(int(a) - int(b))
-
 
 # torchmetrics' float32 mean differs from the exact sum's in the last bits
 # (its additions round); how far, on these texts, is measured: see
