@@ -98,6 +98,10 @@ def cmd_contamination(args):
 
 
 def _run(args):
+    if args.output is not None and args.kept is not None and \
+            os.path.abspath(args.output) == os.path.abspath(args.kept):
+        raise InputError(f"-o and --kept name the same file, {args.output}: one would "
+                         "overwrite the other")
     try:
         options = options_of(args, DOOR, rouge_types=("rougeL",))
         if not flag_given(args, "rouge_types"):   # rougeL with a flavor too
@@ -113,10 +117,6 @@ def _run(args):
         index = RougeIndex([t for _, t, _ in against], options=options, threads=args.jobs)
     except ValueError as e:          # options refused, a rouge type RougeIndex cannot use
         raise InputError(str(e)) from None
-    if args.output is not None and args.kept is not None and \
-            os.path.abspath(args.output) == os.path.abspath(args.kept):
-        raise InputError(f"-o and --kept name the same file, {args.output}: one would "
-                         "overwrite the other")
     flagged = 0
     with _writer(args.output) as out, _writer(args.kept, keep_stdout=False) as kept, \
             Progress(len(texts), "contamination", "rows") as bar:
