@@ -155,6 +155,18 @@ def test_errors_come_at_call_time(client):
     scored = rdask.score_frame(dask_frame(), ["rouge1"])
     with pytest.raises(ValueError, match="already has column 'rouge1_precision'"):
         rdask.score_frame(scored, ["rouge1"])
+    # a column whose dtype cannot hold texts: refused when the call is made (pandas'
+    # object says nothing: its rows are checked on the workers)
+    numbers = dd.from_pandas(pd.DataFrame({"candidate": [1, 2], "text": ["a", "b"],
+                                           "references": [0.5, 1.5]}), npartitions=1)
+    with pytest.raises(TypeError, match="^column 'candidate' holds int64: the candidates "
+                                        "must be strings$"):
+        rdask.score_corpus(numbers)
+    with pytest.raises(TypeError, match="^column 'references' holds float64: the references "
+                                        "must be strings or lists of strings$"):
+        rdask.score_frame(numbers, candidate="text")
+    with pytest.raises(TypeError, match="^column 'candidate' holds int64: the texts to check"):
+        rdask.max_similarity(numbers, "candidate", ["a"])
 
 
 def test_bad_rows_fail_on_the_worker_naming_the_row(client):

@@ -140,6 +140,18 @@ def test_errors(spark):
     with pytest.raises(Exception, match=r"record batch 0: column 'candidate', row \d: "
                                         "missing value"):
         rspark.score_corpus(bad)
+    # a column of another type: the schema says so, refused when the call is made
+    for schema, message in (
+            ("candidate int, references string", "column 'candidate' holds int: the "
+                                                 "candidates must be strings$"),
+            ("candidate string, references array<int>", "column 'references' holds "
+             "array<int>: the references must be strings or lists of strings$")):
+        typed = spark.createDataFrame([], schema=schema)
+        with pytest.raises(TypeError, match=message):
+            rspark.score_frame(typed)
+    with pytest.raises(TypeError, match="column 'n' holds bigint: the texts to check must be "
+                                        "strings or bytes$"):
+        rspark.max_similarity(spark.createDataFrame([(1,)], "n bigint"), "n", ["a"])
 
 
 # --- max_similarity --------------------------------------------------------------------

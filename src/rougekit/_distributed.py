@@ -29,7 +29,7 @@ function or an index reaches its workers, how summaries come back.
 """
 import dataclasses
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -38,6 +38,8 @@ from rougekit._doors import resolve
 from rougekit._options import ScoringOptions
 from rougekit._pipeline import corpus_scores, item_columns, item_rows, kept_items
 from rougekit._tables import (
+    ColumnKinds,
+    check_column_kinds,
     check_columns,
     check_named_columns,
     column_list,
@@ -48,6 +50,11 @@ from rougekit.aggregate import MeanAggregator
 from rougekit.corpus import CorpusResult
 from rougekit.frames import column_names, options_frame
 from rougekit.index import RougeIndex, index_options
+
+#: A table's columns as an engine knows them: their names, or, from its
+#: schema, each one's kind (``_tables.ColumnKinds``: wrong types are then
+#: refused when the call is made).
+Columns = Union[Sequence[Any], ColumnKinds]
 
 __all__ = ["Job", "Summary", "RECORD_SCHEMA", "summarize", "corpus_result", "Similarity",
            "SIMILARITY_COLUMNS"]
@@ -66,7 +73,7 @@ class Job:
     keep_items: bool = False
 
     @classmethod
-    def for_frame(cls, door: str, columns: Sequence[Any], candidate: str, references: str,
+    def for_frame(cls, door: str, columns: Columns, candidate: str, references: str,
                   threads: Optional[int], options: Optional[ScoringOptions],
                   flavor: Optional[str], fields: Dict[str, Any]) -> "Job":
         """The job of an engine's ``score_frame`` (``door``: its name)."""
@@ -74,7 +81,7 @@ class Job:
         return cls._checked(scoring, columns, candidate, references, threads, True)
 
     @classmethod
-    def for_corpus(cls, door: str, columns: Sequence[Any], candidate: str, references: str,
+    def for_corpus(cls, door: str, columns: Columns, candidate: str, references: str,
                    threads: Optional[int], per_item: bool, options: Optional[ScoringOptions],
                    flavor: Optional[str], fields: Dict[str, Any]) -> "Job":
         """The job of an engine's ``score_corpus``."""
@@ -86,12 +93,14 @@ class Job:
         return dataclasses.replace(job, keep_items=keep)
 
     @classmethod
-    def _checked(cls, scoring: ScoringOptions, columns: Sequence[Any], candidate: str,
+    def _checked(cls, scoring: ScoringOptions, columns: Columns, candidate: str,
                  references: str, threads: Optional[int], adds_columns: bool) -> "Job":
         if threads is not None:
             thread_count(threads)
-        check_columns(columns, candidate, references,
+        check_columns(list(columns), candidate, references,
                       column_names(scoring.rouge_types) if adds_columns else ())
+        if isinstance(columns, dict):    # the engine's schema: each column's kind
+            check_column_kinds(columns, (("candidate", candidate), ("references", references)))
         return cls(scoring, candidate, references, threads)
 
     @property
@@ -186,7 +195,7 @@ class Similarity:
     column: str
 
     @classmethod
-    def for_frame(cls, door: str, columns: Sequence[Any], column: str, against: Any,
+    def for_frame(cls, door: str, columns: Columns, column: str, against: Any,
                   rouge_type: Optional[str], threads: Optional[int],
                   options: Optional[ScoringOptions], flavor: Optional[str],
                   fields: Dict[str, Any]) -> Tuple["Similarity", RougeIndex]:
@@ -197,7 +206,9 @@ class Similarity:
                                    fields.pop("use_stemmer", False), options, flavor, fields)
         if threads is not None:
             thread_count(threads)
-        check_named_columns(columns, (("column", column),), SIMILARITY_COLUMNS, door)
+        check_named_columns(list(columns), (("column", column),), SIMILARITY_COLUMNS, door)
+        if isinstance(columns, dict):
+            check_column_kinds(columns, (("column", column),))
         texts = as_list(against, "against", "a list of texts")
         if not texts:
             raise ValueError(f"against is empty: {door} needs at least one text to compare "

@@ -14,10 +14,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from rougekit._arrow_texts import has_nulls, string_chunks
+from rougekit._arrow_texts import has_nulls, is_text_type, string_chunks
 
-__all__ = ["check_columns", "check_named_columns", "table_kind", "column_list", "table_texts",
-           "arrow_texts", "with_columns"]
+__all__ = ["ColumnKinds", "check_columns", "check_named_columns", "check_column_kinds",
+           "arrow_kind", "table_kind", "column_list", "table_texts", "arrow_texts",
+           "with_columns"]
 
 
 def check_columns(existing: Sequence[Any], candidate: Any, references: Any,
@@ -46,6 +47,56 @@ def check_named_columns(existing: Sequence[Any], named: Sequence[Tuple[str, Any]
     if clash:
         raise ValueError(f"the table already has column {clash[0]!r}, which {adder} "
                          "would add; drop or rename it first")
+
+
+#: What an engine's schema says a column holds: (kind, the type's name); the
+#: kinds: "text", "texts" (a list of texts per row), "bytes", "null" (no
+#: values: every row null), "unknown" (a type that does not say, such as
+#: pandas' object: the rows are checked as they are scored) and "other".
+ColumnKinds = Dict[str, Tuple[str, str]]
+
+
+def arrow_kind(arrow_type: Any) -> Tuple[str, str]:
+    """``ColumnKinds``' entry of a column of ``arrow_type`` (a pyarrow type).
+
+    >>> import pyarrow as pa
+    >>> arrow_kind(pa.string()), arrow_kind(pa.list_(pa.large_string())), arrow_kind(pa.int64())
+    (('text', 'string'), ('texts', 'list<item: large_string>'), ('other', 'int64'))
+    """
+    import pyarrow
+    types = pyarrow.types
+    if is_text_type(pyarrow, arrow_type):
+        return "text", str(arrow_type)
+    if types.is_null(arrow_type):
+        return "null", "null"
+    if types.is_binary(arrow_type) or types.is_large_binary(arrow_type):
+        return "bytes", str(arrow_type)
+    if types.is_list(arrow_type) or types.is_large_list(arrow_type):
+        inner = arrow_type.value_type
+        if is_text_type(pyarrow, inner) or types.is_null(inner):
+            return "texts", str(arrow_type)
+    if isinstance(arrow_type, pyarrow.ExtensionType):     # e.g. Ray's Python objects
+        return "unknown", str(arrow_type)
+    return "other", str(arrow_type)
+
+
+#: The kinds each role's column may hold, and how an error says it.
+_ROLE_KINDS = {"candidate": (("text",), "the candidates must be strings"),
+               "references": (("text", "texts"), "the references must be strings or lists "
+                                                 "of strings"),
+               "column": (("text", "bytes"), "the texts to check must be strings or bytes")}
+
+
+def check_column_kinds(kinds: ColumnKinds, named: Sequence[Tuple[str, Any]]) -> None:
+    """A TypeError naming the column and its type when an engine's schema
+    says a column of ``named`` (``(role, column name)``: "candidate",
+    "references" or "column") holds something its role cannot: known before
+    any row is read, so at call time, not on a worker."""
+    for role, name in named:
+        kind, type_name = kinds.get(name, ("unknown", ""))
+        allowed, what = _ROLE_KINDS[role]
+        if kind not in allowed and kind not in ("null", "unknown"):
+            raise TypeError(f"column {name!r} holds {type_name}: {what}")
 
 
 def table_kind(df: Any) -> str:

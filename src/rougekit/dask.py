@@ -48,7 +48,7 @@ dask[distributed] for a cluster); computes on whatever scheduler is active
 """
 import ast
 import uuid
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import dask
 import dask.dataframe as dd
@@ -57,6 +57,7 @@ import pandas as pd
 from rougekit._distributed import Job, Similarity, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
+from rougekit._tables import ColumnKinds, arrow_kind
 from rougekit.corpus import CorpusResult
 
 __all__ = ["score_frame", "score_corpus", "max_similarity"]
@@ -66,6 +67,25 @@ def _check_frame(ddf: Any) -> None:
     if not isinstance(ddf, dd.DataFrame):
         raise TypeError(f"ddf must be a dask DataFrame, not {type(ddf).__module__}."
                         f"{type(ddf).__name__}")
+
+
+def _columns(ddf: Any) -> ColumnKinds:
+    """What the dtypes of a dask DataFrame say each column holds (pandas'
+    object says nothing: its rows are checked as they are scored)."""
+    return {name: _kind(dtype) for name, dtype in ddf.dtypes.items()}
+
+
+def _kind(dtype: Any) -> Tuple[str, str]:
+    arrow = getattr(dtype, "pyarrow_dtype", None)
+    if arrow is not None:
+        return arrow_kind(arrow)
+    if isinstance(dtype, pd.StringDtype):
+        return "text", str(dtype)
+    types = pd.api.types
+    if types.is_numeric_dtype(dtype) or types.is_datetime64_any_dtype(dtype) or \
+            types.is_timedelta64_dtype(dtype):
+        return "other", str(dtype)
+    return "unknown", str(dtype)
 
 
 @takes_options("rougekit.dask.score_frame")
@@ -81,7 +101,7 @@ def score_frame(ddf: Any, rouge_types: Optional[Sequence[str]] = None,
     _check_frame(ddf)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
-    job = Job.for_frame("rougekit.dask.score_frame", list(ddf.columns), candidate,
+    job = Job.for_frame("rougekit.dask.score_frame", _columns(ddf), candidate,
                         references, threads, options, flavor, fields)
     return ddf.map_partitions(_score_partition, job, meta=job.frame(ddf._meta))
 
@@ -135,7 +155,7 @@ def score_corpus(ddf: Any, rouge_types: Optional[Sequence[str]] = None,
     _check_frame(ddf)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
-    job = Job.for_corpus("rougekit.dask.score_corpus", list(ddf.columns), candidate,
+    job = Job.for_corpus("rougekit.dask.score_corpus", _columns(ddf), candidate,
                          references, threads, per_item, options, flavor, fields)
     tasks = [dask.delayed(_summarize_partition)(part, job) for part in ddf.to_delayed()]
     return corpus_result(dask.compute(*tasks), job, per_item)
@@ -168,7 +188,7 @@ def max_similarity(ddf: Any, column: str, against: Sequence[Any],
     becomes tokens: ``use_stemmer``, ``tokenizer``, ``lang``, ...). The
     index is built now, once, and sent to each worker once."""
     _check_frame(ddf)
-    similarity, index = Similarity.for_frame("rougekit.dask.max_similarity", list(ddf.columns),
+    similarity, index = Similarity.for_frame("rougekit.dask.max_similarity", _columns(ddf),
                                              column, against, rouge_type, threads, options,
                                              flavor, fields)
     return ddf.map_partitions(similarity.frame, _shipped(index),

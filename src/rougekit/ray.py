@@ -70,6 +70,7 @@ from rougekit._checks import check_real
 from rougekit._distributed import Job, Similarity, Summary, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
+from rougekit._tables import ColumnKinds, arrow_kind
 from rougekit.corpus import CorpusResult
 
 __all__ = ["score_dataset", "score_corpus", "max_similarity"]
@@ -82,12 +83,17 @@ _RECORD = pa.schema([("n_items", pa.int64()), ("aggregator", pa.string()),
 _ERRORS = {"TypeError": TypeError, "ValueError": ValueError}
 
 
-def _columns(ds: Any) -> List[str]:
-    """The columns of a Ray Dataset (TypeError for anything else)."""
+def _columns(ds: Any) -> ColumnKinds:
+    """The columns of a Ray Dataset and what its schema says each holds
+    (TypeError for anything else than a Dataset)."""
     if not isinstance(ds, ray.data.Dataset):
         raise TypeError(f"ds must be a ray.data.Dataset, not {type(ds).__module__}."
                         f"{type(ds).__name__}")
-    return list(ds.columns())
+    schema = ds.schema()
+    if schema is None:
+        return {name: ("unknown", "") for name in ds.columns() or []}
+    return {name: arrow_kind(t) if isinstance(t, pa.DataType) else ("unknown", str(t))
+            for name, t in zip(schema.names, schema.types)}
 
 
 def _cpus_per_task(threads: Optional[int], num_cpus: Optional[float]) -> Optional[float]:

@@ -37,11 +37,12 @@ rougekit must be installed where the executors run Python. Needs
 ``pip install 'rougekit[spark]'`` (pyspark, pyarrow, pandas) and Java.
 """
 import contextlib
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
 
 from rougekit._distributed import RECORD_SCHEMA, Job, Similarity, Summary, corpus_result, summarize
 from rougekit._doors import takes_options
 from rougekit._options import ScoringOptions
+from rougekit._tables import ColumnKinds
 from rougekit.corpus import CorpusResult
 
 __all__ = ["score_frame", "score_corpus", "max_similarity"]
@@ -73,6 +74,26 @@ def _check_frame(sdf: Any) -> None:
         raise TypeError(f"sdf must be a Spark DataFrame, not {module}.{type(sdf).__name__}")
 
 
+def _columns(sdf: Any) -> ColumnKinds:
+    """What the schema of a Spark DataFrame says each column holds."""
+    return {field.name: _kind(field.dataType) for field in sdf.schema.fields}
+
+
+_TEXT_TYPES = ("StringType", "VarcharType", "CharType")
+
+
+def _kind(data_type: Any) -> Tuple[str, str]:
+    name = type(data_type).__name__
+    if name in _TEXT_TYPES:
+        return "text", data_type.simpleString()
+    if name in ("NullType", "BinaryType"):
+        return ("null" if name == "NullType" else "bytes"), data_type.simpleString()
+    if name == "ArrayType" and type(data_type.elementType).__name__ in (*_TEXT_TYPES,
+                                                                         "NullType"):
+        return "texts", data_type.simpleString()
+    return "other", data_type.simpleString()
+
+
 @takes_options("rougekit.spark.score_frame")
 def score_frame(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
                 candidate: str = "candidate", references: str = "references", *,
@@ -86,7 +107,7 @@ def score_frame(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
     _check_frame(sdf)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
-    job = Job.for_frame("rougekit.spark.score_frame", sdf.columns, candidate, references,
+    job = Job.for_frame("rougekit.spark.score_frame", _columns(sdf), candidate, references,
                         threads, options, flavor, fields)
     schema = StructType(list(sdf.schema.fields) + [StructField(name, DoubleType(), True)
                                                    for name in job.column_names()])
@@ -114,7 +135,7 @@ def score_corpus(sdf: Any, rouge_types: Optional[Sequence[str]] = None,
     _check_frame(sdf)
     if rouge_types is not None:
         fields["rouge_types"] = rouge_types
-    job = Job.for_corpus("rougekit.spark.score_corpus", sdf.columns, candidate, references,
+    job = Job.for_corpus("rougekit.spark.score_corpus", _columns(sdf), candidate, references,
                          threads, per_item, options, flavor, fields)
 
     def summarize_batches(batches: Iterator[Any]) -> Iterator[Any]:
@@ -145,7 +166,7 @@ def max_similarity(sdf: Any, column: str, against: Sequence[Any],
     once, and broadcast."""
     from pyspark.sql.types import DoubleType, LongType, StructField, StructType
     _check_frame(sdf)
-    similarity, index = Similarity.for_frame("rougekit.spark.max_similarity", sdf.columns,
+    similarity, index = Similarity.for_frame("rougekit.spark.max_similarity", _columns(sdf),
                                              column, against, rouge_type, threads, options,
                                              flavor, fields)
     shipped = sdf.sparkSession.sparkContext.broadcast(index)
