@@ -107,21 +107,18 @@ def _cpus_per_task(threads: Optional[int], num_cpus: Optional[float]) -> Optiona
     return num_cpus
 
 
-def _task_pool(compute: Any) -> Any:
-    """``compute`` for a function's batches: None (Ray's default) or a
-    ``ray.data.TaskPoolStrategy``, checked now."""
-    if compute is not None and not isinstance(compute, ray.data.TaskPoolStrategy):
-        raise TypeError(f"compute must be a ray.data.TaskPoolStrategy or None (tasks score "
-                        f"the batches), not {type(compute).__name__}")
-    return compute
+#: The strategies the doors take: tasks for functions, actors for the index.
+_TASKS = (ray.data.TaskPoolStrategy, "tasks score the batches")
+_ACTORS = (ray.data.ActorPoolStrategy, "actors hold the index")
 
 
-def _actor_pool(compute: Any) -> Any:
-    """``compute`` for a class's batches: None (Ray's default) or a
-    ``ray.data.ActorPoolStrategy``, checked now."""
-    if compute is not None and not isinstance(compute, ray.data.ActorPoolStrategy):
-        raise TypeError(f"compute must be a ray.data.ActorPoolStrategy or None (actors hold "
-                        f"the index), not {type(compute).__name__}")
+def _strategy(compute: Any, strategy: Any, why: str) -> Any:
+    """``compute`` for ``map_batches``: None (Ray's default) or a
+    ``strategy`` (``ray.data.TaskPoolStrategy`` for a function's batches,
+    ``ActorPoolStrategy`` for a class's), checked now."""
+    if compute is not None and not isinstance(compute, strategy):
+        raise TypeError(f"compute must be a ray.data.{strategy.__name__} or None ({why}), "
+                        f"not {type(compute).__name__}")
     return compute
 
 
@@ -196,7 +193,7 @@ def score_dataset(ds: Any, rouge_types: Optional[Sequence[str]] = None,
                         options, flavor, fields)
     return ds.map_batches(_score_batch, batch_format="pyarrow", batch_size=batch_size,
                           fn_kwargs={"job": job}, num_cpus=_cpus_per_task(threads, num_cpus),
-                          compute=_task_pool(compute))
+                          compute=_strategy(compute, *_TASKS))
 
 
 @takes_options("rougekit.ray.score_corpus")
@@ -219,7 +216,7 @@ def score_corpus(ds: Any, rouge_types: Optional[Sequence[str]] = None,
     summaries = ds.map_batches(_summarize_batch, batch_format="pyarrow",
                                batch_size=batch_size, fn_kwargs={"job": job},
                                num_cpus=_cpus_per_task(threads, num_cpus),
-                               compute=_task_pool(compute))
+                               compute=_strategy(compute, *_TASKS))
     with _in_order(summaries):
         records = summaries.take_all()
     return corpus_result(_summaries(records, job), job, per_item)
@@ -260,5 +257,5 @@ def max_similarity(ds: Any, column: str, against: Sequence[Any],
                                              fields)
     cpus = _cpus_per_task(threads, num_cpus)
     return ds.map_batches(_MaxSimilarity, batch_format="pyarrow", batch_size=batch_size,
-                          compute=_actor_pool(compute),
+                          compute=_strategy(compute, *_ACTORS),
                           fn_constructor_args=(ray.put(index), similarity), num_cpus=cpus)
