@@ -115,8 +115,8 @@ def corpus_ulps(values, corpora, seed):
     """How far rougekit's compute() is from torchmetrics' on ``corpora``
     random corpora drawn from the checked items (2 to all of them): per
     key, torchmetrics' ``torch.tensor(values).mean()`` of the items' values
-    (its compute()) against rougekit's exact sum rounded to float32 over the
-    count (``_torchmetrics_numbers.float32_means``, what its compute() gives
+    (its compute()) against rougekit's exact mean rounded once to float32
+    (``_torchmetrics_numbers.float32_means``, what its compute() gives
     from its state); a histogram of the distance in units in the last place."""
     import numpy as np
     import torch
@@ -134,6 +134,33 @@ def corpus_ulps(values, corpora, seed):
             d = abs(int(theirs.view(np.int32)) - int(ours.view(np.int32)))
             hist[d] = hist.get(d, 0) + 1
     return hist
+
+
+def random_mean_ulps(means, seed):
+    """The same distance on ``means`` means of random ROUGE-like float32
+    values (``min(a, b) / b`` of small integers, as overlap ratios are), 2
+    to 32,767 of them (torch's one-thread sum; log-uniform lengths)."""
+    import numpy as np
+    import torch
+
+    from rougekit import _torchmetrics_numbers as numbers
+    rng = np.random.default_rng(seed)
+    hist = {}
+    for _ in range(means):
+        n = int(np.exp(rng.uniform(np.log(2), np.log(32767))))
+        a, b = rng.integers(0, 30, n), rng.integers(1, 40, n)
+        values = np.float32(np.minimum(a, b) / b)
+        theirs = np.float32(torch.from_numpy(values).mean().item())
+        ours = numbers.float32_means(numbers.limb_sums(values[None]), n)[0]
+        d = abs(int(theirs.view(np.int32)) - int(ours.view(np.int32)))
+        hist[d] = hist.get(d, 0) + 1
+    return hist
+
+
+def ulp_table(hist, label):
+    return ("| ulps apart | " + " | ".join(str(d) for d in sorted(hist)) + " |\n"
+            + "|---|" + "---:|" * len(hist) + "\n"
+            + f"| {label} | " + " | ".join(f"{hist[d]:,}" for d in sorted(hist)) + " |")
 
 
 # ---------------------------------------------------------------- the state
@@ -210,6 +237,9 @@ def main():
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--state-items", type=int, default=100_000)
     ap.add_argument("--corpora", type=int, default=50)
+    ap.add_argument("--random-means", type=int, default=0,
+                    help="also compare compute()'s arithmetic with torch's mean on this "
+                         "many random means (2 to 32,767 values each)")
     ap.add_argument("--shared", default=None)
     ap.add_argument("--state-child", choices=("rougekit", "torchmetrics"), help=argparse.SUPPRESS)
     ap.add_argument("--state-keys", default="rouge1,rouge2,rougeL,rougeLsum",
@@ -305,9 +335,11 @@ def main():
     print(f"\ncompute() beside torchmetrics' on {total:,} corpus values ({args.corpora} random "
           f"corpora of 2 to {k} of the checked items per key, configuration and accumulate "
           "mode), in units in the last place of float32:\n")
-    print("| ulps apart | " + " | ".join(str(d) for d in sorted(ulps)) + " |")
-    print("|---|" + "---:|" * len(ulps))
-    print("| corpus values | " + " | ".join(f"{ulps[d]:,}" for d in sorted(ulps)) + " |")
+    print(ulp_table(ulps, "corpus values"))
+    if args.random_means:
+        print(f"\nThe same arithmetic beside torch's float32 mean on {args.random_means:,} "
+              "means of random ROUGE-like values (2 to 32,767 each):\n")
+        print(ulp_table(random_mean_ulps(args.random_means, args.seed), "means"))
     print(f"\nThe state after {args.state_items:,} items (each metric in a fresh process; "
           "resident memory's growth over the updates):\n")
     print("| metric | state tensors | their bytes | resident memory growth | update time |")

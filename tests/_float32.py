@@ -17,11 +17,12 @@ def float32_nearest(value):
 
 
 def exact_sum_mean(values):
-    """The corpus value by its definition: the float32 nearest the exact sum
-    of the items' float32 values, divided by their number in float32."""
+    """The corpus value by its definition: the float32 nearest the exact
+    mean of the items' float32 values (NaN for no values)."""
+    if not len(values):
+        return float("nan")
     total = sum((Fraction(v) for v in values), Fraction(0))
-    with np.errstate(invalid="ignore"):
-        return float(np.float32(float32_nearest(total)) / np.float32(len(values)))
+    return float(float32_nearest(total / len(values)))
 
 
 def ulps(a, b):

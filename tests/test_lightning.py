@@ -4,7 +4,7 @@ import swapped and nothing else. A Trainer validates it (validation_step
 updates the metric, on_validation_epoch_end logs its compute()); what the
 Trainer logs equals what the same module logs with torchmetrics' own
 ROUGEScore: with ``==`` with ``per_sample=True``, and by default the exact
-sum's mean, within 3 ulp of torchmetrics' (its float32 additions round;
+mean, within 2 ulp of torchmetrics' (its float32 additions round;
 docs/guides/training.md).
 """
 import pytest
@@ -58,7 +58,7 @@ def test_a_lightning_validation_logs_torchmetrics_numbers(punkt_data, use_stemme
     assert validate(ROUGEScore(use_stemmer=use_stemmer, per_sample=True)) == want
     got = validate(ROUGEScore(use_stemmer=use_stemmer))
     assert got.keys() == want.keys()
-    assert max(ulps(got[k], want[k]) for k in want) <= 3, (got, want)
+    assert max(ulps(got[k], want[k]) for k in want) <= 2, (got, want)
     # and the default is its definition: the exact mean of the logged items' values
     metric = ROUGEScore(use_stemmer=use_stemmer, per_sample=True)
     metric.update(CANDIDATES, [[r] if isinstance(r, str) else r for r in REFERENCES])

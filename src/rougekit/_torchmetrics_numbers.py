@@ -17,11 +17,11 @@ rouge-score does (float64 P, R and F), then works in float32
    SIMD width and on its threads, so it is not reproducible from anything
    smaller than every item's value. Here the items' values are summed
    *exactly* (``limb_sums``: integer limbs, which add up the same in any
-   order and across processes), the exact sum is rounded once to float32
-   and divided by the count in float32 (``float32_means``): torchmetrics'
-   expression with a float32 sum that makes no rounding error. Where
-   torchmetrics' own additions round, its mean differs from this one in the
-   last bits (see ``docs/guides/training.md``). ``rougekit.torchmetrics``
+   order and across processes) and their exact mean is rounded once to
+   float32 (``float32_means``): the value torchmetrics' expression
+   approximates, and the float32 nearest to it whatever order torch adds
+   in. Where torchmetrics' own additions round, its mean differs from this
+   one in the last bits (see ``docs/guides/training.md``). ``rougekit.torchmetrics``
    with ``per_sample=True`` keeps every item's value and lets torch take the
    mean, as torchmetrics does.
 
@@ -232,27 +232,42 @@ def _exact(limbs: Sequence[Any]) -> int:
     return sum(int(v) << (_LIMB_BITS * k) for k, v in enumerate(limbs))
 
 
-def _float32_of_fixed(fixed: int) -> np.float32:
-    """``fixed * 2**-149`` rounded to the nearest float32, ties to even."""
-    extra = fixed.bit_length() - 24
-    if extra <= 0:
-        return np.float32(math.ldexp(fixed, -_SCALE_BITS))        # exact
-    kept, rest = divmod(fixed, 1 << extra)
-    half = 1 << (extra - 1)
-    if rest > half or (rest == half and kept & 1):
+def _float32_of_ratio(fixed: int, count: int = 1) -> np.float32:
+    """``fixed / count * 2**-149`` rounded once to the nearest float32, ties
+    to even (``fixed >= 0``, ``count >= 1``): integer arithmetic, no
+    intermediate rounding."""
+    if fixed == 0:
+        return np.float32(0.0)
+    # q = fixed * 2**shift / count with 24 bits (fewer for a subnormal result:
+    # shift <= 0 keeps the ulp at least 2**-149)
+    shift = min(0, 24 - (fixed.bit_length() - count.bit_length()))
+    while True:
+        num, den = (fixed << shift, count) if shift >= 0 else (fixed, count << -shift)
+        kept, rest = divmod(num, den)
+        if kept >= 1 << 24:
+            shift -= 1
+        elif kept < 1 << 23 and shift < 0:
+            shift += 1
+        else:
+            break
+    if 2 * rest > den or (2 * rest == den and kept & 1):
         kept += 1
-    return np.float32(math.ldexp(kept, extra - _SCALE_BITS))     # exact: kept <= 2**24
+    return np.float32(math.ldexp(kept, -shift - _SCALE_BITS))   # exact: kept <= 2**24
 
 
 def float32_sums(limbs: Any) -> np.ndarray:
     """Each row's exact sum (``limb_sums``'s limbs) rounded once to float32."""
     rows = np.asarray(limbs).tolist()
-    return np.array([_float32_of_fixed(_exact(r)) for r in rows], dtype=np.float32)
+    return np.array([_float32_of_ratio(_exact(r)) for r in rows], dtype=np.float32)
 
 
 def float32_means(limbs: Any, count: int) -> np.ndarray:
-    """torchmetrics' corpus mean, ``sum / count`` in float32, of each row's
-    exact sum rounded to float32 (NaN when ``count`` is 0, as the mean of no
-    values in torch)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.asarray(float32_sums(limbs) / np.float32(count), dtype=np.float32)
+    """The corpus mean of each row: its exact sum (``limb_sums``'s limbs)
+    divided by ``count``, rounded once to float32 (NaN when ``count`` is 0,
+    as the mean of no values in torch). torchmetrics' ``sum / count`` rounds
+    its float32 sum first; the exact mean rounded once is the nearer value
+    to it whatever torch's summation order (``docs/guides/training.md``)."""
+    rows = np.asarray(limbs).tolist()
+    if count == 0:
+        return np.full(len(rows), np.nan, dtype=np.float32)
+    return np.array([_float32_of_ratio(_exact(r), count) for r in rows], dtype=np.float32)

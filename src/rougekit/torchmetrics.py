@@ -4,9 +4,9 @@
 (``use_stemmer``, ``normalizer``, ``tokenizer``, ``accumulate``,
 ``rouge_keys``, the ``Metric`` keyword arguments) and gives its keys and its
 numbers: each item's float32 values equal torchmetrics' with ``==``. By
-default the corpus value is the exact sum of those values, rounded once to
-float32 and divided by the count in float32, where torchmetrics adds them in
-float32 in its own order (equal, or a few units in the last place apart:
+default the corpus value is the exact mean of those values, rounded once to
+float32, where torchmetrics adds them in float32 in its own order (equal, or
+at most 2 units in the last place apart on every corpus measured:
 ``rougekit._torchmetrics_numbers`` says why). Its state is then two integer
 tensors whatever the number of items (sums and a count), merged by
 ``dist_reduce_fx="sum"``: under DDP, ``compute()`` syncs them with one
@@ -241,13 +241,12 @@ class ROUGEScore(Metric):
 
     def compute(self) -> Dict[str, Tensor]:
         """The corpus values: per rouge key and measure, the float32 mean of
-        the items' float32 values. By default, their exact sum rounded to
-        float32, then divided by their number in float32 (the same for any
-        order and any split of the items). With ``per_sample=True``, torch's
-        own float32 mean of the kept values, as torchmetrics computes it:
-        equal to torchmetrics' with ``==`` (under DDP too: the values are
-        gathered in torchmetrics' order, item by item, round-robin over the
-        ranks)."""
+        the items' float32 values. By default, their exact mean rounded
+        once to float32 (the same for any order and any split of the
+        items). With ``per_sample=True``, torch's own float32 mean of the
+        kept values, as torchmetrics computes it: equal to torchmetrics'
+        with ``==`` (under DDP too: the values are gathered in torchmetrics'
+        order, item by item, round-robin over the ranks)."""
         if self.per_sample:
             return {key: values.contiguous().mean()
                     for key, values in self.per_sample_scores().items()}

@@ -6,9 +6,9 @@ rougeLsum on nltk's ``sent_tokenize`` sentences), then in float32: an item's
 value from its references (``accumulate="best"``: per rouge type the first
 reference with the largest float32 F; ``"avg"``: torch's float32 mean of the
 references' values, in its summation order), and the corpus value the mean
-of the items' float32 values (their exact sum rounded once to float32,
-divided in float32: where torchmetrics' own float32 additions round, its
-value differs in the last bits, docs/guides/training.md). The arithmetic is
+of the items' float32 values (their exact mean rounded once to float32:
+where torchmetrics' own float32 additions round, its value differs in the
+last bits, docs/guides/training.md). The arithmetic is
 ``rougekit._torchmetrics_numbers``'s; ``rougekit.torchmetrics.ROUGEScore``
 is the metric itself.
 """
@@ -39,8 +39,8 @@ def mean_float32(columns: np.ndarray, references_per_item: Sequence[int]) -> np.
 
 
 def float32_corpus_means(options: Any, columns: np.ndarray) -> Tuple[Dict[str, Score], None]:
-    """The mean of the items' float32 values: their exact sum rounded once
-    to float32, divided by the count in float32."""
+    """The mean of the items' float32 values: their exact mean rounded once
+    to float32."""
     means = float32_means(limb_sums(columns.astype(np.float32)), columns.shape[1])
     values = means.astype(np.float64).tolist()
     return {t: Score(*values[3 * k:3 * k + 3]) for k, t in enumerate(options.rouge_types)}, None
