@@ -40,7 +40,7 @@ nltk):
 
     PYTHONPATH=src python benchmarks/bench_torchmetrics.py [--n 2000]
         [--reference-pairs 300] [--repeat 3] [--batch 32] [--threads T]
-        [--state-items 100000] [--corpora 50]
+        [--state-items 100000] [--corpora 50] [--random-means N]
 """
 import argparse
 import functools
@@ -50,6 +50,8 @@ import platform
 import subprocess
 import sys
 import time
+
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -118,7 +120,6 @@ def corpus_ulps(values, corpora, seed):
     (its compute()) against rougekit's exact mean rounded once to float32
     (``_torchmetrics_numbers.float32_means``, what its compute() gives
     from its state); a histogram of the distance in units in the last place."""
-    import numpy as np
     import torch
 
     from rougekit import _torchmetrics_numbers as numbers
@@ -136,31 +137,62 @@ def corpus_ulps(values, corpora, seed):
     return hist
 
 
+def _ratios(rng, n):
+    a, b = rng.integers(0, 30, n), rng.integers(1, 40, n)
+    return np.float32(np.minimum(a, b) / b)
+
+
+def _fmeasures(rng, n):
+    p, r = rng.random(n), rng.random(n)
+    return np.float32(2 * p * r / (p + r + 1e-300))
+
+
+def _near_a_power_of_two(rng, n):
+    c = rng.choice([0.125, 0.25, 0.5, 1.0])
+    return np.float32(np.clip(c + rng.normal(0, c * 1e-3, n), 0, 1))
+
+
+def _few_repeated(rng, n):
+    return np.float32(rng.choice([0.0, 1.0, 1 / 3, 2 / 3, 0.5, 0.1], n))
+
+
+#: Random float32 values of four shapes, the means' inputs (--random-means).
+RANDOM_VALUES = {
+    "ratios min(a, b) / b of integers below 40": _ratios,
+    "F-measures of uniform P and R": _fmeasures,
+    "clustered at 0.125, 0.25, 0.5 or 1": _near_a_power_of_two,
+    "six repeated values (0, 1, 1/3, 2/3, 0.5, 0.1)": _few_repeated,
+}
+
+
 def random_mean_ulps(means, seed):
-    """The same distance on ``means`` means of random ROUGE-like float32
-    values (``min(a, b) / b`` of small integers, as overlap ratios are), 2
-    to 32,767 of them (torch's one-thread sum; log-uniform lengths)."""
-    import numpy as np
+    """The same distance on ``means`` means of random float32 values of each
+    shape of ``RANDOM_VALUES``, 2 to 32,767 of them (log-uniform lengths;
+    torch sums them on one thread below 32,768): {shape: histogram}."""
     import torch
 
     from rougekit import _torchmetrics_numbers as numbers
     rng = np.random.default_rng(seed)
-    hist = {}
-    for _ in range(means):
-        n = int(np.exp(rng.uniform(np.log(2), np.log(32767))))
-        a, b = rng.integers(0, 30, n), rng.integers(1, 40, n)
-        values = np.float32(np.minimum(a, b) / b)
-        theirs = np.float32(torch.from_numpy(values).mean().item())
-        ours = numbers.float32_means(numbers.limb_sums(values[None]), n)[0]
-        d = abs(int(theirs.view(np.int32)) - int(ours.view(np.int32)))
-        hist[d] = hist.get(d, 0) + 1
-    return hist
+    out = {}
+    for shape, draw in RANDOM_VALUES.items():
+        hist = out[shape] = {}
+        for _ in range(means):
+            values = draw(rng, int(np.exp(rng.uniform(np.log(2), np.log(32767)))))
+            theirs = np.float32(torch.from_numpy(values).mean().item())
+            ours = numbers.float32_means(numbers.limb_sums(values[None]), len(values))[0]
+            d = abs(int(theirs.view(np.int32)) - int(ours.view(np.int32)))
+            hist[d] = hist.get(d, 0) + 1
+    return out
 
 
-def ulp_table(hist, label):
-    return ("| ulps apart | " + " | ".join(str(d) for d in sorted(hist)) + " |\n"
-            + "|---|" + "---:|" * len(hist) + "\n"
-            + f"| {label} | " + " | ".join(f"{hist[d]:,}" for d in sorted(hist)) + " |")
+def ulp_table(rows):
+    """A markdown table of ulp histograms, one row per {label: histogram}."""
+    columns = sorted({d for hist in rows.values() for d in hist})
+    lines = ["| ulps apart | " + " | ".join(str(d) for d in columns) + " |",
+             "|---|" + "---:|" * len(columns)]
+    lines += [f"| {label} | " + " | ".join(f"{hist.get(d, 0):,}" for d in columns) + " |"
+              for label, hist in rows.items()]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- the state
@@ -239,7 +271,7 @@ def main():
     ap.add_argument("--corpora", type=int, default=50)
     ap.add_argument("--random-means", type=int, default=0,
                     help="also compare compute()'s arithmetic with torch's mean on this "
-                         "many random means (2 to 32,767 values each)")
+                         "many means of 2 to 32,767 random values, per shape of values")
     ap.add_argument("--shared", default=None)
     ap.add_argument("--state-child", choices=("rougekit", "torchmetrics"), help=argparse.SUPPRESS)
     ap.add_argument("--state-keys", default="rouge1,rouge2,rougeL,rougeLsum",
@@ -335,11 +367,11 @@ def main():
     print(f"\ncompute() beside torchmetrics' on {total:,} corpus values ({args.corpora} random "
           f"corpora of 2 to {k} of the checked items per key, configuration and accumulate "
           "mode), in units in the last place of float32:\n")
-    print(ulp_table(ulps, "corpus values"))
+    print(ulp_table({"corpus values": ulps}))
     if args.random_means:
-        print(f"\nThe same arithmetic beside torch's float32 mean on {args.random_means:,} "
-              "means of random ROUGE-like values (2 to 32,767 each):\n")
-        print(ulp_table(random_mean_ulps(args.random_means, args.seed), "means"))
+        print(f"\nThe same arithmetic beside torch's float32 mean: {args.random_means:,} "
+              "means of 2 to 32,767 random values of each shape:\n")
+        print(ulp_table(random_mean_ulps(args.random_means, args.seed)))
     print(f"\nThe state after {args.state_items:,} items (each metric in a fresh process; "
           "resident memory's growth over the updates):\n")
     print("| metric | state tensors | their bytes | resident memory growth | update time |")
