@@ -413,18 +413,18 @@ def test_limb_sums_are_exact_and_add_up():
                 == limbs).all()
         if n > 5000:
             continue
-        for row, limb, total in zip(values, limbs.tolist(), numbers.float32_sums(limbs)):
+        for row, limb, total in zip(values, limbs.tolist(), numbers.float32_means(limbs, 1)):
             exact = sum((Fraction(float(v)) for v in row), Fraction(0))
             assert sum(int(v) << (32 * k) for k, v in enumerate(limb)) == exact * 2 ** 149
             assert total == float32_nearest(exact)
     # exact ties between two float32: to the even one, as IEEE rounding
     one, ulp = 1.0, 2.0 ** -23
     ties = np.float32([[one, ulp / 2, 0], [one + ulp, ulp / 2, 0], [one, ulp / 2, ulp / 4]])
-    assert numbers.float32_sums(numbers.limb_sums(ties)).tolist() == \
+    assert numbers.float32_means(numbers.limb_sums(ties), 1).tolist() == \
         [one, one + 2 * ulp, one + ulp]
     big = np.full((1, (1 << 20) + 3), 0.7, dtype=np.float32)
     exact = Fraction(float(np.float32(0.7))) * big.shape[1]
-    assert numbers.float32_sums(numbers.limb_sums(big))[0] == float32_nearest(exact)
+    assert numbers.float32_means(numbers.limb_sums(big), 1)[0] == float32_nearest(exact)
     with pytest.raises(ValueError, match=r"\[0, 2\*\*11\)"):
         numbers.limb_sums(np.float32([[0.5, -0.0, np.nan]]))
 

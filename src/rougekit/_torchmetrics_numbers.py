@@ -43,8 +43,7 @@ import numpy as np
 from rougekit._multi_ref import combine_columns
 
 __all__ = ["ACCUMULATE", "TORCH_SUM_LANES", "SUM_LIMBS", "torch_float32_sum",
-           "torch_float32_mean", "item_values", "limb_sums", "float32_sums",
-           "float32_means"]
+           "torch_float32_mean", "item_values", "limb_sums", "float32_means"]
 
 #: torchmetrics' ``accumulate`` values: how an item's references combine.
 ACCUMULATE = ("best", "avg")
@@ -232,33 +231,25 @@ def _exact(limbs: Sequence[Any]) -> int:
     return sum(int(v) << (_LIMB_BITS * k) for k, v in enumerate(limbs))
 
 
-def _float32_of_ratio(fixed: int, count: int = 1) -> np.float32:
+def _float32_of_ratio(fixed: int, count: int) -> np.float32:
     """``fixed / count * 2**-149`` rounded once to the nearest float32, ties
     to even (``fixed >= 0``, ``count >= 1``): integer arithmetic, no
     intermediate rounding."""
-    if fixed == 0:
-        return np.float32(0.0)
-    # q = fixed * 2**shift / count with 24 bits (fewer for a subnormal result:
-    # shift <= 0 keeps the ulp at least 2**-149)
-    shift = min(0, 24 - (fixed.bit_length() - count.bit_length()))
+    # kept = fixed / (count * 2**drop) truncated to 24 bits (fewer for a
+    # subnormal result: drop >= 0 keeps the ulp at least 2**-149)
+    drop = max(0, fixed.bit_length() - count.bit_length() - 24)
     while True:
-        num, den = (fixed << shift, count) if shift >= 0 else (fixed, count << -shift)
-        kept, rest = divmod(num, den)
+        den = count << drop
+        kept, rest = divmod(fixed, den)
         if kept >= 1 << 24:
-            shift -= 1
-        elif kept < 1 << 23 and shift < 0:
-            shift += 1
+            drop += 1
+        elif kept < 1 << 23 and drop > 0:
+            drop -= 1
         else:
             break
     if 2 * rest > den or (2 * rest == den and kept & 1):
         kept += 1
-    return np.float32(math.ldexp(kept, -shift - _SCALE_BITS))   # exact: kept <= 2**24
-
-
-def float32_sums(limbs: Any) -> np.ndarray:
-    """Each row's exact sum (``limb_sums``'s limbs) rounded once to float32."""
-    rows = np.asarray(limbs).tolist()
-    return np.array([_float32_of_ratio(_exact(r)) for r in rows], dtype=np.float32)
+    return np.float32(math.ldexp(kept, drop - _SCALE_BITS))   # exact: kept <= 2**24
 
 
 def float32_means(limbs: Any, count: int) -> np.ndarray:
