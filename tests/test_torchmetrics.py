@@ -23,6 +23,7 @@ import random
 import socket
 import subprocess
 import sys
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -40,6 +41,7 @@ from torchmetrics.functional.text.rouge import _normalize_and_tokenize_text  # n
 from torchmetrics.text.rouge import ROUGEScore as ReferenceROUGEScore  # noqa: E402
 
 import rougekit  # noqa: E402
+from rougekit import TokenizationWarning  # noqa: E402
 from rougekit import _torchmetrics_numbers as numbers  # noqa: E402
 from rougekit.tokenizers import DefaultTokenizer  # noqa: E402
 from rougekit.torchmetrics import (  # noqa: E402
@@ -324,10 +326,44 @@ def test_bad_arguments_are_clear_errors(kwargs, error, message):
     ([b"a"], ["a"], TypeError, r"preds\[0\] must be a str, not bytes"),
     (["a"], [["a", 5]], TypeError, r"target\[0\]\[1\] must be a str, not int"),
     (5, ["a"], TypeError, "preds must be a str or a sequence of str, not int"),
+    # torchmetrics reads a str that is not in a list of str only as one-character references
+    (("a b",), ("a",), TypeError, r"target is a tuple, not a list: .* target\[0\], a str, "
+                                  "as references of one character each"),
+    ("a b", ("a", "b"), TypeError, "target is a tuple, not a list"),
+    (["a", "b"], [["a"], "b"], TypeError, r"target mixes str and lists: .* target\[1\]"),
 ])
 def test_bad_input_is_a_clear_error(preds, target, error, message):
     with pytest.raises(error, match=message):
         ROUGEScore(rouge_keys=NO_LSUM).update(preds, target)
+
+
+def test_a_target_torchmetrics_reads_as_characters_is_what_it_reads_there():
+    """The inputs refused above: torchmetrics scores them against one-character
+    references (so its numbers are not the texts'); a list gives both the
+    texts' numbers."""
+    theirs = ReferenceROUGEScore(rouge_keys=("rouge1",))
+    theirs.update(("the cat sat",), ("a cat",))
+    assert theirs.compute()["rouge1_fmeasure"].item() == 0.0
+    *updated, theirs = both(("the cat sat",), ["a cat"], rouge_keys=("rouge1",))
+    assert_parity(*updated, theirs)
+    assert theirs.compute()["rouge1_fmeasure"].item() == torch.tensor(0.4).item()  # P 1/3, R 1/2
+
+
+def test_the_dropped_letters_warning_names_torchmetrics_own_remedy():
+    """rouge-score's tokenizer drops Vietnamese letters, here as in
+    torchmetrics; the warning's advice is torchmetrics' normalizer=, which
+    then gives the same numbers as torchmetrics' with it, and no warning."""
+    texts = (["ữữữ ếếế ờờờ"], [["ữữữ"]])
+    with pytest.warns(TokenizationWarning) as caught:
+        ROUGEScore(rouge_keys=("rouge1",)).update(*texts)
+    message = str(caught[0].message)
+    assert "normalizer=str.lower" in message and "lang=" not in message
+    assert "The scores are torchmetrics'" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        *updated, theirs = both(*texts, rouge_keys=("rouge1",), normalizer=str.lower)
+    assert_parity(*updated, theirs)
+    assert theirs.compute()["rouge1_recall"].item() == 1.0
 
 
 def test_missing_punkt_data_says_what_to_install(monkeypatch):

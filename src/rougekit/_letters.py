@@ -34,7 +34,7 @@ False
 """
 import collections
 import unicodedata
-from typing import Tuple, Union
+from typing import Optional, Tuple, Union
 
 from rougekit._spelling import option
 from rougekit._warn import TokenizationWarning, warn
@@ -94,28 +94,35 @@ def _script(text: str) -> str:
     return counts.most_common(1)[0][0] if counts else "UNKNOWN"
 
 
-def _message(text: str) -> str:
+_DROPPED = ("rouge-score's tokenizer dropped most letters of a text (it keeps only "
+            "ASCII letters and digits), so such texts score near zero; ")
+
+
+def _message(text: str, remedy: Optional[str] = None) -> str:
+    if remedy is not None:
+        return _DROPPED + remedy
     script = _script(text)
     lang = _SCRIPT_LANG.get(script)
     name = "Han" if script == "CJK" else script.title()
     which = (f"most of them {name} letters: use {option('lang', lang)}"
              if lang else f"use {option('lang', placeholder='<your language>')}")
-    return ("rouge-score's tokenizer dropped most letters of a text (it keeps only "
-            f"ASCII letters and digits), so such texts score near zero; {which} "
-            f"(XL-Sum's multilingual ROUGE, docs/guides/languages.md) or "
-            f"{option('tokenizer', 'unicode')}. The scores are rouge-score's.")
+    return (f"{_DROPPED}{which} (XL-Sum's multilingual ROUGE, docs/guides/languages.md) "
+            f"or {option('tokenizer', 'unicode')}. The scores are rouge-score's.")
 
 
 class LetterCheck:
     """Warns (``TokenizationWarning``) the first time it is given a text that
     loses most of its letters; call it only for texts that pass
     ``may_lose_letters``. Returns whether checking should go on (False once
-    it has warned). One per scorer or tokenizer: it warns once."""
+    it has warned). One per scorer or tokenizer: it warns once. ``remedy``:
+    what the warning tells the user to do, where the door has other means
+    than rougekit's ``lang=`` and tokenizers (torchmetrics' ``ROUGEScore``)."""
 
-    __slots__ = ("done",)
+    __slots__ = ("done", "remedy")
 
-    def __init__(self) -> None:
+    def __init__(self, remedy: Optional[str] = None) -> None:
         self.done = False
+        self.remedy = remedy
 
     def __call__(self, text: Union[str, bytes]) -> bool:
         if self.done:
@@ -126,5 +133,5 @@ class LetterCheck:
         if dropped <= kept:
             return True
         self.done = True
-        warn(_message(text), TokenizationWarning)
+        warn(_message(text, getattr(self, "remedy", None)), TokenizationWarning)
         return False

@@ -54,9 +54,16 @@ from rougekit._sentences import nltk_sentences
 from rougekit._warn import RougekitWarning, warn
 from rougekit.porter import new_stem_cache
 from rougekit.tokenize import NON_ALPHANUM_RE, SPACES_RE
-from rougekit.tokenizers import DefaultTokenizer
+from rougekit.tokenizers import DefaultTokenizer, letter_check
 
 __all__ = ["ROUGEScore", "torch_sum_lanes"]
+
+# What the default tokenizer's warning about dropped letters tells the user
+# here: torchmetrics' own arguments, not rougekit's lang= or tokenizers.
+_LETTERS_REMEDY = ("torchmetrics' ROUGEScore tokenizes the same way. Give ROUGEScore a "
+                   "normalizer that keeps them (a callable, e.g. normalizer=str.lower; "
+                   "the default tokenizer then splits on whitespace). The scores are "
+                   "torchmetrics'.")
 
 #: The measures of each rouge key, in torchmetrics' order of output keys.
 MEASURES = ("fmeasure", "precision", "recall")
@@ -200,6 +207,9 @@ class ROUGEScore(Metric):
         texts whose lines are nltk's sentences."""
         if self._pair_scorers is None:
             tokenizer = DefaultTokenizer(self.use_stemmer)
+            check = letter_check(tokenizer)
+            if check is not None:
+                check.remedy = _LETTERS_REMEDY
             whole = [t for t in self.types if t[1] != ROUGE_LSUM]
             lsum = PairScorer([("rougeLsum", ROUGE_LSUM)], None, tokenizer, "newline")
             lsum.lines_to_check = 0  # its lines are sentences already
@@ -333,11 +343,19 @@ def _batch(preds: Any, target: Any) -> Tuple[List[str], List[List[str]]]:
     else:
         entries = as_list(target, "target", "a str, a sequence of str or a sequence of "
                           "sequences of str")
-        if all(isinstance(t, str) for t in entries):
+        if isinstance(target, list) and all(isinstance(t, str) for t in entries):
             references = [entries] if single else [[t] for t in entries]
         else:
-            references = [[t] if isinstance(t, str) else
-                          as_list(t, f"target[{i}]", "a str or a sequence of str")
+            for i, t in enumerate(entries):
+                if isinstance(t, str):
+                    # torchmetrics iterates it: each character a reference
+                    where = ("target mixes str and lists" if isinstance(target, list)
+                             else f"target is a {type(target).__name__}, not a list")
+                    raise TypeError(f"{where}: torchmetrics' ROUGEScore reads target[{i}], a "
+                                    "str, as references of one character each; give a list "
+                                    "of str (one reference per prediction) or a list of "
+                                    "lists of str")
+            references = [as_list(t, f"target[{i}]", "a sequence of str")
                           for i, t in enumerate(entries)]
     if len(references) != len(predictions):
         raise ValueError(f"preds has {len(predictions)} predictions but target has "
