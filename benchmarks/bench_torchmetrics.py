@@ -156,12 +156,18 @@ def _few_repeated(rng, n):
     return np.float32(rng.choice([0.0, 1.0, 1 / 3, 2 / 3, 0.5, 0.1], n))
 
 
-#: Random float32 values of four shapes, the means' inputs (--random-means).
+def _one_repeated(rng, n):
+    q = int(rng.integers(2, 10))
+    return np.full(n, np.float32(int(rng.integers(1, q)) / q))
+
+
+#: Random float32 values of five shapes, the means' inputs (--random-means).
 RANDOM_VALUES = {
     "ratios min(a, b) / b of integers below 40": _ratios,
     "F-measures of uniform P and R": _fmeasures,
     "clustered at 0.125, 0.25, 0.5 or 1": _near_a_power_of_two,
     "six repeated values (0, 1, 1/3, 2/3, 0.5, 0.1)": _few_repeated,
+    "one value p/q (q < 10) repeated: one pair scored n times": _one_repeated,
 }
 
 
