@@ -256,9 +256,9 @@ def float32_means(limbs: Any, count: int) -> np.ndarray:
     """The corpus mean of each row: its exact sum (``limb_sums``'s limbs)
     divided by ``count``, rounded once to float32 (NaN when ``count`` is 0,
     as the mean of no values in torch). torchmetrics' ``sum / count`` rounds
-    its float32 additions, then its division; rounded once, this was within
-    2 ulp of it on every ROUGE corpus measured, where rounding the exact sum
-    and then the division was not (``docs/guides/training.md``)."""
+    its float32 additions, then its division; rounded once, this is nearer
+    to it in the tail than the exact sum rounded and then divided
+    (``docs/guides/training.md`` has the measurements)."""
     rows = np.asarray(limbs).tolist()
     if count == 0:
         return np.full(len(rows), np.nan, dtype=np.float32)

@@ -6,8 +6,8 @@
 numbers: each item's float32 values equal torchmetrics' with ``==``. By
 default the corpus value is the exact mean of those values, rounded once to
 float32, where torchmetrics adds them in float32 in its own order (equal, or
-at most 2 units in the last place apart on the ROUGE values measured:
-``rougekit._torchmetrics_numbers`` says why). Its state is then two integer
+a few units in the last place apart: ``rougekit._torchmetrics_numbers`` says
+why). Its state is then two integer
 tensors whatever the number of items (sums and a count), merged by
 ``dist_reduce_fx="sum"``: under DDP, ``compute()`` syncs them with one
 all-reduce and gives the single-process result, bit for bit. With
