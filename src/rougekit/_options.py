@@ -66,7 +66,7 @@ STAGE_NAMES = ("tokenizer", "stemmer", "stopwords", "n-gram counting",
 
 #: How items can become a corpus score (``rougekit._stages.AGGREGATIONS``).
 CORPUS_AGGREGATIONS = ("mean", "bootstrap-median", "mean-in-order", "rouge155-bootstrap",
-                       "mean-float32")
+                       "mean-float32", "mean-float32-torch")
 #: How an item's references combine (``rougekit._stages.MULTI_REF_RULES``).
 MULTI_REF_RULES = MULTI_REF_POLICIES + ("best-float32", "mean-float32")
 COUNTINGS = ("clipped", "sets")
@@ -151,7 +151,8 @@ class ScoringOptions:
     aggregation: str = _option(
         "mean", "corpus", "how items become the corpus score: mean (exact), bootstrap-median "
         "(rouge-score's BootstrapAggregator), mean-in-order (pltrdy's), rouge155-bootstrap "
-        "(ROUGE-1.5.5.pl's), mean-float32 (torchmetrics')", choices=CORPUS_AGGREGATIONS,
+        "(ROUGE-1.5.5.pl's), mean-float32 (torchmetrics', exact), mean-float32-torch "
+        "(torchmetrics', torch's float32 additions)", choices=CORPUS_AGGREGATIONS,
         metavar="RULE",
         stage="per-item to corpus", signature="aggregation")
     bootstrap: int = _option(

@@ -14,8 +14,9 @@ rouge-score does (float64 P, R and F), then works in float32
    ``torch_float32_sum``);
 2. **the corpus value** (``compute()``): torch's float32 mean of the items'
    values. Its float32 sum depends on the order of the items, on torch's
-   SIMD width and on its threads, so it is not reproducible from anything
-   smaller than every item's value. Here the items' values are summed
+   SIMD width and on its threads. ``torch_order_add`` and
+   ``torch_order_sum`` replay it in a state of fixed size, given each
+   item's place in the whole list. Otherwise the items' values are summed
    *exactly* (``limb_sums``: integer limbs, which add up the same in any
    order and across processes) and their exact mean is rounded once to
    float32 (``float32_means``): the value torchmetrics' expression
@@ -42,8 +43,9 @@ import numpy as np
 
 from rougekit._multi_ref import combine_columns
 
-__all__ = ["ACCUMULATE", "TORCH_SUM_LANES", "SUM_LIMBS", "torch_float32_sum",
-           "torch_float32_mean", "item_values", "limb_sums", "float32_means"]
+__all__ = ["ACCUMULATE", "TORCH_SUM_LANES", "TORCH_SERIAL_LIMIT", "SUM_LIMBS",
+           "torch_float32_sum", "torch_float32_mean", "torch_order_state", "torch_order_add",
+           "torch_order_sum", "item_values", "limb_sums", "float32_means"]
 
 #: torchmetrics' ``accumulate`` values: how an item's references combine.
 ACCUMULATE = ("best", "avg")
@@ -146,6 +148,86 @@ def torch_float32_mean(values: Any, lanes: int = TORCH_SUM_LANES) -> np.ndarray:
     v = np.asarray(values, dtype=np.float32)
     return np.asarray(torch_float32_sum(v, lanes) / np.float32(v.shape[-1]),
                       dtype=np.float32)
+
+
+# --- torch's float32 sum, one batch of items at a time ---------------------------------
+
+#: From this many values on, torch sums on several threads (``at::parallel_reduce``'s
+#: grain size), in pieces that depend on the thread count: not replayed.
+TORCH_SERIAL_LIMIT = 32768
+_LEVELS = 4
+_LEVEL_POWER = 4       # rows per level: 2**4, below 2**20 rows (ATen's level_power)
+
+
+def torch_order_state(lanes: int, columns: int) -> np.ndarray:
+    """An empty replay of torch's float32 sum (``torch_order_add``): float32
+    zeros of shape (5, 4 * lanes, columns), the four levels of ATen's
+    accumulators (4 vectors of ``lanes`` each: a row of ``4 * lanes``
+    values), then the row being filled."""
+    return np.zeros((_LEVELS + 1, 4 * lanes, columns), dtype=np.float32)
+
+
+def torch_order_add(state: np.ndarray, values: Any, done: int, stride: int = 1,
+                    offset: int = 0) -> None:
+    """Adds items to ``state`` (``torch_order_state``) as torch's sum of the
+    whole list adds them: ``values`` (items, columns) float32, the items
+    after the ``done`` this process added before, which stand at positions
+    ``done * stride + offset``, ... of the whole list (one process:
+    ``stride`` 1; ``DistributedSampler``'s round-robin split: the world
+    size and the rank). Each whole row of ``4 * lanes`` positions goes into
+    the lowest level, a level into the next every 16 rows (``_cascade_sum``'s
+    order); the row being filled waits, as torch adds the last, partial row
+    otherwise. ``stride`` must divide the row: each process then fills lanes
+    of its own, and the states of the processes add up to the whole's."""
+    values = np.asarray(values, dtype=np.float32)
+    width = state.shape[1]
+    if width % stride or not 0 <= offset < stride:
+        raise ValueError(f"a row of {width} lanes cannot be split {stride} ways at {offset}")
+    per_row = width // stride
+    i = 0
+    while i < len(values):
+        row, at = divmod(done + i, per_row)
+        take = min(len(values) - i, per_row - at)
+        state[_LEVELS, offset + stride * at:offset + stride * (at + take):stride] = \
+            values[i:i + take]
+        i += take
+        if at + take < per_row:
+            break
+        state[0] += state[_LEVELS]
+        state[_LEVELS] = 0
+        rows = row + 1
+        if rows % (1 << _LEVEL_POWER) == 0:
+            for j in range(1, _LEVELS):
+                state[j] += state[j - 1]
+                state[j - 1] = 0
+                if rows & (((1 << _LEVEL_POWER) - 1) << (j * _LEVEL_POWER)):
+                    break
+
+
+def torch_order_sum(state: np.ndarray, count: int) -> np.ndarray:
+    """torch's float32 sum of the ``count`` items added to ``state``, per
+    column (``torch_float32_sum`` of the whole list, below
+    ``TORCH_SERIAL_LIMIT`` values)."""
+    lanes = state.shape[1] // 4
+    row = state[_LEVELS]
+    if count < lanes:              # too short to vectorize: the scalar path
+        return np.asarray(_row_sum(row[:count]), dtype=np.float32)
+    acc = state[0]
+    for j in range(1, _LEVELS):
+        acc = acc + state[j]
+    part = [acc[k * lanes:(k + 1) * lanes] for k in range(4)]
+    left = count % state.shape[1]
+    vectors = left // lanes
+    for v in range(vectors):
+        part[0] = part[0] + row[v * lanes:(v + 1) * lanes]
+    for k in range(1, 4):
+        part[0] = part[0] + part[k]
+    total = np.zeros(state.shape[2], dtype=np.float32)
+    for k in range(vectors * lanes, left):
+        total = total + row[k]
+    for lane in range(lanes):
+        total = total + part[0][lane]
+    return total
 
 
 # --- 1. one value per item -------------------------------------------------------------

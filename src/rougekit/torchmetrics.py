@@ -7,10 +7,13 @@ numbers: each item's float32 values equal torchmetrics' with ``==``. By
 default the corpus value is the exact mean of those values, rounded once to
 float32, where torchmetrics adds them in float32 in its own order (equal, or
 a few units in the last place apart: ``rougekit._torchmetrics_numbers`` says
-why). Its state is then two integer
-tensors whatever the number of items (sums and a count), merged by
+why). Its state is then two integer tensors whatever the number of items (sums
+and a count), merged by
 ``dist_reduce_fx="sum"``: under DDP, ``compute()`` syncs them with one
 all-reduce and gives the single-process result, bit for bit. With
+``summation="torch"`` the state (of a fixed size still) replays torch's
+float32 additions in their order: torchmetrics' corpus values with ``==``, in
+one process and under DDP with ``DistributedSampler``'s split. With
 ``per_sample=True`` the metric also keeps each item's values (the state grows
 with the items, as torchmetrics') and its corpus value is torch's own mean of
 them: torchmetrics' with ``==``.
@@ -65,6 +68,9 @@ _LETTERS_REMEDY = ("torchmetrics' ROUGEScore tokenizes the same way. Give ROUGES
                    "the default tokenizer then splits on whitespace). The scores are "
                    "torchmetrics'.")
 
+#: ``summation``'s values: the exact sum, or torch's float32 additions replayed.
+SUMMATIONS = ("exact", "torch")
+
 #: The measures of each rouge key, in torchmetrics' order of output keys.
 MEASURES = ("fmeasure", "precision", "recall")
 # Their rows in rougekit's columns (P, R, F of each rouge type in turn).
@@ -90,6 +96,15 @@ class ROUGEScore(Metric):
         per_sample: also keep every item's float32 values (for a bootstrap,
             ``per_sample_scores()``); the state then grows with the items,
             and ``compute()`` gives torchmetrics' corpus values with ``==``.
+        summation: how ``compute()`` adds the items' values without
+            ``per_sample``: "exact" (their exact sum: the same value for any
+            order of the items and any split over processes) or "torch"
+            (torch's own float32 additions, replayed in a state of fixed
+            size: torchmetrics' values with ``==`` in one process, and under
+            DDP when the items are split round-robin with as many in each
+            process, as ``DistributedSampler`` splits them; otherwise, and
+            from 32,768 items on, where torch adds on several threads, the
+            exact sum, with a warning that says why).
         threads: worker threads of the engine (default: every core; under
             DDP with one process per core, 1).
         kwargs: ``torchmetrics.Metric``'s (``dist_sync_on_step``,
@@ -124,7 +139,8 @@ class ROUGEScore(Metric):
                  accumulate: str = "best",
                  rouge_keys: Union[str, Sequence[str]] = ("rouge1", "rouge2", "rougeL",
                                                           "rougeLsum"),
-                 *, per_sample: bool = False, threads: Optional[int] = None,
+                 *, per_sample: bool = False, summation: str = "exact",
+                 threads: Optional[int] = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         for name, flag in (("use_stemmer", use_stemmer), ("per_sample", per_sample)):
@@ -134,6 +150,11 @@ class ROUGEScore(Metric):
             if function is not None and not callable(function):
                 raise TypeError(f"{name} must be a function or None, not "
                                 f"{type(function).__name__}")
+        if summation not in SUMMATIONS:
+            raise ValueError(f"summation must be 'exact' or 'torch', not {summation!r}")
+        if per_sample and summation != "exact":
+            raise ValueError("summation='torch' is for the state of fixed size: with "
+                             "per_sample=True compute() is torch's own mean already")
         if accumulate not in numbers.ACCUMULATE:
             raise ValueError(f"accumulate must be 'best' or 'avg', not {accumulate!r}")
         if threads is not None:
@@ -150,6 +171,7 @@ class ROUGEScore(Metric):
         self.tokenizer = tokenizer
         self.accumulate = accumulate
         self.per_sample = per_sample
+        self.summation = summation
         self.threads = threads
         rows = 3 * len(self.types)
         self.add_state("sums", torch.zeros((rows, numbers.SUM_LIMBS), dtype=torch.int64),
@@ -157,6 +179,14 @@ class ROUGEScore(Metric):
         self.add_state("count", torch.zeros((), dtype=torch.int64), dist_reduce_fx="sum")
         if per_sample:
             self.add_state("scores", [], dist_reduce_fx="cat")
+        if summation == "torch":
+            self.add_state("order", torch.from_numpy(
+                numbers.torch_order_state(torch_sum_lanes(), rows)), dist_reduce_fx="sum")
+            # this process's count squared, its world size at update, 1 per
+            # process, and whether the order was lost (merge_state)
+            self.add_state("order_info", torch.tensor([0, 0, 1, 0], dtype=torch.int64),
+                           dist_reduce_fx="sum")
+        self._batch_values: Optional[np.ndarray] = None   # forward()'s, summation="torch"
         self._pair_scorers: Optional[Dict[str, Any]] = None
 
     # -- update
@@ -165,6 +195,7 @@ class ROUGEScore(Metric):
                target: Union[str, Sequence[str], Sequence[Sequence[str]]]) -> None:
         """Scores a batch: each prediction against its references."""
         predictions, references = _batch(preds, target)
+        self._batch_values = None
         if not predictions:
             return
         columns = self._pair_columns(predictions, references)
@@ -173,10 +204,67 @@ class ROUGEScore(Metric):
             numbers.TORCH_SUM_LANES
         values = numbers.item_values(columns, counts, self.accumulate, lanes)
         self.sums += torch.from_numpy(numbers.limb_sums(values)).to(self.sums.device)
+        if self.summation == "torch":
+            self._batch_values = values
+            self._replay(values.T, int(self.count))
         self.count += len(predictions)
         if self.per_sample:
             self.scores.append(torch.from_numpy(np.ascontiguousarray(values.T))
                                .to(self.sums.device))
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """torchmetrics' ``forward``: updates the whole and gives the batch's
+        values. With summation="torch" the batch is added to the whole's
+        replay where it stands (torchmetrics would score the batch in a
+        fresh state and add the two states, which a replay of torch's
+        order cannot do), and its values are torch's mean of its items."""
+        if self.summation != "torch" or self.dist_sync_on_step:
+            return super().forward(*args, **kwargs)   # dist_sync_on_step: a full update
+        self.update(*args, **kwargs)
+        values = self._batch_values
+        lanes = self.order.shape[1] // 4
+        means = numbers.torch_float32_mean(values, lanes) if values is not None else \
+            np.full(3 * len(self.types), np.nan, dtype=np.float32)
+        self._forward_cache = self._result(means)
+        return self._forward_cache
+
+    def _replay(self, values: np.ndarray, done: int) -> None:
+        """summation="torch": adds the batch's values (items, 3 * types) to the
+        replay of torch's sum, at this process's positions in the whole list
+        (round-robin over the processes, as ``DistributedSampler``)."""
+        world, rank = _world(self.process_group)
+        info = self.order_info
+        if int(info[1]) == 0:
+            info[1] = world
+        if int(info[1]) != world or self.order.shape[1] % world:
+            info[3] = 1        # the positions are not known: compute() says so
+            return
+        order = self.order.detach().cpu().numpy()
+        numbers.torch_order_add(order, values, done, world, rank)
+        if self.order.device.type != "cpu":
+            self.order.copy_(torch.from_numpy(order))
+        info[0] = (done + len(values)) ** 2
+
+    def _torch_order_lost(self, count: int) -> Optional[str]:
+        """Why the replay of torch's sum is not torchmetrics' sum here, or
+        None."""
+        squares, strides, ranks, lost = (int(v) for v in self.order_info)
+        world = strides // ranks if ranks else 0      # the world size at update
+        row = self.order.shape[1]
+        if world and row % world:
+            return f"torch's row of {row} values cannot be split over {world} processes"
+        if lost:
+            return ("the metric was merged with another (merge_state) or updated under "
+                    "another world size: the items' places in torch's order are lost")
+        if strides != ranks * ranks:
+            return f"it was updated by {world} processes and computed over {ranks}"
+        if ranks * squares != count * count:
+            return ("its processes hold different numbers of items (torchmetrics' own "
+                    "sync needs as many in each)")
+        if count >= numbers.TORCH_SERIAL_LIMIT and torch.get_num_threads() > 1:
+            return f"torch adds {numbers.TORCH_SERIAL_LIMIT:,} values or more on " \
+                   "several threads"
+        return None
 
     def _pair_columns(self, predictions: List[str], references: List[List[str]]
                       ) -> np.ndarray:
@@ -260,7 +348,22 @@ class ROUGEScore(Metric):
         if self.per_sample:
             return {key: values.contiguous().mean()
                     for key, values in self.per_sample_scores().items()}
-        means = numbers.float32_means(self.sums.detach().cpu().numpy(), int(self.count))
+        count = int(self.count)
+        means = None
+        if self.summation == "torch" and count:
+            lost = self._torch_order_lost(count)
+            if lost is None:
+                total = numbers.torch_order_sum(self.order.detach().cpu().numpy(), count)
+                means = np.asarray(total / np.float32(count), dtype=np.float32)
+            else:
+                warn(f"summation='torch' gives the exact sum's mean instead: {lost}",
+                     RougekitWarning)
+        if means is None:
+            means = numbers.float32_means(self.sums.detach().cpu().numpy(), count)
+        return self._result(means)
+
+    def _result(self, means: np.ndarray) -> Dict[str, Tensor]:
+        """torchmetrics' output dict of float32 ``means`` (3 * types)."""
         return {f"{name}_{measure}": torch.tensor(float(means[3 * k + _ROW[measure]]),
                                                   dtype=torch.float32, device=self.device)
                 for k, name in enumerate(self.rouge_keys) for measure in MEASURES}
@@ -296,12 +399,30 @@ class ROUGEScore(Metric):
             super()._sync_dist(dist_sync_fn, process_group)
             return
         group = process_group or self.process_group
-        both = torch.cat([self.sums.reshape(-1), self.count.reshape(1)])
+        parts = [self.sums.reshape(-1), self.count.reshape(1)]
+        if self.summation == "torch":
+            # the replays' lanes are each filled by one process, zeros elsewhere:
+            # the sum of their bits is the whole's float32 values
+            parts += [self.order_info, self.order.view(torch.int32).reshape(-1).to(torch.int64)]
+        both = torch.cat(parts)
         torch.distributed.all_reduce(both, op=torch.distributed.ReduceOp.SUM, group=group)
-        self.sums = both[:-1].reshape(self.sums.shape)
-        self.count = both[-1].clone()
+        sizes = [p.numel() for p in parts]
+        pieces = torch.split(both, sizes)
+        self.sums = pieces[0].reshape(self.sums.shape)
+        self.count = pieces[1][0].clone()
+        if self.summation == "torch":
+            self.order_info = pieces[2].clone()
+            self.order = pieces[3].to(torch.int32).view(torch.float32).reshape(self.order.shape)
         if self.per_sample:
             self.scores = _round_robin(gather_all_tensors(self._kept_scores(), group=group))
+
+    def merge_state(self, incoming_state: Any) -> None:
+        """torchmetrics' ``merge_state``: the sums and counts add up; with
+        summation="torch" the replay's order is lost (compute() then says so
+        and gives the exact sum's mean)."""
+        super().merge_state(incoming_state)
+        if self.summation == "torch":
+            self.order_info[3] = 1
 
     def set_dtype(self, dst_type: Union[str, torch.dtype]) -> "ROUGEScore":
         """Does nothing: the state holds exact integer sums, and the values
@@ -312,6 +433,14 @@ class ROUGEScore(Metric):
         state = super().__getstate__()
         state["_pair_scorers"] = None   # the engines are rebuilt where it loads
         return state
+
+
+def _world(group: Any) -> Tuple[int, int]:
+    """(world size, rank) of the process group, or (1, 0) outside DDP."""
+    dist = torch.distributed
+    if dist.is_available() and dist.is_initialized():
+        return dist.get_world_size(group), dist.get_rank(group)
+    return 1, 0
 
 
 def _round_robin(pieces: List[Tensor]) -> Tensor:

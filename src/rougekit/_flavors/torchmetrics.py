@@ -19,11 +19,16 @@ import numpy as np
 from rougekit import _stages
 from rougekit._flavors._flavor import Flavor, Switch, register
 from rougekit._flavors.rouge_score import USE_STEMMER
-from rougekit._torchmetrics_numbers import float32_means, item_values, limb_sums
+from rougekit._torchmetrics_numbers import (
+    float32_means,
+    item_values,
+    limb_sums,
+    torch_float32_mean,
+)
 from rougekit.scoring import Score
 
-__all__ = ["ACCUMULATE", "ROUGE_KEYS", "FLAVOR", "best_float32", "mean_float32",
-           "float32_corpus_means"]
+__all__ = ["ACCUMULATE", "ROUGE_KEYS", "SUMMATION", "FLAVOR", "best_float32",
+           "mean_float32", "float32_corpus_means", "torch_order_corpus_means"]
 
 
 def best_float32(columns: np.ndarray, references_per_item: Sequence[int]) -> np.ndarray:
@@ -46,6 +51,16 @@ def float32_corpus_means(options: Any, columns: np.ndarray) -> Tuple[Dict[str, S
     return {t: Score(*values[3 * k:3 * k + 3]) for k, t in enumerate(options.rouge_types)}, None
 
 
+def torch_order_corpus_means(options: Any, columns: np.ndarray
+                             ) -> Tuple[Dict[str, Score], None]:
+    """The mean of the items' float32 values as torch takes it on one
+    thread: its float32 sum in the items' order, divided in float32
+    (``rougekit.torchmetrics.ROUGEScore(summation="torch")``)."""
+    means = torch_float32_mean(columns.astype(np.float32))
+    values = np.asarray(means, dtype=np.float64).tolist()
+    return {t: Score(*values[3 * k:3 * k + 3]) for k, t in enumerate(options.rouge_types)}, None
+
+
 def _rouge_keys(value: Any) -> Dict[str, Any]:
     """torchmetrics' ``rouge_keys``: a name or a tuple of names."""
     return {"rouge_types": (value,) if isinstance(value, str) else tuple(value)}
@@ -55,6 +70,11 @@ def _rouge_keys(value: Any) -> Dict[str, Any]:
 ACCUMULATE = Switch("accumulate", ("multi_ref",),
                     (("best", ("best-float32",)), ("avg", ("mean-float32",))),
                     help="best: the reference with the largest F; avg: their float32 mean")
+#: ``rougekit.torchmetrics.ROUGEScore``'s ``summation``: how the corpus mean adds.
+SUMMATION = Switch("summation", ("aggregation",),
+                   (("exact", ("mean-float32",)), ("torch", ("mean-float32-torch",))),
+                   help="exact: the exact mean; torch: torch's float32 additions in the "
+                        "items' order, as torchmetrics' compute() on one thread")
 #: torchmetrics' ``rouge_keys``: the rouge types.
 ROUGE_KEYS = Switch("rouge_keys", ("rouge_types",), translate=_rouge_keys,
                     help="rouge1 .. rouge9, rougeL, rougeLsum")
@@ -62,10 +82,11 @@ ROUGE_KEYS = Switch("rouge_keys", ("rouge_types",), translate=_rouge_keys,
 _stages.MULTI_REF_RULES.add("best-float32", best_float32)
 _stages.MULTI_REF_RULES.add("mean-float32", mean_float32)
 _stages.AGGREGATIONS.add("mean-float32", float32_corpus_means)
+_stages.AGGREGATIONS.add("mean-float32-torch", torch_order_corpus_means)
 
 FLAVOR = register(Flavor(
     name="torchmetrics",
     package="torchmetrics: torchmetrics.text.rouge.ROUGEScore",
     fields={"sentence_split": "nltk", "multi_ref": "best-float32",
             "aggregation": "mean-float32"},
-    switches=(USE_STEMMER, ACCUMULATE, ROUGE_KEYS)))
+    switches=(USE_STEMMER, ACCUMULATE, ROUGE_KEYS, SUMMATION)))
