@@ -3,9 +3,9 @@
 import swapped and nothing else. A Trainer validates it (validation_step
 updates the metric, on_validation_epoch_end logs its compute()); what the
 Trainer logs equals what the same module logs with torchmetrics' own
-ROUGEScore: with ``==`` with ``per_sample=True``, and by default the exact
-mean, within 2 ulp of torchmetrics' (its float32 additions round;
-docs/guides/training.md).
+ROUGEScore: with ``==`` with ``summation="torch"`` or ``per_sample=True``, and
+by default the exact mean, within 2 ulp of torchmetrics' (its float32
+additions round; docs/guides/training.md).
 """
 import pytest
 
@@ -56,6 +56,7 @@ def test_a_lightning_validation_logs_torchmetrics_numbers(punkt_data, use_stemme
     want = validate(ReferenceROUGEScore(use_stemmer=use_stemmer))
     assert len(want) == 12 and len(CANDIDATES) == 243
     assert validate(ROUGEScore(use_stemmer=use_stemmer, per_sample=True)) == want
+    assert validate(ROUGEScore(use_stemmer=use_stemmer, summation="torch")) == want
     got = validate(ROUGEScore(use_stemmer=use_stemmer))
     assert got.keys() == want.keys()
     assert max(ulps(got[k], want[k]) for k in want) <= 2, (got, want)

@@ -388,14 +388,18 @@ def state_bytes(metric):
 
 
 def test_the_state_does_not_grow_with_the_items():
-    """The same bytes after 10 items and after 100,000; per_sample=True keeps
-    every item's values, and grows."""
+    """The same bytes after 10 items and after 100,000, with either summation
+    (summation="torch" adds its replay: 5 rows of 32 float32 lanes per key and
+    measure, and 4 int64); per_sample=True keeps every item's values, and
+    grows."""
     rng = np.random.default_rng(4)
     words = np.array("the a cat dog sat ran on mat rug red blue".split())
     texts = [" ".join(words[rng.integers(0, len(words), rng.integers(0, 12))])
              for _ in range(2000)]
-    for per_sample in (False, True):
-        metric = ROUGEScore(rouge_keys=("rouge1", "rougeL"), per_sample=per_sample)
+    lanes = 4 * torch_sum_lanes()
+    for per_sample, summation in ((False, "exact"), (False, "torch"), (True, "exact")):
+        metric = ROUGEScore(rouge_keys=("rouge1", "rougeL"), per_sample=per_sample,
+                            summation=summation)
         metric.update(texts[:10], texts[10:20])
         after_10 = state_bytes(metric)
         for lo in range(10, 100_000, 10_000):
@@ -405,8 +409,10 @@ def test_the_state_does_not_grow_with_the_items():
         assert int(metric.count) == 100_000
         if per_sample:
             assert state_bytes(metric) > 1000 * after_10
-        else:
+        elif summation == "exact":
             assert state_bytes(metric) == after_10 == 6 * 5 * 8 + 8
+        else:
+            assert state_bytes(metric) == after_10 == 6 * 5 * 8 + 8 + 5 * lanes * 6 * 4 + 4 * 8
 
 
 # --- the numbers without torch -------------------------------------------------------------
