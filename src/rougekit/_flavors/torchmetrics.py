@@ -55,7 +55,9 @@ def torch_order_corpus_means(options: Any, columns: np.ndarray
                              ) -> Tuple[Dict[str, Score], None]:
     """The mean of the items' float32 values as torch takes it on one
     thread: its float32 sum in the items' order, divided in float32
-    (``rougekit.torchmetrics.ROUGEScore(summation="torch")``)."""
+    (``rougekit.torchmetrics.ROUGEScore(summation="torch")``; with x86's 8
+    lanes, ``TORCH_SUM_LANES``: the metric reads torch's own, this module
+    does not import torch)."""
     means = torch_float32_mean(columns.astype(np.float32))
     values = np.asarray(means, dtype=np.float64).tolist()
     return {t: Score(*values[3 * k:3 * k + 3]) for k, t in enumerate(options.rouge_types)}, None
