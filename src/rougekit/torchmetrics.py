@@ -131,6 +131,9 @@ class ROUGEScore(Metric):
 
     sums: Tensor
     count: Tensor
+    order: Tensor        # summation="torch": the replay of torch's sum
+    order_info: Tensor
+    _forward_cache: Any
     scores: Any   # per_sample=True: a list of (items, 3 * types) tensors, cat on sync
 
     def __init__(self, use_stemmer: bool = False,
